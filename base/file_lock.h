@@ -1,0 +1,31 @@
+// An advisory exclusive lock (flock) on a lock file, held until the FileLock
+// is destroyed. Every writer of the profile directory takes the same one, so
+// two commands never interleave a read-modify-write.
+//
+//   auto lock = FileLock::Acquire(dir.get(), ".lock", "/home/u/.bravebot/.lock");
+//   if (!lock) return lock.error();
+#ifndef BRAVEBOT_BASE_FILE_LOCK_H_
+#define BRAVEBOT_BASE_FILE_LOCK_H_
+
+#include <string>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+
+namespace bravebot {
+
+class FileLock {
+ public:
+  // Opens (creating it 0600) `name` in `dir_fd` without following a link, and
+  // waits for the exclusive lock on it.
+  static Result<FileLock> Acquire(int dir_fd, const std::string& name,
+                                  const std::string& shown_path);
+
+ private:
+  explicit FileLock(UniqueFd fd) : fd_(std::move(fd)) {}
+  UniqueFd fd_;  // closing it releases the lock
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_BASE_FILE_LOCK_H_

@@ -1,0 +1,90 @@
+// Errors as values: a Result<T> holds either a T or an Error saying what
+// failed and why, in words a person can act on.
+//
+//   Result<Config> ReadConfig(const std::string& path);
+//   auto config = ReadConfig(path);
+//   if (!config) return config.error();
+//   Use(*config);
+#ifndef BRAVEBOT_BASE_RESULT_H_
+#define BRAVEBOT_BASE_RESULT_H_
+
+#include <cerrno>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace bravebot {
+
+// What kind of failure an Error is; the command line maps it to an exit status.
+enum class ErrorCode {
+  kUsage,     // the words given do not form a command (exit status 2)
+  kRefused,   // understood, and refused on purpose
+  kNotFound,  // the thing named does not exist
+  kCorrupt,   // a file exists but cannot be read as what it should be
+  kSystem,    // a system call failed; errno_value says how
+};
+
+class [[nodiscard]] Error {
+ public:
+  Error(ErrorCode code, std::string message, int errno_value = 0)
+      : code_(code), message_(std::move(message)), errno_value_(errno_value) {}
+
+  // An error from a failed system call: `what` is the action ("open /x"),
+  // and the message gains strerror(errno_value).
+  static Error FromErrno(std::string what, int errno_value = errno);
+
+  ErrorCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+  int errno_value() const { return errno_value_; }
+
+ private:
+  ErrorCode code_;
+  std::string message_;
+  int errno_value_;
+};
+
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : state_(std::move(value)) {}      // NOLINT: implicit by design
+  Result(Error error) : state_(std::move(error)) {}  // NOLINT: implicit by design
+
+  bool ok() const { return state_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  T& value() & { return std::get<0>(state_); }
+  const T& value() const& { return std::get<0>(state_); }
+  T&& value() && { return std::get<0>(std::move(state_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+  const Error& error() const { return std::get<1>(state_); }
+
+ private:
+  std::variant<T, Error> state_;
+};
+
+// Result<void>: success carries nothing.
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
+
+  bool ok() const { return ok_; }
+  explicit operator bool() const { return ok_; }
+  const Error& error() const { return error_; }
+
+ private:
+  Error error_{ErrorCode::kSystem, ""};
+  bool ok_ = true;
+};
+
+using Status = Result<void>;
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_BASE_RESULT_H_

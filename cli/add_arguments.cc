@@ -1,0 +1,250 @@
+#include "cli/add_arguments.h"
+
+#include <optional>
+
+#include "confine/url.h"
+
+namespace bravebot {
+namespace {
+
+// A word that reads as NAME=value, which is how a value for -e is written.
+bool LooksLikeAssignment(const std::string& word) {
+  size_t equals = word.find('=');
+  return equals != std::string::npos && IsValidVariableName(word.substr(0, equals));
+}
+
+bool IsFlag(const std::string& word) { return word.size() > 1 && word.front() == '-'; }
+
+std::string Ordinal(size_t n) {
+  static const char* kWords[] = {"first", "second",  "third",  "fourth", "fifth",
+                                 "sixth", "seventh", "eighth", "ninth",  "tenth"};
+  return n >= 1 && n <= 10 ? kWords[n - 1] : "word " + std::to_string(n);
+}
+
+// A word's place for a message: "word 4 of add" counts from the first word
+// after "add", as a person reading their own command line would.
+std::string Place(size_t index) { return "word " + std::to_string(index + 1) + " after add"; }
+
+constexpr const char* kNothingDeclared = "; nothing was declared";
+constexpr const char* kNotRepeated = " (the word is not repeated here, since it may be a key)";
+
+Error Usage(const std::string& message) {
+  return Error(ErrorCode::kUsage, message + kNothingDeclared);
+}
+
+class AddParser {
+ public:
+  explicit AddParser(const std::vector<std::string>& words) : words_(words) {}
+
+  Result<AddArguments> Parse() {
+    for (index_ = 0; index_ < words_.size();) {
+      const std::string& word = words_[index_];
+      Status status = word == "--"                        ? TakeProgram(index_ + 1)
+                      : word == "--stdio"                 ? TakeStdio()
+                      : word == "-h" || word == "--help"  ? TakeHelp()
+                      : word == "-s" || word == "--scope" ? TakeScope()
+                      : word == "-e" || word == "--env"   ? TakeVariables()
+                      : word == "--dir"                   ? TakeDirectory()
+                      : word == "--http"                  ? TakeUrl()
+                      : IsFlag(word)                      ? UnknownFlag(word)
+                                                          : TakeAlias();
+      if (!status) return status.error();
+      if (result_.help) return result_;
+    }
+    if (auto complete = CheckComplete(); !complete) return complete.error();
+    return result_;
+  }
+
+ private:
+  Declaration& declaration() { return result_.declaration; }
+
+  // The word after the flag at index_, or an error saying the flag needs one.
+  Result<std::string> FlagValue(const std::string& needs) {
+    const std::string& flag = words_[index_];
+    if (index_ + 1 >= words_.size() || IsFlag(words_[index_ + 1]) || words_[index_ + 1] == "--") {
+      return Usage(flag + " takes " + needs);
+    }
+    index_ += 2;
+    return words_[index_ - 1];
+  }
+
+  Error AssignmentInPlaceOf(size_t index, const std::string& expected) {
+    return Usage(Place(index) + " is where " + expected +
+                 " goes, and it reads as NAME=value; a value is stored only after the alias, "
+                 "as -e NAME=value" +
+                 kNotRepeated);
+  }
+
+  Status TakeProgram(size_t first) {
+    if (first >= words_.size()) return Usage("-- names no program: give it after --");
+    if (program_seen_) return Usage("-- is given twice");
+    program_seen_ = true;
+    declaration().program = words_[first];
+    // Everything after -- is the server's, each word as it is, flags included.
+    declaration().arguments.assign(words_.begin() + static_cast<long>(first) + 1, words_.end());
+    index_ = words_.size();
+    return {};
+  }
+
+  Status TakeStdio() {
+    if (index_ + 1 >= words_.size() || words_[index_ + 1] != "--") {
+      return Usage("--stdio is followed by -- and the program: --stdio -- PROGRAM [ARGS...]");
+    }
+    ++index_;
+    return {};
+  }
+
+  Status TakeHelp() {
+    result_.help = true;
+    return {};
+  }
+
+  Status TakeScope() {
+    if (scope_seen_) return Usage("-s is given twice");
+    size_t value_index = index_ + 1;
+    auto value = FlagValue("local, project or user");
+    if (!value) return value.error();
+    if (LooksLikeAssignment(*value)) return AssignmentInPlaceOf(value_index, "the scope of -s");
+    std::optional<Scope> scope = ParseScope(*value);
+    if (!scope)
+      return Usage("-s takes local, project or user, and " + Place(value_index) +
+                   " is none of them");
+    result_.scope = *scope;
+    scope_seen_ = true;
+    return {};
+  }
+
+  Status TakeDirectory() {
+    if (!declaration().directory.empty()) return Usage("--dir is given twice");
+    size_t value_index = index_ + 1;
+    auto value = FlagValue("the directory the server runs in");
+    if (!value) return value.error();
+    if (LooksLikeAssignment(*value)) return AssignmentInPlaceOf(value_index, "the path of --dir");
+    declaration().directory = *value;
+    return {};
+  }
+
+  Status TakeUrl() {
+    if (!declaration().url.empty()) return Usage("--http is given twice");
+    auto value = FlagValue("the url of the service");
+    if (!value) return value.error();
+    Result<ServiceUrl> url = ParseServiceUrl(*value);
+    if (!url) return Usage(url.error().message());
+    declaration().url = *value;
+    return {};
+  }
+
+  Status TakeAlias() {
+    if (alias_seen_) {
+      return Usage(Place(index_) +
+                   " is a second word where add takes one alias: the server's program and its "
+                   "arguments go after --" +
+                   kNotRepeated);
+    }
+    const std::string& word = words_[index_];
+    if (LooksLikeAssignment(word)) return AssignmentInPlaceOf(index_, "the alias");
+    if (!IsValidAlias(word)) {
+      return Usage(Place(index_) +
+                   " is not an alias: an alias is letters, digits, - and _, starting with a "
+                   "letter or a digit, at most 64 characters");
+    }
+    declaration().alias = word;
+    alias_seen_ = true;
+    ++index_;
+    return {};
+  }
+
+  // -e takes every word up to the next flag. Each is NAME=value, stored, or,
+  // as the one word of its -e, a NAME read from the environment at start.
+  Status TakeVariables() {
+    const size_t flag_index = index_;
+    if (!alias_seen_) {
+      return Usage("-e comes before the alias (" + Place(flag_index) +
+                   "): give the alias first, then -e");
+    }
+    size_t end = flag_index + 1;
+    while (end < words_.size() && !IsFlag(words_[end]) && words_[end] != "--") ++end;
+    const size_t count = end - flag_index - 1;
+    if (count == 0) return Usage("-e at " + Place(flag_index) + " takes NAME=value or NAME");
+    for (size_t i = flag_index + 1; i < end; ++i) {
+      if (auto status = TakeVariable(i, flag_index, count); !status) return status;
+    }
+    index_ = end;
+    return {};
+  }
+
+  Status TakeVariable(size_t index, size_t flag_index, size_t words_of_flag) {
+    const std::string& word = words_[index];
+    const std::string where = Place(index) + " (the " + Ordinal(index - flag_index) +
+                              " word of the -e at " + Place(flag_index) + ")";
+    std::string name;
+    if (LooksLikeAssignment(word)) {
+      name = word.substr(0, word.find('='));
+      if (auto status = RefuseRepeatedName(name); !status) return status;
+      declaration().stored_variables.push_back({name, word.substr(name.size() + 1)});
+      return {};
+    }
+    if (IsValidVariableName(word) && words_of_flag == 1) {
+      if (auto status = RefuseRepeatedName(word); !status) return status;
+      declaration().passed_variables.push_back(word);
+      return {};
+    }
+    if (IsValidVariableName(word)) {
+      return Usage("-e cannot read " + where +
+                   ": a name alone is read from your environment only as the one word its -e "
+                   "takes, and a value is stored as NAME=value" +
+                   kNotRepeated);
+    }
+    return Usage("-e cannot read " + where +
+                 ": it is neither NAME=value nor a variable name (letters, digits and _)" +
+                 kNotRepeated);
+  }
+
+  Status RefuseRepeatedName(const std::string& name) {
+    if (declaration().NamesVariable(name)) {
+      return Usage("the variable " + name + " is given twice: give each name once");
+    }
+    return {};
+  }
+
+  Status UnknownFlag(const std::string& word) {
+    // Up to '=' only: "--token=sk-..." must not come back on the screen.
+    return Usage("add does not know the option " + word.substr(0, word.find('=')) +
+                 "; bravebot-mcp add --help lists them, and a flag meant for the server goes "
+                 "after --");
+  }
+
+  Status CheckComplete() {
+    if (!alias_seen_) return Usage("add needs an alias: bravebot-mcp add ALIAS -- PROGRAM");
+    const bool http = !declaration().url.empty();
+    if (http && program_seen_) return Usage("give either --http URL or -- PROGRAM, not both");
+    if (!http && !program_seen_) {
+      return Usage("add needs the server: -- PROGRAM [ARGS...] for a program, or --http URL");
+    }
+    if (http) {
+      declaration().transport = Transport::kHttp;
+      if (!declaration().stored_variables.empty() || !declaration().passed_variables.empty() ||
+          !declaration().directory.empty()) {
+        return Usage(
+            "--http takes neither -e nor --dir: a service somewhere else is given "
+            "no variables and no directory");
+      }
+    }
+    return {};
+  }
+
+  const std::vector<std::string>& words_;
+  size_t index_ = 0;
+  AddArguments result_;
+  bool alias_seen_ = false;
+  bool scope_seen_ = false;
+  bool program_seen_ = false;
+};
+
+}  // namespace
+
+Result<AddArguments> ParseAddArguments(const std::vector<std::string>& words) {
+  return AddParser(words).Parse();
+}
+
+}  // namespace bravebot

@@ -1,0 +1,35 @@
+// The grammar of `bravebot-mcp add`: the words after "add", read into a
+// declaration as typed. Pure; nothing is looked up on the machine.
+//
+//   add [-s SCOPE] ALIAS [-s SCOPE] [-e NAME=value... | -e NAME]... [--dir PATH]
+//       (-- PROGRAM [ARGS...] | --stdio -- PROGRAM [ARGS...] | --http URL)
+//
+// A refusal never repeats a word that may be a secret: a word -e cannot read,
+// a NAME=value where the alias, -s or --dir expects its word, and a url
+// carrying a password are named by their place alone.
+#ifndef BRAVEBOT_CLI_ADD_ARGUMENTS_H_
+#define BRAVEBOT_CLI_ADD_ARGUMENTS_H_
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "confine/declaration.h"
+#include "supervisor/scope.h"
+
+namespace bravebot {
+
+struct AddArguments {
+  bool help = false;  // -h or --help: show the help and nothing else
+  // As typed: `directory` is the --dir word unresolved, `program` as given,
+  // `may_read` empty, and PATH not yet added for a program named by PATH.
+  Declaration declaration;
+  Scope scope = Scope::kLocal;
+};
+
+// Reads `words` (what follows "add"). Every refusal is ErrorCode::kUsage.
+Result<AddArguments> ParseAddArguments(const std::vector<std::string>& words);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CLI_ADD_ARGUMENTS_H_

@@ -1,0 +1,78 @@
+// bravebot-mcp add: declares a server in mcp.json and shows what it declares.
+#include <ostream>
+
+#include "cli/add_arguments.h"
+#include "cli/command.h"
+#include "cli/declaration_view.h"
+#include "cli/profile_access.h"
+#include "confine/digest.h"
+#include "supervisor/declaration_store.h"
+#include "supervisor/new_declaration.h"
+
+namespace bravebot {
+namespace {
+
+constexpr char kAddHelp[] =
+    R"(usage: bravebot-mcp add [-s SCOPE] ALIAS [options] -- PROGRAM [ARGS...]
+       bravebot-mcp add [-s SCOPE] ALIAS --http URL
+
+Declares an MCP server in mcp.json of the profile directory. Giving an alias
+that is already declared replaces that declaration.
+
+  ALIAS                     letters, digits, - and _, starting with a letter or a
+                            digit, at most 64 characters
+  -e, --env NAME=value...   store a value for the server under NAME; one flag
+                            takes every word up to the next flag
+  -e, --env NAME            pass this variable from your environment, by name;
+                            one name to each flag
+  --dir PATH                the directory the server runs in and may write, kept
+                            as the absolute path it resolves to; one inside a git
+                            repository is refused
+  -- PROGRAM [ARGS...]      a program on this machine; --stdio -- means the same.
+                            Every word after -- is the server's, as it is
+  --http URL                a service at this url; takes neither -e nor --dir
+  -s, --scope SCOPE         which settings file asks for the server once you
+                            approve it: local (the default), project or user
+
+A stored value is never shown, only its name. A program given by name is found
+through PATH, so PATH is named for it unless you stored or named one.
+)";
+
+std::string EnableCommand(const Declaration& declaration, Scope scope) {
+  std::string command = "bravebot-mcp enable " + declaration.alias;
+  if (scope != Scope::kLocal) command += " -s " + std::string(ScopeName(scope));
+  return command;
+}
+
+}  // namespace
+
+int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
+  Result<AddArguments> arguments = ParseAddArguments(words);
+  if (!arguments) return Report(context, "add", arguments.error());
+  if (arguments->help) {
+    context.out << kAddHelp;
+    return kExitOk;
+  }
+
+  Result<ProfileDirectory> profile = OpenProfileToWrite(context);
+  if (!profile) return Report(context, "add", profile.error());
+
+  DeclarationSurroundings around{context.cwd, profile->path(), profile->resolved_path(),
+                                 &context.fs};
+  Result<Declaration> declaration = CompleteDeclaration(arguments->declaration, around);
+  if (!declaration) return Report(context, "add", declaration.error());
+
+  DeclarationStore store(*profile);
+  if (auto written = store.Put(*declaration); !written) {
+    return Report(context, "add", written.error());
+  }
+
+  context.out << "declared " << declaration->alias << " in " << store.path() << "\n\n"
+              << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).Short()) << "\n"
+              << declaration->alias << " is not approved: run "
+              << EnableCommand(*declaration, arguments->scope)
+              << " at a terminal to approve it and ask for it\n";
+  return kExitOk;
+}
+
+}  // namespace bravebot

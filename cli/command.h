@@ -1,0 +1,55 @@
+// What every bravebot-mcp command is handed, and how it reports. Commands
+// write to the streams given, never to std::cout directly, so tests can read
+// exactly what a person would see.
+#ifndef BRAVEBOT_CLI_COMMAND_H_
+#define BRAVEBOT_CLI_COMMAND_H_
+
+#include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "confine/filesystem.h"
+#include "supervisor/profile_directory.h"
+
+namespace bravebot {
+
+// Exit statuses: 0 success, 1 something was refused or failed, 2 the words
+// given do not form a command.
+enum ExitStatus : int { kExitOk = 0, kExitFailed = 1, kExitUsage = 2 };
+
+struct CommandContext {
+  std::ostream& out;
+  std::ostream& err;
+  EnvironmentLookup getenv;
+  std::string cwd;
+  bool at_terminal = false;  // standard input and output are both terminals
+  const FileSystemView& fs;
+
+  // The profile directory's path, or nothing when the machine names none.
+  std::optional<std::string> ProfileLocation() const { return LocateProfileDirectory(getenv, cwd); }
+};
+
+// Writes "bravebot-mcp COMMAND: message" to err and returns the exit status
+// the error's kind calls for.
+int Report(CommandContext& context, const std::string& command, const Error& error);
+
+// Serializes JSON for a script, replacing bytes that are not UTF-8 rather than
+// failing on them.
+std::string JsonText(const nlohmann::json& value);
+
+using CommandFunction = int (*)(const std::vector<std::string>& words, CommandContext& context);
+
+int RunAdd(const std::vector<std::string>& words, CommandContext& context);
+int RunGet(const std::vector<std::string>& words, CommandContext& context);
+int RunList(const std::vector<std::string>& words, CommandContext& context);
+int RunRemove(const std::vector<std::string>& words, CommandContext& context);
+
+// Runs `bravebot-mcp WORDS...` (the words after the program's name).
+int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& context);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CLI_COMMAND_H_

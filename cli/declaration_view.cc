@@ -1,0 +1,121 @@
+#include "cli/declaration_view.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "confine/digest.h"
+
+namespace bravebot {
+namespace {
+
+bool IsPlainCharacter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("@%_+=:,./-").find(c) != std::string_view::npos;
+}
+
+bool IsControl(char c) {
+  auto byte = static_cast<unsigned char>(c);
+  return byte < 0x20 || byte == 0x7f;
+}
+
+std::string Escaped(std::string_view word) {
+  std::string out = "$'";
+  for (char c : word) {
+    if (c == '\\' || c == '\'') {
+      out += '\\';
+      out += c;
+    } else if (IsControl(c)) {
+      char hex[5];
+      std::snprintf(hex, sizeof(hex), "\\x%02x", static_cast<unsigned char>(c));
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string SingleQuoted(std::string_view word) {
+  std::string out = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+}  // namespace
+
+std::string DisplayWord(std::string_view word) {
+  if (std::any_of(word.begin(), word.end(), IsControl)) return Escaped(word);
+  // Bytes of UTF-8 above ASCII are shown as they are: a terminal draws them.
+  bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return IsPlainCharacter(c) || static_cast<unsigned char>(c) >= 0x80;
+  });
+  return plain ? std::string(word) : SingleQuoted(word);
+}
+
+std::string DisplayCommandLine(const Declaration& declaration) {
+  if (declaration.transport == Transport::kHttp) return DisplayWord(declaration.url);
+  std::string line = DisplayWord(declaration.program);
+  for (const std::string& argument : declaration.arguments) {
+    line += ' ';
+    line += DisplayWord(argument);
+  }
+  return line;
+}
+
+std::string DisplayVariables(const Declaration& declaration) {
+  std::string line;
+  for (const std::string& name : declaration.VariableNames()) {
+    if (!line.empty()) line += ", ";
+    line += name;
+    if (declaration.StoresVariable(name)) line += " (stored)";
+  }
+  return line;
+}
+
+std::string DisplayDeclarationBlock(const Declaration& declaration, const std::string& digest_text,
+                                    const std::vector<std::string>& extra_rows) {
+  const std::string indent(2 + declaration.alias.size() + 3, ' ');
+  std::string block = "  " + declaration.alias + "   " +
+                      std::string(TransportName(declaration.transport)) + "   " +
+                      DisplayCommandLine(declaration) + "\n";
+  if (std::string variables = DisplayVariables(declaration); !variables.empty()) {
+    block += indent + "variables: " + variables + "\n";
+  }
+  for (const std::string& path : declaration.may_read) {
+    block += indent + "may read: " + DisplayWord(path) + "\n";
+  }
+  if (!declaration.directory.empty()) {
+    block += indent + "directory: " + DisplayWord(declaration.directory) + "\n";
+  }
+  block += indent + "digest: " + digest_text + "\n";
+  for (const std::string& row : extra_rows) block += indent + row + "\n";
+  return block;
+}
+
+nlohmann::json DeclarationSummaryJson(const Declaration& declaration) {
+  nlohmann::json summary = {{"alias", declaration.alias},
+                            {"transport", TransportName(declaration.transport)},
+                            {"digest", ComputeDigest(declaration).hex}};
+  if (declaration.transport == Transport::kHttp) {
+    summary["url"] = declaration.url;
+    return summary;
+  }
+  summary["program"] = declaration.program;
+  summary["arguments"] = declaration.arguments;
+  nlohmann::json variables = nlohmann::json::array();
+  for (const std::string& name : declaration.VariableNames()) {
+    variables.push_back({{"name", name}, {"stored", declaration.StoresVariable(name)}});
+  }
+  summary["variables"] = variables;
+  summary["may_read"] = declaration.may_read;
+  if (!declaration.directory.empty()) summary["directory"] = declaration.directory;
+  return summary;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,65 @@
+// bravebot-mcp get: shows one declaration in full, with the whole digest.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/command.h"
+#include "cli/declaration_view.h"
+#include "cli/profile_access.h"
+#include "cli/simple_options.h"
+#include "confine/digest.h"
+#include "supervisor/declaration_store.h"
+
+namespace bravebot {
+
+int RunGet(const std::vector<std::string>& words, CommandContext& context) {
+  const SimpleCommandSpec spec{"get",
+                               "Shows one declared MCP server in full, with its whole digest.",
+                               /*takes_alias=*/true, /*takes_json=*/true};
+  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
+  if (!options) return Report(context, "get", options.error());
+  if (options->help) {
+    context.out << options->help_text;
+    return kExitOk;
+  }
+
+  Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
+  if (!profile) return Report(context, "get", profile.error());
+  if (!*profile) {
+    std::string why = context.ProfileLocation() ? "the profile directory " +
+                                                      *context.ProfileLocation() + " does not exist"
+                                                : NoProfileDirectoryMessage();
+    return Report(context, "get",
+                  Error(ErrorCode::kNotFound, options->alias + " is not declared: " + why));
+  }
+  DeclarationStore store(**profile);
+  Result<DeclarationFile> file = store.Read();
+  if (!file) return Report(context, "get", file.error());
+
+  if (const UnusableEntry* unusable = file->FindUnusable(options->alias)) {
+    return Report(context, "get",
+                  Error(ErrorCode::kCorrupt, options->alias + " in " + store.path() +
+                                                 " cannot be used: " + unusable->problem +
+                                                 ". Mend it by hand, or add it again"));
+  }
+  const Declaration* declaration = file->Find(options->alias);
+  if (declaration == nullptr) {
+    return Report(
+        context, "get",
+        Error(ErrorCode::kNotFound, options->alias + " is not declared in " + store.path() +
+                                        ": bravebot-mcp list shows what is"));
+  }
+
+  if (options->json) {
+    nlohmann::json summary = DeclarationSummaryJson(*declaration);
+    summary["file"] = store.path();
+    summary["approved"] = false;
+    context.out << JsonText(summary) << "\n";
+    return kExitOk;
+  }
+  context.out << "declared in " << store.path() << "\n"
+              << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).hex,
+                                         {"unapproved"});
+  return kExitOk;
+}
+
+}  // namespace bravebot

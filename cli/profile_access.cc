@@ -1,0 +1,22 @@
+#include "cli/profile_access.h"
+
+namespace bravebot {
+
+Result<std::optional<ProfileDirectory>> OpenProfileToRead(const CommandContext& context) {
+  std::optional<std::string> location = context.ProfileLocation();
+  if (!location) return std::optional<ProfileDirectory>();
+  Result<ProfileDirectory> profile = ProfileDirectory::Open(*location, Create::kNo);
+  if (!profile) {
+    if (profile.error().code() == ErrorCode::kNotFound) return std::optional<ProfileDirectory>();
+    return profile.error();
+  }
+  return std::optional<ProfileDirectory>(std::move(*profile));
+}
+
+Result<ProfileDirectory> OpenProfileToWrite(const CommandContext& context) {
+  std::optional<std::string> location = context.ProfileLocation();
+  if (!location) return Error(ErrorCode::kRefused, NoProfileDirectoryMessage());
+  return ProfileDirectory::Open(*location, Create::kYes);
+}
+
+}  // namespace bravebot

@@ -1,0 +1,31 @@
+// bravebot-mcp remove: takes a declaration out of mcp.json.
+#include <ostream>
+
+#include "cli/command.h"
+#include "cli/profile_access.h"
+#include "cli/simple_options.h"
+#include "supervisor/declaration_store.h"
+
+namespace bravebot {
+
+int RunRemove(const std::vector<std::string>& words, CommandContext& context) {
+  const SimpleCommandSpec spec{"remove", "Removes the declaration of an MCP server.",
+                               /*takes_alias=*/true, /*takes_json=*/false};
+  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
+  if (!options) return Report(context, "remove", options.error());
+  if (options->help) {
+    context.out << options->help_text;
+    return kExitOk;
+  }
+
+  Result<ProfileDirectory> profile = OpenProfileToWrite(context);
+  if (!profile) return Report(context, "remove", profile.error());
+  DeclarationStore store(*profile);
+  if (auto removed = store.Remove(options->alias); !removed) {
+    return Report(context, "remove", removed.error());
+  }
+  context.out << "removed " << options->alias << " from " << store.path() << "\n";
+  return kExitOk;
+}
+
+}  // namespace bravebot

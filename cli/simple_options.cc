@@ -1,0 +1,37 @@
+#include "cli/simple_options.h"
+
+#include <CLI/CLI.hpp>
+
+#include "confine/declaration.h"
+
+namespace bravebot {
+
+Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
+                                         const std::vector<std::string>& words) {
+  SimpleOptions options;
+  CLI::App app(spec.description, "bravebot-mcp " + spec.name);
+  if (spec.takes_json) app.add_flag("--json", options.json, "print JSON, for scripts");
+  if (spec.takes_alias) {
+    app.add_option("alias", options.alias, "the server's alias")->required();
+  }
+  // CLI11 parses a reversed vector: it pops words from the back.
+  std::vector<std::string> reversed(words.rbegin(), words.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    options.help = true;
+    options.help_text = app.help();
+    return options;
+  } catch (const CLI::ParseError& error) {
+    return Error(ErrorCode::kUsage, std::string(error.what()) + "; bravebot-mcp " + spec.name +
+                                        " --help says what it takes");
+  }
+  if (spec.takes_alias && !IsValidAlias(options.alias)) {
+    return Error(ErrorCode::kUsage,
+                 "that is not an alias: an alias is letters, digits, - and _, starting with a "
+                 "letter or a digit, at most 64 characters");
+  }
+  return options;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,33 @@
+// The options of the commands that take at most an alias and --json (get,
+// list, remove), read with CLI11.
+#ifndef BRAVEBOT_CLI_SIMPLE_OPTIONS_H_
+#define BRAVEBOT_CLI_SIMPLE_OPTIONS_H_
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace bravebot {
+
+struct SimpleCommandSpec {
+  std::string name;         // "get"
+  std::string description;  // one paragraph for --help
+  bool takes_alias = false;
+  bool takes_json = false;
+};
+
+struct SimpleOptions {
+  bool help = false;
+  std::string help_text;  // set when help is
+  bool json = false;
+  std::string alias;
+};
+
+// Reads `words` (what follows the command's name). A mistake is kUsage.
+Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
+                                         const std::vector<std::string>& words);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CLI_SIMPLE_OPTIONS_H_

@@ -1,0 +1,77 @@
+// A declared MCP server: what `bravebot-mcp add` records and every later step
+// (approval, reach, start) reads. A value type with no behaviour of its own
+// beyond the rules of what its fields may hold.
+//
+//   Declaration weather;
+//   weather.alias = "weather";
+//   weather.transport = Transport::kStdio;
+//   weather.program = "npx";
+//   weather.arguments = {"-y", "@dangahagan/weather-mcp@latest"};
+//   weather.passed_variables = {"PATH"};
+#ifndef BRAVEBOT_CONFINE_DECLARATION_H_
+#define BRAVEBOT_CONFINE_DECLARATION_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bravebot {
+
+enum class Transport { kStdio, kHttp };
+
+std::string_view TransportName(Transport transport);  // "stdio" or "http"
+
+// A value stored for the server under a name (`-e NAME=value`). The value may
+// be a key: it is never shown, only its name.
+struct StoredVariable {
+  std::string name;
+  std::string value;
+
+  bool operator==(const StoredVariable&) const = default;
+};
+
+struct Declaration {
+  std::string alias;
+  Transport transport = Transport::kStdio;
+
+  // stdio: the program as declared (a name looked up through PATH, or an
+  // absolute path) and each argument as its own word.
+  std::string program;
+  std::vector<std::string> arguments;
+
+  // http: the service's url.
+  std::string url;
+
+  std::vector<StoredVariable> stored_variables;  // -e NAME=value, in the order given
+  std::vector<std::string> passed_variables;     // -e NAME, read from the environment at start
+  std::string directory;                         // --dir, absolute; empty when not given
+  std::vector<std::string> may_read;             // absolute paths of files the server may read
+
+  // Every variable name, stored and passed alike, sorted.
+  std::vector<std::string> VariableNames() const;
+  bool StoresVariable(std::string_view name) const;
+  bool NamesVariable(std::string_view name) const;  // stored or passed
+
+  bool operator==(const Declaration&) const = default;
+};
+
+// The alias rule: letters, digits, '-' and '_', starting with a letter or a
+// digit, at most 64 characters.
+bool IsValidAlias(std::string_view alias);
+inline constexpr size_t kMaxAliasLength = 64;
+
+// A variable name as POSIX shells take it: a letter or '_', then letters,
+// digits and '_'.
+bool IsValidVariableName(std::string_view name);
+
+// True for a program named without a slash, which is found through PATH.
+bool IsProgramNamedByPath(std::string_view program);
+
+// What is wrong with `declaration` as a whole, or "" when nothing is: the rules
+// a hand-edited mcp.json entry can break (an http server with a directory, a
+// relative directory, a variable given twice, ...).
+std::string FindDeclarationProblem(const Declaration& declaration);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CONFINE_DECLARATION_H_

@@ -1,0 +1,96 @@
+#include "supervisor/declaration_file.h"
+
+#include <algorithm>
+
+#include "supervisor/declaration_json.h"
+
+namespace bravebot {
+namespace {
+
+using nlohmann::json;
+
+// Line and column (both from 1) of byte `offset` in `text`.
+std::pair<size_t, size_t> LineAndColumn(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  size_t line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, offset - line_start + 1};
+}
+
+Error Corrupt(const std::string& shown_path, const std::string& why) {
+  return Error(ErrorCode::kCorrupt, shown_path + " " + why +
+                                        ". It was left as it is: mend it by hand, or move it "
+                                        "away to start again");
+}
+
+}  // namespace
+
+const Declaration* DeclarationFile::Find(std::string_view alias) const {
+  for (const Declaration& declaration : declarations) {
+    if (declaration.alias == alias) return &declaration;
+  }
+  return nullptr;
+}
+
+const UnusableEntry* DeclarationFile::FindUnusable(std::string_view alias) const {
+  for (const UnusableEntry& entry : unusable) {
+    if (entry.alias == alias) return &entry;
+  }
+  return nullptr;
+}
+
+json EmptyDeclarationDocument() {
+  return json{{"version", kDeclarationFormatVersion}, {"servers", json::object()}};
+}
+
+Result<json> ParseDeclarationDocument(std::string_view text, const std::string& shown_path) {
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::parse_error& error) {
+    // error.byte is one past the character that stopped the parser.
+    auto [line, column] = LineAndColumn(text, error.byte == 0 ? 0 : error.byte - 1);
+    return Corrupt(shown_path, "is not JSON: the parser stopped at line " + std::to_string(line) +
+                                   ", column " + std::to_string(column));
+  }
+  if (!document.is_object()) return Corrupt(shown_path, "is not a JSON object");
+  if (!document.contains("version") || !document["version"].is_number_integer()) {
+    return Corrupt(shown_path, "has no format version (a \"version\" number)");
+  }
+  auto version = document["version"].get<long long>();
+  if (version != kDeclarationFormatVersion) {
+    return Error(ErrorCode::kCorrupt,
+                 shown_path + " is in format version " + std::to_string(version) +
+                     ", and this bravebot-mcp reads version " +
+                     std::to_string(kDeclarationFormatVersion) +
+                     " only: use the bravebot-mcp that wrote it. It was left as it is");
+  }
+  if (!document.contains("servers") || !document["servers"].is_object()) {
+    return Corrupt(shown_path, "has no \"servers\" object");
+  }
+  return document;
+}
+
+DeclarationFile ReadDeclarations(const json& document) {
+  DeclarationFile file;
+  for (const auto& [alias, entry] : document.at("servers").items()) {
+    Result<Declaration> declaration = DeclarationFromJson(alias, entry);
+    if (declaration) {
+      file.declarations.push_back(std::move(*declaration));
+    } else {
+      file.unusable.push_back({alias, declaration.error().message()});
+    }
+  }
+  // nlohmann::json keeps object keys sorted already; sorting says so here.
+  std::sort(file.declarations.begin(), file.declarations.end(),
+            [](const Declaration& a, const Declaration& b) { return a.alias < b.alias; });
+  return file;
+}
+
+}  // namespace bravebot

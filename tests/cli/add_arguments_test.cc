@@ -1,0 +1,278 @@
+#include "cli/add_arguments.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace bravebot {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kSecret[] = "sk-live-0123456789";
+
+Result<AddArguments> Parse(std::vector<std::string> words) { return ParseAddArguments(words); }
+
+// Parses words that must be refused as a usage error; returns the message.
+std::string Refusal(std::vector<std::string> words) {
+  Result<AddArguments> parsed = ParseAddArguments(words);
+  EXPECT_FALSE(parsed.ok());
+  if (parsed.ok()) return "";
+  EXPECT_EQ(parsed.error().code(), ErrorCode::kUsage);
+  return parsed.error().message();
+}
+
+TEST(AddArgumentsTest, ReadsTheSpecsStdioExample) {
+  auto parsed = Parse({"weather", "--", "npx", "-y", "@dangahagan/weather-mcp@latest"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  const Declaration& declaration = parsed->declaration;
+  EXPECT_EQ(declaration.alias, "weather");
+  EXPECT_EQ(declaration.transport, Transport::kStdio);
+  EXPECT_EQ(declaration.program, "npx");
+  EXPECT_THAT(declaration.arguments, ElementsAre("-y", "@dangahagan/weather-mcp@latest"));
+  EXPECT_EQ(parsed->scope, Scope::kLocal);
+}
+
+TEST(AddArgumentsTest, ReadsTheSpecsHttpExample) {
+  auto parsed = Parse({"docs", "--http", "https://mcp.example.com/mcp"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_EQ(parsed->declaration.transport, Transport::kHttp);
+  EXPECT_EQ(parsed->declaration.url, "https://mcp.example.com/mcp");
+  EXPECT_TRUE(parsed->declaration.program.empty());
+}
+
+TEST(AddArgumentsTest, StdioFlagMeansTheSame) {
+  auto plain = Parse({"weather", "--", "npx", "-y", "x"});
+  auto stdio = Parse({"weather", "--stdio", "--", "npx", "-y", "x"});
+  ASSERT_TRUE(plain.ok() && stdio.ok());
+  EXPECT_EQ(plain->declaration, stdio->declaration);
+}
+
+TEST(AddArgumentsTest, StdioWithoutDoubleDashIsRefused) {
+  EXPECT_THAT(Refusal({"weather", "--stdio", "npx"}), HasSubstr("--stdio is followed by --"));
+}
+
+TEST(AddArgumentsTest, ScopeMayComeBeforeOrAfterTheAlias) {
+  auto before = Parse({"-s", "project", "weather", "--", "npx"});
+  auto after = Parse({"weather", "-s", "user", "--", "npx"});
+  auto long_form = Parse({"weather", "--scope", "local", "--", "npx"});
+  ASSERT_TRUE(before.ok() && after.ok() && long_form.ok());
+  EXPECT_EQ(before->scope, Scope::kProject);
+  EXPECT_EQ(after->scope, Scope::kUser);
+  EXPECT_EQ(long_form->scope, Scope::kLocal);
+  EXPECT_EQ(before->declaration.alias, "weather");
+}
+
+TEST(AddArgumentsTest, UnknownScopeIsRefused) {
+  EXPECT_THAT(Refusal({"weather", "-s", "global", "--", "npx"}),
+              HasSubstr("-s takes local, project or user"));
+  EXPECT_THAT(Refusal({"weather", "-s", "user", "-s", "local", "--", "npx"}),
+              HasSubstr("-s is given twice"));
+  EXPECT_TRUE(Parse({"weather", "--", "npx", "-s", "global"}).ok());  // the server's words
+}
+
+TEST(AddArgumentsTest, OneEnvFlagTakesEveryWordUpToTheNextFlag) {
+  auto parsed = Parse({"weather", "-e", "A=1", "B=two words", "C=x=y", "--dir", "/d", "--", "n"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_THAT(parsed->declaration.stored_variables,
+              ElementsAre(StoredVariable{"A", "1"}, StoredVariable{"B", "two words"},
+                          StoredVariable{"C", "x=y"}));
+  EXPECT_EQ(parsed->declaration.directory, "/d");
+}
+
+TEST(AddArgumentsTest, EnvNameAlonePassesTheVariable) {
+  auto parsed = Parse({"weather", "-e", "WEATHER_TOKEN", "--env", "HOME", "--", "npx"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_THAT(parsed->declaration.passed_variables, ElementsAre("WEATHER_TOKEN", "HOME"));
+  EXPECT_TRUE(parsed->declaration.stored_variables.empty());
+}
+
+TEST(AddArgumentsTest, EmptyValueIsStored) {
+  auto parsed = Parse({"weather", "-e", "EMPTY=", "--", "npx"});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_THAT(parsed->declaration.stored_variables, ElementsAre(StoredVariable{"EMPTY", ""}));
+}
+
+TEST(AddArgumentsTest, UnicodeValuesAndArgumentsAreKeptAsTheyAre) {
+  auto parsed = Parse({"météo", "--", "npx", "ville=Montréal"});
+  EXPECT_FALSE(parsed.ok());  // the alias rule is ASCII letters and digits
+  parsed = Parse({"meteo", "-e", "VILLE=Zürich ☂", "--", "npx", "ville=Montréal"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_EQ(parsed->declaration.stored_variables[0].value, "Zürich ☂");
+  EXPECT_THAT(parsed->declaration.arguments, ElementsAre("ville=Montréal"));
+}
+
+// The spec: "-e WEATHER_TOKEN sk-live stores nothing, and the refusal says a
+// name alone is read from your environment only as the one word its -e takes".
+TEST(AddArgumentsTest, NameFollowedByAnotherWordIsRefusedByPlace) {
+  std::string message = Refusal({"weather", "-e", "WEATHER_TOKEN", kSecret, "--", "npx"});
+  EXPECT_THAT(message, HasSubstr("word 3 after add"));
+  EXPECT_THAT(message, HasSubstr("first word of the -e at word 2 after add"));
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+  EXPECT_THAT(message, Not(HasSubstr("WEATHER_TOKEN")));
+  EXPECT_THAT(message, HasSubstr("nothing was declared"));
+}
+
+TEST(AddArgumentsTest, NameAmongAssignmentsIsRefused) {
+  std::string message = Refusal({"weather", "-e", "A=1", "WEATHER_TOKEN", "--", "npx"});
+  EXPECT_THAT(message, HasSubstr("a name alone is read from your environment only as the one "
+                                 "word its -e takes"));
+  EXPECT_THAT(message, Not(HasSubstr("WEATHER_TOKEN")));
+}
+
+TEST(AddArgumentsTest, WordThatIsNeitherIsRefusedWithoutRepeatingIt) {
+  std::string message = Refusal({"weather", "-e", kSecret, "--", "npx"});
+  EXPECT_THAT(message, HasSubstr("neither NAME=value nor a variable name"));
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+  message = Refusal({"weather", "-e", std::string("1BAD=") + kSecret, "--", "npx"});
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+}
+
+TEST(AddArgumentsTest, EnvBeforeTheAliasIsRefused) {
+  std::string message = Refusal({"-e", std::string("TOKEN=") + kSecret, "weather", "--", "npx"});
+  EXPECT_THAT(message, HasSubstr("-e comes before the alias"));
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+  EXPECT_THAT(Refusal({"-s", "user", "-e", "PATH", "weather", "--", "npx"}),
+              HasSubstr("-e comes before the alias"));
+}
+
+TEST(AddArgumentsTest, AssignmentWhereTheAliasGoesIsRefusedByPlace) {
+  std::string message = Refusal({std::string("TOKEN=") + kSecret, "--", "npx"});
+  EXPECT_THAT(message, HasSubstr("word 1 after add is where the alias goes"));
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+}
+
+TEST(AddArgumentsTest, AssignmentWhereTheScopeGoesIsRefusedByPlace) {
+  std::string message = Refusal({"weather", "-s", std::string("TOKEN=") + kSecret, "--", "npx"});
+  EXPECT_THAT(message, HasSubstr("word 3 after add is where the scope of -s goes"));
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+}
+
+TEST(AddArgumentsTest, AssignmentWhereTheDirectoryGoesIsRefusedByPlace) {
+  std::string message = Refusal({"weather", "--dir", std::string("TOKEN=") + kSecret, "--", "n"});
+  EXPECT_THAT(message, HasSubstr("word 3 after add is where the path of --dir goes"));
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+}
+
+TEST(AddArgumentsTest, PathWithAnEqualsSignIsADirectory) {
+  auto parsed = Parse({"weather", "--dir", "/srv/a=b", "--", "npx"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_EQ(parsed->declaration.directory, "/srv/a=b");
+}
+
+TEST(AddArgumentsTest, NameGivenTwiceIsRefused) {
+  EXPECT_THAT(Refusal({"weather", "-e", "A=1", "A=2", "--", "npx"}),
+              HasSubstr("the variable A is given twice"));
+  EXPECT_THAT(Refusal({"weather", "-e", "A=1", "-e", "A", "--", "npx"}),
+              HasSubstr("the variable A is given twice"));
+  EXPECT_THAT(Refusal({"weather", "-e", "A", "-e", "A", "--", "npx"}),
+              HasSubstr("the variable A is given twice"));
+  std::string message = Refusal({"weather", "-e", std::string("A=") + kSecret, "A=x", "--", "n"});
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+}
+
+TEST(AddArgumentsTest, EnvWithNoWordIsRefused) {
+  EXPECT_THAT(Refusal({"weather", "-e"}), HasSubstr("-e at word 2 after add takes NAME=value"));
+  EXPECT_THAT(Refusal({"weather", "-e", "--", "npx"}), HasSubstr("takes NAME=value or NAME"));
+  EXPECT_THAT(Refusal({"weather", "-e", "--dir", "/x", "--", "npx"}), HasSubstr("takes NAME"));
+}
+
+TEST(AddArgumentsTest, WordsAfterDoubleDashAreTheServersEvenOurFlags) {
+  auto parsed = Parse({"weather", "--", "npx", "--settings", "a b", "-e", "X", "--", "--http"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_THAT(parsed->declaration.arguments,
+              ElementsAre("--settings", "a b", "-e", "X", "--", "--http"));
+  EXPECT_TRUE(parsed->declaration.stored_variables.empty());
+  EXPECT_TRUE(parsed->declaration.passed_variables.empty());
+}
+
+TEST(AddArgumentsTest, DoubleDashWithNothingAfterItIsRefused) {
+  EXPECT_THAT(Refusal({"weather", "--"}), HasSubstr("-- names no program"));
+}
+
+TEST(AddArgumentsTest, MissingPieces) {
+  EXPECT_THAT(Refusal({}), HasSubstr("add needs an alias"));
+  EXPECT_THAT(Refusal({"weather"}), HasSubstr("add needs the server"));
+  EXPECT_THAT(Refusal({"--", "npx"}), HasSubstr("add needs an alias"));
+  EXPECT_THAT(Refusal({"weather", "--dir"}), HasSubstr("--dir takes"));
+  EXPECT_THAT(Refusal({"weather", "--http"}), HasSubstr("--http takes"));
+  EXPECT_THAT(Refusal({"weather", "-s"}), HasSubstr("-s takes"));
+}
+
+TEST(AddArgumentsTest, AliasRule) {
+  EXPECT_TRUE(Parse({"a", "--", "x"}).ok());
+  EXPECT_TRUE(Parse({"9lives", "--", "x"}).ok());
+  EXPECT_TRUE(Parse({"my_server-2", "--", "x"}).ok());
+  EXPECT_TRUE(Parse({std::string(64, 'a'), "--", "x"}).ok());
+  EXPECT_THAT(Refusal({std::string(65, 'a'), "--", "x"}), HasSubstr("at most 64 characters"));
+  EXPECT_THAT(Refusal({"_hidden", "--", "x"}), HasSubstr("is not an alias"));
+  EXPECT_THAT(Refusal({"has.dot", "--", "x"}), HasSubstr("is not an alias"));
+  EXPECT_THAT(Refusal({"has space", "--", "x"}), HasSubstr("is not an alias"));
+  EXPECT_THAT(Refusal({"", "--", "x"}), HasSubstr("is not an alias"));
+}
+
+TEST(AddArgumentsTest, SecondAliasIsRefusedByPlace) {
+  std::string message = Refusal({"weather", kSecret, "--", "npx"});
+  EXPECT_THAT(message, HasSubstr("word 2 after add is a second word"));
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+}
+
+TEST(AddArgumentsTest, UnknownFlagIsNamedUpToItsEqualsSign) {
+  std::string message = Refusal({"weather", std::string("--token=") + kSecret, "--", "npx"});
+  EXPECT_THAT(message, HasSubstr("does not know the option --token"));
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+}
+
+TEST(AddArgumentsTest, HttpTakesNeitherEnvNorDir) {
+  EXPECT_THAT(Refusal({"docs", "--http", "https://x.example/mcp", "-e", "A=1"}),
+              HasSubstr("--http takes neither -e nor --dir"));
+  EXPECT_THAT(Refusal({"docs", "--dir", "/tmp", "--http", "https://x.example/mcp"}),
+              HasSubstr("--http takes neither -e nor --dir"));
+  EXPECT_THAT(Refusal({"docs", "--http", "https://x.example/mcp", "--", "npx"}),
+              HasSubstr("not both"));
+  EXPECT_THAT(Refusal({"docs", "--http", "https://a.example", "--http", "https://b.example"}),
+              HasSubstr("--http is given twice"));
+}
+
+TEST(AddArgumentsTest, UrlWithUserOrPasswordIsRefusedWithoutRepeatingIt) {
+  for (const std::string& url : {std::string("https://me:") + kSecret + "@mcp.example.com/mcp",
+                                 std::string("https://") + kSecret + "@mcp.example.com/"}) {
+    std::string message = Refusal({"docs", "--http", url});
+    EXPECT_THAT(message, HasSubstr("carries a user or a password"));
+    EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+  }
+  // An '@' in the path is not a user.
+  EXPECT_TRUE(Parse({"docs", "--http", "https://mcp.example.com/@team/mcp"}).ok());
+}
+
+TEST(AddArgumentsTest, UrlOfAnotherSchemeIsRefused) {
+  EXPECT_THAT(Refusal({"docs", "--http", "ftp://mcp.example.com/"}),
+              HasSubstr("not an http or https url"));
+  EXPECT_THAT(Refusal({"docs", "--http", "mcp.example.com"}), HasSubstr("no scheme"));
+}
+
+TEST(AddArgumentsTest, HelpIsReadAnywhereBeforeTheProgram) {
+  auto parsed = Parse({"--help"});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_TRUE(parsed->help);
+  parsed = Parse({"weather", "-h"});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_TRUE(parsed->help);
+  parsed = Parse({"weather", "--", "npx", "--help"});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_FALSE(parsed->help);  // the server's own --help
+}
+
+TEST(AddArgumentsTest, DirAndEnvTogether) {
+  auto parsed = Parse({"-s", "project", "fs", "--dir", "/srv/data", "-e", "PATH", "-e", "LOG=debug",
+                       "--", "/usr/bin/server", "/srv/data"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_EQ(parsed->declaration.directory, "/srv/data");
+  EXPECT_THAT(parsed->declaration.passed_variables, ElementsAre("PATH"));
+  EXPECT_THAT(parsed->declaration.stored_variables, ElementsAre(StoredVariable{"LOG", "debug"}));
+  EXPECT_EQ(parsed->scope, Scope::kProject);
+}
+
+}  // namespace
+}  // namespace bravebot

@@ -1,0 +1,65 @@
+#include "cli/declaration_view.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace bravebot {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(DeclarationViewTest, WordsAreShownSoTheyCanBeTypedBack) {
+  EXPECT_EQ(DisplayWord("@dangahagan/weather-mcp@latest"), "@dangahagan/weather-mcp@latest");
+  EXPECT_EQ(DisplayWord("a b"), "'a b'");
+  EXPECT_EQ(DisplayWord("it's"), "'it'\\''s'");
+  EXPECT_EQ(DisplayWord(""), "''");
+  EXPECT_EQ(DisplayWord("$HOME"), "'$HOME'");
+  EXPECT_EQ(DisplayWord("Zürich"), "Zürich");
+  EXPECT_EQ(DisplayWord("\x1b[31mred"), "$'\\x1b[31mred'");
+  EXPECT_EQ(DisplayWord("a\nb'"), "$'a\\x0ab\\''");
+}
+
+TEST(DeclarationViewTest, BlockIsTheSpecs) {
+  Declaration weather;
+  weather.alias = "weather";
+  weather.program = "npx";
+  weather.arguments = {"-y", "@dangahagan/weather-mcp@latest"};
+  weather.passed_variables = {"PATH"};
+  EXPECT_EQ(DisplayDeclarationBlock(weather, "25edc5e8"),
+            "  weather   stdio   npx -y @dangahagan/weather-mcp@latest\n"
+            "            variables: PATH\n"
+            "            digest: 25edc5e8\n");
+}
+
+TEST(DeclarationViewTest, StoredValuesAreShownByNameAndFilesAsMayRead) {
+  Declaration brave;
+  brave.alias = "brave";
+  brave.program = "npx";
+  brave.arguments = {"-y", "brave-search"};
+  brave.stored_variables = {{"BRAVE_API_KEY_FILE", "/Users/you/keys/brave-api-key"},
+                            {"TOKEN", "sk-live-secret"}};
+  brave.passed_variables = {"PATH"};
+  brave.may_read = {"/Users/you/keys/brave-api-key"};
+  brave.directory = "/srv/brave";
+  std::string block = DisplayDeclarationBlock(brave, "abcd1234", {"unapproved"});
+  EXPECT_THAT(block, HasSubstr("variables: BRAVE_API_KEY_FILE (stored), PATH, TOKEN (stored)\n"));
+  EXPECT_THAT(block, HasSubstr("          may read: /Users/you/keys/brave-api-key\n"));
+  EXPECT_THAT(block, HasSubstr("directory: /srv/brave\n"));
+  EXPECT_THAT(block, HasSubstr("digest: abcd1234\n          unapproved\n"));
+  EXPECT_THAT(block, Not(HasSubstr("sk-live-secret")));
+  EXPECT_THAT(DeclarationSummaryJson(brave).dump(), Not(HasSubstr("sk-live-secret")));
+}
+
+TEST(DeclarationViewTest, HttpShowsItsUrl) {
+  Declaration docs;
+  docs.alias = "docs";
+  docs.transport = Transport::kHttp;
+  docs.url = "https://mcp.example.com/mcp";
+  EXPECT_EQ(DisplayDeclarationBlock(docs, "256e540f"),
+            "  docs   http   https://mcp.example.com/mcp\n"
+            "         digest: 256e540f\n");
+}
+
+}  // namespace
+}  // namespace bravebot

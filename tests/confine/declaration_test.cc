@@ -1,0 +1,85 @@
+#include "confine/declaration.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace bravebot {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(DeclarationTest, VariableNamesAreSortedAndMarkStored) {
+  Declaration declaration;
+  declaration.passed_variables = {"PATH"};
+  declaration.stored_variables = {{"BRAVE_API_KEY_FILE", "/k"}};
+  EXPECT_THAT(declaration.VariableNames(), ElementsAre("BRAVE_API_KEY_FILE", "PATH"));
+  EXPECT_TRUE(declaration.StoresVariable("BRAVE_API_KEY_FILE"));
+  EXPECT_FALSE(declaration.StoresVariable("PATH"));
+  EXPECT_TRUE(declaration.NamesVariable("PATH"));
+  EXPECT_FALSE(declaration.NamesVariable("HOME"));
+}
+
+TEST(DeclarationTest, VariableNameRule) {
+  EXPECT_TRUE(IsValidVariableName("PATH"));
+  EXPECT_TRUE(IsValidVariableName("_x1"));
+  EXPECT_FALSE(IsValidVariableName("1X"));
+  EXPECT_FALSE(IsValidVariableName("A-B"));
+  EXPECT_FALSE(IsValidVariableName(""));
+}
+
+TEST(DeclarationTest, ProgramByNameOrPath) {
+  EXPECT_TRUE(IsProgramNamedByPath("npx"));
+  EXPECT_FALSE(IsProgramNamedByPath("/usr/bin/npx"));
+  EXPECT_FALSE(IsProgramNamedByPath("./server"));
+}
+
+TEST(DeclarationTest, ProblemsOfHandEditedDeclarations) {
+  Declaration stdio;
+  stdio.alias = "ok";
+  stdio.program = "npx";
+  EXPECT_EQ(FindDeclarationProblem(stdio), "");
+
+  Declaration no_program = stdio;
+  no_program.program = "";
+  EXPECT_THAT(FindDeclarationProblem(no_program), HasSubstr("names no program"));
+
+  Declaration relative = stdio;
+  relative.program = "bin/server";
+  EXPECT_THAT(FindDeclarationProblem(relative), HasSubstr("relative path"));
+
+  Declaration twice = stdio;
+  twice.passed_variables = {"A"};
+  twice.stored_variables = {{"A", "1"}};
+  EXPECT_THAT(FindDeclarationProblem(twice), HasSubstr("A is given twice"));
+
+  Declaration bad_name = stdio;
+  bad_name.passed_variables = {"A-B"};
+  EXPECT_THAT(FindDeclarationProblem(bad_name), HasSubstr("variable name"));
+
+  Declaration relative_dir = stdio;
+  relative_dir.directory = "srv";
+  EXPECT_THAT(FindDeclarationProblem(relative_dir), HasSubstr("directory"));
+
+  Declaration bad_alias = stdio;
+  bad_alias.alias = "-x";
+  EXPECT_THAT(FindDeclarationProblem(bad_alias), HasSubstr("alias"));
+
+  Declaration http;
+  http.alias = "docs";
+  http.transport = Transport::kHttp;
+  http.url = "https://mcp.example.com/mcp";
+  EXPECT_EQ(FindDeclarationProblem(http), "");
+  Declaration http_dir = http;
+  http_dir.directory = "/srv";
+  EXPECT_THAT(FindDeclarationProblem(http_dir), HasSubstr("no directory"));
+  Declaration http_password = http;
+  http_password.url = "https://u:p@mcp.example.com/";
+  EXPECT_THAT(FindDeclarationProblem(http_password), HasSubstr("user or a password"));
+  Declaration http_program = http;
+  http_program.program = "npx";
+  EXPECT_THAT(FindDeclarationProblem(http_program), HasSubstr("runs no program"));
+}
+
+}  // namespace
+}  // namespace bravebot

@@ -1,0 +1,108 @@
+#include "confine/digest.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace bravebot {
+namespace {
+
+using ::testing::ElementsAre;
+
+Declaration Weather() {
+  Declaration weather;
+  weather.alias = "weather";
+  weather.program = "npx";
+  weather.arguments = {"-y", "@dangahagan/weather-mcp@latest"};
+  weather.passed_variables = {"PATH"};
+  return weather;
+}
+
+TEST(DigestTest, IsSixtyFourHexDigitsAndShortIsEight) {
+  DeclarationDigest digest = ComputeDigest(Weather());
+  EXPECT_EQ(digest.hex.size(), 64u);
+  EXPECT_EQ(digest.hex.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(digest.Short(), digest.hex.substr(0, 8));
+}
+
+// The encoding is a promise: changing it withdraws every approval on every
+// machine. This pins it; the value was computed apart from this code, from
+// the encoding docs/files.md gives.
+TEST(DigestTest, EncodingIsStable) {
+  EXPECT_EQ(ComputeDigest(Weather()).hex,
+            "21307ff7913323d1c2022c577ac8def56ff1009c313cb230c477be8c41ce1e8b");
+}
+
+TEST(DigestTest, AliasIsNotPartOfIt) {
+  Declaration renamed = Weather();
+  renamed.alias = "forecast";
+  EXPECT_EQ(ComputeDigest(renamed).hex, ComputeDigest(Weather()).hex);
+}
+
+TEST(DigestTest, StoredValuesAreNotPartOfItButTheirNamesAre) {
+  Declaration first = Weather();
+  first.stored_variables = {{"TOKEN", "one"}};
+  Declaration second = Weather();
+  second.stored_variables = {{"TOKEN", "two"}};
+  EXPECT_EQ(ComputeDigest(first).hex, ComputeDigest(second).hex);
+  Declaration other_name = Weather();
+  other_name.stored_variables = {{"KEY", "one"}};
+  EXPECT_NE(ComputeDigest(first).hex, ComputeDigest(other_name).hex);
+}
+
+TEST(DigestTest, VariableOrderDoesNotMatterAndStoredOrPassedAlike) {
+  Declaration first = Weather();
+  first.passed_variables = {"PATH", "HOME"};
+  Declaration second = Weather();
+  second.passed_variables = {"HOME"};
+  second.stored_variables = {{"PATH", "/usr/bin"}};
+  EXPECT_EQ(ComputeDigest(first).hex, ComputeDigest(second).hex);
+}
+
+TEST(DigestTest, EachFieldChangesItsOwnDigest) {
+  const DeclarationDigest base = ComputeDigest(Weather());
+  Declaration pinned = Weather();
+  pinned.arguments[1] = "@dangahagan/weather-mcp@1.4.0";
+  DeclarationDigest changed = ComputeDigest(pinned);
+  EXPECT_NE(changed.hex, base.hex);
+  EXPECT_THAT(ChangedFields(base.fields, changed.fields), ElementsAre("argv"));
+
+  Declaration moved = Weather();
+  moved.directory = "/srv/weather";
+  moved.passed_variables.push_back("TOKEN");
+  EXPECT_THAT(ChangedFields(base.fields, ComputeDigest(moved).fields),
+              ElementsAre("variables", "directory"));
+
+  Declaration other_program = Weather();
+  other_program.program = "bunx";
+  EXPECT_THAT(ChangedFields(base.fields, ComputeDigest(other_program).fields),
+              ElementsAre("program"));
+
+  Declaration http;
+  http.alias = "weather";
+  http.transport = Transport::kHttp;
+  http.url = "https://mcp.example.com/mcp";
+  EXPECT_THAT(ChangedFields(base.fields, ComputeDigest(http).fields),
+              ElementsAre("transport", "program", "argv", "url", "variables"));
+}
+
+TEST(DigestTest, ArgumentBoundariesCount) {
+  Declaration joined = Weather();
+  joined.arguments = {"-y x"};
+  Declaration split = Weather();
+  split.arguments = {"-y", "x"};
+  Declaration moved_to_program = Weather();
+  moved_to_program.program = "npx -y";
+  moved_to_program.arguments = {"x"};
+  EXPECT_NE(ComputeDigest(joined).hex, ComputeDigest(split).hex);
+  EXPECT_NE(ComputeDigest(split).hex, ComputeDigest(moved_to_program).hex);
+}
+
+TEST(DigestTest, MissingFieldCountsAsChanged) {
+  const DeclarationDigest base = ComputeDigest(Weather());
+  auto partial = base.fields;
+  partial.erase("url");
+  EXPECT_THAT(ChangedFields(partial, base.fields), ElementsAre("url"));
+}
+
+}  // namespace
+}  // namespace bravebot
