@@ -77,6 +77,7 @@ class AddParser {
 
   Status TakeProgram(size_t first) {
     if (first >= words_.size()) return Usage("-- names no program: give it after --");
+    if (words_[first].empty()) return Usage("the program after -- is an empty word");
     if (program_seen_) return Usage("-- is given twice");
     program_seen_ = true;
     declaration().program = words_[first];

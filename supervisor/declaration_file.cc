@@ -58,6 +58,9 @@ Result<json> ParseDeclarationDocument(std::string_view text, const std::string& 
     auto [line, column] = LineAndColumn(text, error.byte == 0 ? 0 : error.byte - 1);
     return Corrupt(shown_path, "is not JSON: the parser stopped at line " + std::to_string(line) +
                                    ", column " + std::to_string(column));
+  } catch (const json::exception&) {
+    // A number too large for any type, for one: JSON in form, but not data.
+    return Corrupt(shown_path, "holds a value no JSON reader can hold (a number out of range)");
   }
   if (!document.is_object()) return Corrupt(shown_path, "is not a JSON object");
   if (!document.contains("version") || !document["version"].is_number_integer()) {

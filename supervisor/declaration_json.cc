@@ -63,7 +63,10 @@ Result<Declaration> DeclarationFromJson(const std::string& alias, const json& en
   if (!entry.is_object()) return Unusable("it is not a JSON object");
   for (const auto& [key, value] : entry.items()) {
     if (!KnownKeys().contains(key)) {
-      return Unusable("it has a key " + json(key).dump() + " that a declaration does not have");
+      // The key is not quoted: a hand edit may have put anything there.
+      return Unusable(
+          "it has a key a declaration does not have (those are transport, program, args, url, "
+          "env, pass_env, dir and may_read)");
     }
   }
   Declaration declaration;

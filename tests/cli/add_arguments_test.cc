@@ -189,6 +189,7 @@ TEST(AddArgumentsTest, WordsAfterDoubleDashAreTheServersEvenOurFlags) {
 
 TEST(AddArgumentsTest, DoubleDashWithNothingAfterItIsRefused) {
   EXPECT_THAT(Refusal({"weather", "--"}), HasSubstr("-- names no program"));
+  EXPECT_THAT(Refusal({"weather", "--", "", "x"}), HasSubstr("empty word"));
 }
 
 TEST(AddArgumentsTest, MissingPieces) {

@@ -1,0 +1,118 @@
+// The commands end to end: what a person types and what comes back, with the
+// exit status a script reads.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "integration/profile_fixture.h"
+
+namespace bravebot::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+class CommandsTest : public ProfileTest {};
+
+TEST_F(CommandsTest, AddShowsWhatItDeclared) {
+  CommandOutput add = Mcp({"add", "weather", "--", "npx", "-y", "@dangahagan/weather-mcp@latest"});
+  ASSERT_EQ(add.status, 0) << add.err;
+  EXPECT_THAT(add.out, StartsWith("declared weather in " + DeclarationFile() + "\n\n" +
+                                  "  weather   stdio   npx -y @dangahagan/weather-mcp@latest\n" +
+                                  "            variables: PATH\n" + "            digest: "));
+  EXPECT_THAT(add.out, HasSubstr("run bravebot-mcp enable weather at a terminal"));
+  EXPECT_EQ(add.err, "");
+}
+
+TEST_F(CommandsTest, GetShowsTheWholeDigestAndListTheShortOne) {
+  ASSERT_EQ(Mcp({"add", "weather", "--", "npx", "-y", "@dangahagan/weather-mcp@latest"}).status, 0);
+  ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
+  const std::string digest = "21307ff7913323d1c2022c577ac8def56ff1009c313cb230c477be8c41ce1e8b";
+  CommandOutput get = Mcp({"get", "weather"});
+  ASSERT_EQ(get.status, 0);
+  EXPECT_EQ(get.out, "declared in " + DeclarationFile() + "\n" +
+                         "  weather   stdio   npx -y @dangahagan/weather-mcp@latest\n" +
+                         "            variables: PATH\n" + "            digest: " + digest + "\n" +
+                         "            unapproved\n");
+  CommandOutput list = Mcp({"list"});
+  ASSERT_EQ(list.status, 0);
+  EXPECT_THAT(list.out, HasSubstr("  weather  stdio  unapproved  21307ff7\n"));
+  EXPECT_THAT(list.out, HasSubstr("  docs     http   unapproved  "));
+}
+
+TEST_F(CommandsTest, ReplacingAnAliasReplacesItsDeclaration) {
+  ASSERT_EQ(Mcp({"add", "weather", "--", "npx", "-y", "w@latest"}).status, 0);
+  ASSERT_EQ(Mcp({"add", "weather", "--", "npx", "-y", "w@1.4.0"}).status, 0);
+  CommandOutput get = Mcp({"get", "weather"});
+  EXPECT_THAT(get.out, HasSubstr("npx -y w@1.4.0\n"));
+  EXPECT_EQ(nlohmann::json::parse(Mcp({"list", "--json"}).out)["servers"].size(), 1u);
+}
+
+TEST_F(CommandsTest, ExitStatuses) {
+  EXPECT_EQ(Mcp({}).status, 2);
+  EXPECT_EQ(Mcp({"frobnicate"}).status, 2);
+  EXPECT_EQ(Mcp({"add", "weather"}).status, 2);
+  EXPECT_EQ(Mcp({"get"}).status, 2);
+  EXPECT_EQ(Mcp({"get", "weather", "extra"}).status, 2);
+  EXPECT_EQ(Mcp({"list", "--frob"}).status, 2);
+  EXPECT_EQ(Mcp({"get", "weather"}).status, 1);     // not declared
+  EXPECT_EQ(Mcp({"remove", "weather"}).status, 1);  // not declared
+  EXPECT_EQ(Mcp({"add", "weather", "--dir", "/nonexistent", "--", "npx"}).status, 1);
+  for (const char* command : {"add", "get", "list", "remove"}) {
+    CommandOutput help = Mcp({command, "--help"});
+    EXPECT_EQ(help.status, 0) << command;
+    EXPECT_THAT(help.out, HasSubstr(command)) << command;
+  }
+  EXPECT_EQ(Mcp({"--help"}).status, 0);
+}
+
+TEST_F(CommandsTest, ARepositoryIsRefusedAsADirectory) {
+  std::filesystem::create_directories(temporary_.Join("app/.git"));
+  std::filesystem::create_directories(temporary_.Join("app/data"));
+  CommandOutput add = Mcp({"add", "fs", "--dir", "app/data", "--", "npx"});
+  EXPECT_EQ(add.status, 1);
+  EXPECT_THAT(add.err, HasSubstr("is inside the git repository " +
+                                 std::filesystem::canonical(temporary_.Join("app")).string()));
+  EXPECT_FALSE(std::filesystem::exists(DeclarationFile()));
+
+  std::filesystem::create_directories(temporary_.Join("data"));
+  add = Mcp({"add", "fs", "--dir", "data", "--", "npx"});
+  ASSERT_EQ(add.status, 0) << add.err;
+  EXPECT_THAT(add.out, HasSubstr("directory: " +
+                                 std::filesystem::canonical(temporary_.Join("data")).string()));
+}
+
+TEST_F(CommandsTest, AFileAnArgumentNamesIsShownAsMayRead) {
+  const std::string key = temporary_.Join("brave-api-key");
+  std::ofstream(key) << "sk";
+  CommandOutput add =
+      Mcp({"add", "brave", "-e", "BRAVE_API_KEY_FILE=" + key, "--", "npx", "-y", "brave-search"});
+  ASSERT_EQ(add.status, 0) << add.err;
+  EXPECT_THAT(add.out, HasSubstr("variables: BRAVE_API_KEY_FILE (stored), PATH\n"));
+  EXPECT_THAT(add.out, HasSubstr("may read: " + key + "\n"));
+}
+
+TEST_F(CommandsTest, NoProfileDirectory) {
+  const std::vector<std::string> nothing = {"PATH=/usr/bin:/bin"};
+  CommandOutput add = RunCommand({BRAVEBOT_MCP_BINARY, "add", "weather", "--", "npx"}, nothing);
+  EXPECT_EQ(add.status, 1);
+  EXPECT_THAT(add.err, HasSubstr("names no profile directory"));
+  CommandOutput list = RunCommand({BRAVEBOT_MCP_BINARY, "list"}, nothing);
+  EXPECT_EQ(list.status, 0);
+  EXPECT_THAT(list.out, HasSubstr("nothing is declared"));
+  CommandOutput remove = RunCommand({BRAVEBOT_MCP_BINARY, "remove", "weather"}, nothing);
+  EXPECT_EQ(remove.status, 1);
+}
+
+TEST_F(CommandsTest, AProfileDirectoryNotYetMadeDeclaresNothing) {
+  CommandOutput list = Mcp({"list"});
+  EXPECT_EQ(list.status, 0);
+  EXPECT_THAT(list.out, HasSubstr("nothing is declared in " + DeclarationFile()));
+  EXPECT_FALSE(std::filesystem::exists(Profile()));
+}
+
+}  // namespace
+}  // namespace bravebot::testing
