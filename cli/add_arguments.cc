@@ -1,5 +1,7 @@
 #include "cli/add_arguments.h"
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
 
 #include "confine/url.h"
@@ -15,10 +17,19 @@ bool LooksLikeAssignment(const std::string& word) {
 
 bool IsFlag(const std::string& word) { return word.size() > 1 && word.front() == '-'; }
 
+// "-x" or "--long-name": what a person types as an option, as opposed to a
+// value that happens to start with '-'.
+bool LooksLikeOptionName(const std::string& word) {
+  if (word.size() == 2) return word[0] == '-' && std::isalpha(static_cast<unsigned char>(word[1]));
+  if (word.size() < 3 || word.size() > 24 || !word.starts_with("--")) return false;
+  return std::all_of(word.begin() + 2, word.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
+}
+
 std::string Ordinal(size_t n) {
   static const char* kWords[] = {"first", "second",  "third",  "fourth", "fifth",
                                  "sixth", "seventh", "eighth", "ninth",  "tenth"};
-  return n >= 1 && n <= 10 ? kWords[n - 1] : "word " + std::to_string(n);
+  return n >= 1 && n <= 10 ? kWords[n - 1] : std::to_string(n) + "th";
 }
 
 // A word's place for a message: "word 4 of add" counts from the first word
@@ -78,7 +89,6 @@ class AddParser {
   Status TakeProgram(size_t first) {
     if (first >= words_.size()) return Usage("-- names no program: give it after --");
     if (words_[first].empty()) return Usage("the program after -- is an empty word");
-    if (program_seen_) return Usage("-- is given twice");
     program_seen_ = true;
     declaration().program = words_[first];
     // Everything after -- is the server's, each word as it is, flags included.
@@ -209,10 +219,14 @@ class AddParser {
   }
 
   Status UnknownFlag(const std::string& word) {
-    // Up to '=' only: "--token=sk-..." must not come back on the screen.
-    return Usage("add does not know the option " + word.substr(0, word.find('=')) +
-                 "; bravebot-mcp add --help lists them, and a flag meant for the server goes "
-                 "after --");
+    // Named only when it reads as an option name, and then only up to '=':
+    // "--token=sk-..." or a value that starts with '-' must not come back.
+    std::string name = word.substr(0, word.find('='));
+    std::string what =
+        LooksLikeOptionName(name) ? "the option " + name : Place(index_) + ", which starts with -";
+    return Usage("add does not know " + what +
+                 "; bravebot-mcp add --help lists its options, a flag meant for the server goes "
+                 "after --, and a value is stored as -e NAME=value");
   }
 
   Status CheckComplete() {

@@ -38,6 +38,13 @@ A stored value is never shown, only its name. A program given by name is found
 through PATH, so PATH is named for it unless you stored or named one.
 )";
 
+// Every refusal of add, whatever refused it, ends by saying nothing changed.
+int Refuse(CommandContext& context, const Error& error) {
+  return Report(
+      context, "add",
+      Error(error.code(), error.message() + "; nothing was declared", error.errno_value()));
+}
+
 std::string EnableCommand(const Declaration& declaration, Scope scope) {
   std::string command = "bravebot-mcp enable " + declaration.alias;
   if (scope != Scope::kLocal) command += " -s " + std::string(ScopeName(scope));
@@ -54,18 +61,20 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
     return kExitOk;
   }
 
-  Result<ProfileDirectory> profile = OpenProfileToWrite(context);
-  if (!profile) return Report(context, "add", profile.error());
+  std::optional<std::string> location = context.ProfileLocation();
+  if (!location) return Refuse(context, Error(ErrorCode::kRefused, NoProfileDirectoryMessage()));
 
-  DeclarationSurroundings around{context.cwd, profile->path(), profile->resolved_path(),
-                                 &context.fs};
+  // Everything is checked before the profile directory is made, so a refused
+  // add leaves nothing behind.
+  DeclarationSurroundings around{context.cwd, *location,
+                                 ResolvedProfileLocation(*location, context.fs), &context.fs};
   Result<Declaration> declaration = CompleteDeclaration(arguments->declaration, around);
-  if (!declaration) return Report(context, "add", declaration.error());
+  if (!declaration) return Refuse(context, declaration.error());
 
+  Result<ProfileDirectory> profile = OpenProfileToWrite(context);
+  if (!profile) return Refuse(context, profile.error());
   DeclarationStore store(*profile);
-  if (auto written = store.Put(*declaration); !written) {
-    return Report(context, "add", written.error());
-  }
+  if (auto written = store.Put(*declaration); !written) return Refuse(context, written.error());
 
   context.out << "declared " << declaration->alias << " in " << store.path() << "\n\n"
               << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).Short()) << "\n"

@@ -1,9 +1,9 @@
 // bravebot-mcp: picks the command named by the first word.
+#include <algorithm>
 #include <map>
 #include <ostream>
 
 #include "cli/command.h"
-#include "cli/declaration_view.h"
 
 namespace bravebot {
 namespace {
@@ -39,7 +39,13 @@ int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& contex
   }
   auto command = Commands().find(words[0]);
   if (command == Commands().end()) {
-    context.err << "bravebot-mcp: there is no command " << DisplayWord(words[0].substr(0, 40))
+    // Named only when it reads as a command: a key pasted first must not come back.
+    const std::string& word = words[0];
+    bool reads_as_command = !word.empty() && word.size() <= 20 &&
+                            std::all_of(word.begin(), word.end(),
+                                        [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
+    context.err << "bravebot-mcp: there is no command "
+                << (reads_as_command ? word : std::string("of that name"))
                 << "; bravebot-mcp --help lists them\n";
     return kExitUsage;
   }

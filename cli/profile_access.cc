@@ -1,5 +1,7 @@
 #include "cli/profile_access.h"
 
+#include "confine/paths.h"
+
 namespace bravebot {
 
 Result<std::optional<ProfileDirectory>> OpenProfileToRead(const CommandContext& context) {
@@ -11,6 +13,14 @@ Result<std::optional<ProfileDirectory>> OpenProfileToRead(const CommandContext& 
     return profile.error();
   }
   return std::optional<ProfileDirectory>(std::move(*profile));
+}
+
+std::string ResolvedProfileLocation(const std::string& location, const FileSystemView& fs) {
+  if (std::optional<std::string> resolved = fs.ResolvedPath(location)) return *resolved;
+  if (std::optional<std::string> parent = fs.ResolvedPath(ParentPath(location))) {
+    return JoinPath(*parent, location.substr(location.rfind('/') + 1));
+  }
+  return location;
 }
 
 Result<ProfileDirectory> OpenProfileToWrite(const CommandContext& context) {

@@ -18,6 +18,10 @@ Result<std::optional<ProfileDirectory>> OpenProfileToRead(const CommandContext& 
 // names none.
 Result<ProfileDirectory> OpenProfileToWrite(const CommandContext& context);
 
+// `location` with its links resolved, as it is or will be once created: a
+// command checks a new declaration against it before making anything.
+std::string ResolvedProfileLocation(const std::string& location, const FileSystemView& fs);
+
 }  // namespace bravebot
 
 #endif  // BRAVEBOT_CLI_PROFILE_ACCESS_H_

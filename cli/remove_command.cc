@@ -4,6 +4,7 @@
 #include "cli/command.h"
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
+#include "confine/paths.h"
 #include "supervisor/declaration_store.h"
 
 namespace bravebot {
@@ -18,9 +19,19 @@ int RunRemove(const std::vector<std::string>& words, CommandContext& context) {
     return kExitOk;
   }
 
-  Result<ProfileDirectory> profile = OpenProfileToWrite(context);
+  std::optional<std::string> location = context.ProfileLocation();
+  if (!location) {
+    return Report(context, "remove", Error(ErrorCode::kRefused, NoProfileDirectoryMessage()));
+  }
+  // A missing profile directory declares nothing, and is not made just to say so.
+  Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
   if (!profile) return Report(context, "remove", profile.error());
-  DeclarationStore store(*profile);
+  if (!*profile) {
+    return Report(context, "remove",
+                  Error(ErrorCode::kNotFound, options->alias + " is not declared in " +
+                                                  JoinPath(*location, kDeclarationFileName)));
+  }
+  DeclarationStore store(**profile);
   if (auto removed = store.Remove(options->alias); !removed) {
     return Report(context, "remove", removed.error());
   }

@@ -22,9 +22,13 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
     options.help = true;
     options.help_text = app.help();
     return options;
-  } catch (const CLI::ParseError& error) {
-    return Error(ErrorCode::kUsage, std::string(error.what()) + "; bravebot-mcp " + spec.name +
-                                        " --help says what it takes");
+  } catch (const CLI::ParseError&) {
+    // CLI11's own message repeats the word it did not expect, which may be a
+    // key pasted in the wrong place; say what the command takes instead.
+    std::string takes = spec.takes_alias ? "one alias" : "no word";
+    if (spec.takes_json) takes += " and --json";
+    return Error(ErrorCode::kUsage, spec.name + " takes " + takes + "; bravebot-mcp " + spec.name +
+                                        " --help says more");
   }
   if (spec.takes_alias && !IsValidAlias(options.alias)) {
     return Error(ErrorCode::kUsage,

@@ -107,11 +107,29 @@ TEST_F(CommandsTest, NoProfileDirectory) {
   EXPECT_EQ(remove.status, 1);
 }
 
-TEST_F(CommandsTest, AProfileDirectoryNotYetMadeDeclaresNothing) {
+TEST_F(CommandsTest, AProfileDirectoryNotYetMadeDeclaresNothingAndIsNotMadeToSaySo) {
   CommandOutput list = Mcp({"list"});
   EXPECT_EQ(list.status, 0);
   EXPECT_THAT(list.out, HasSubstr("nothing is declared in " + DeclarationFile()));
+  CommandOutput remove = Mcp({"remove", "weather"});
+  EXPECT_EQ(remove.status, 1);
+  EXPECT_THAT(remove.err, HasSubstr("weather is not declared in " + DeclarationFile()));
+  CommandOutput refused = Mcp({"add", "weather", "--dir", "/nonexistent", "--", "npx"});
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_THAT(refused.err, HasSubstr("does not exist: create it first; nothing was declared"));
   EXPECT_FALSE(std::filesystem::exists(Profile()));
+}
+
+TEST_F(CommandsTest, DotDotAfterALinkIsReadAsTheKernelReadsIt) {
+  std::filesystem::create_directories(temporary_.Join("real/inner"));
+  std::filesystem::create_directories(temporary_.Join("real/sibling"));
+  std::filesystem::create_directories(temporary_.Join("sibling"));
+  std::filesystem::create_symlink(temporary_.Join("real/inner"), temporary_.Join("link"));
+  CommandOutput add = Mcp({"add", "fs", "--dir", "link/../sibling", "--", "npx"});
+  ASSERT_EQ(add.status, 0) << add.err;
+  EXPECT_THAT(add.out,
+              HasSubstr("directory: " +
+                        std::filesystem::canonical(temporary_.Join("real/sibling")).string()));
 }
 
 }  // namespace

@@ -70,6 +70,7 @@ TEST_F(SecretsTest, NoRefusalRepeatsAWordThatMayBeAKey) {
       {"add", "docs", "--http", "https://user:" + canary_ + "@mcp.example.com/mcp"},
       {"add", "docs", "--http", "https://" + canary_ + "@mcp.example.com/mcp"},
       {"add", "docs", "--http", "https://mcp.example.com/mcp", "-e", "K=" + canary_},
+      {"add", "weather", "-e", "API_KEY", "-" + canary_, "--", "npx"},
   };
   for (const auto& words : refused) {
     CommandOutput output = Checked(words);
@@ -77,6 +78,14 @@ TEST_F(SecretsTest, NoRefusalRepeatsAWordThatMayBeAKey) {
     EXPECT_THAT(output.err, HasSubstr("nothing was declared")) << words[2];
   }
   EXPECT_FALSE(std::filesystem::exists(DeclarationFile()));
+
+  // Words pasted where another command expects none are not repeated either.
+  for (const auto& words : std::vector<std::vector<std::string>>{{canary_},
+                                                                 {"get", "weather", canary_},
+                                                                 {"list", canary_},
+                                                                 {"remove", "TOKEN=" + canary_}}) {
+    EXPECT_EQ(Checked(words).status, 2) << words[0];
+  }
 }
 
 TEST_F(SecretsTest, BrokenFilesAreReportedWithoutQuotingThem) {

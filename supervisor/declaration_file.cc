@@ -67,12 +67,15 @@ Result<json> ParseDeclarationDocument(std::string_view text, const std::string& 
     return Corrupt(shown_path, "has no format version (a \"version\" number)");
   }
   auto version = document["version"].get<long long>();
-  if (version != kDeclarationFormatVersion) {
+  if (version > kDeclarationFormatVersion) {
     return Error(ErrorCode::kCorrupt,
                  shown_path + " is in format version " + std::to_string(version) +
-                     ", and this bravebot-mcp reads version " +
+                     ", written by a newer bravebot-mcp, and this one reads version " +
                      std::to_string(kDeclarationFormatVersion) +
-                     " only: use the bravebot-mcp that wrote it. It was left as it is");
+                     ": use the newer one. It was left as it is");
+  }
+  if (version != kDeclarationFormatVersion) {
+    return Corrupt(shown_path, "has a format version no bravebot-mcp writes");
   }
   if (!document.contains("servers") || !document["servers"].is_object()) {
     return Corrupt(shown_path, "has no \"servers\" object");

@@ -36,8 +36,8 @@ Status DeclarationStore::Change(const std::function<Status(json& servers)>& chan
   try {
     text = document->dump(2) + "\n";
   } catch (const json::type_error&) {
-    return Error(ErrorCode::kRefused, "a word of the declaration is not UTF-8 text, which " +
-                                          path() + " cannot hold; nothing was written");
+    return Error(ErrorCode::kRefused,
+                 "a word of the declaration is not UTF-8 text, which " + path() + " cannot hold");
   }
   return ReplaceFileAt(profile_.fd(), kDeclarationFileName, text, 0600, path());
 }

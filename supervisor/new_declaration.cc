@@ -91,8 +91,12 @@ Result<Declaration> CompleteDeclaration(Declaration typed, const DeclarationSurr
     declaration.passed_variables.push_back("PATH");
   }
   if (!declaration.directory.empty()) {
-    Result<std::string> directory =
-        CheckWorkingDirectory(AbsolutePath(declaration.directory, around.cwd), around);
+    // Joined, not normalized: ".." after a link is the link target's parent,
+    // as the kernel reads it, and the resolution below does the rest.
+    const std::string& typed_directory = declaration.directory;
+    Result<std::string> directory = CheckWorkingDirectory(
+        typed_directory.starts_with('/') ? typed_directory : JoinPath(around.cwd, typed_directory),
+        around);
     if (!directory) return directory.error();
     declaration.directory = *directory;
   }

@@ -225,6 +225,21 @@ TEST(AddArgumentsTest, UnknownFlagIsNamedUpToItsEqualsSign) {
   EXPECT_THAT(message, Not(HasSubstr(kSecret)));
 }
 
+TEST(AddArgumentsTest, ValueStartingWithADashIsRefusedByPlace) {
+  std::string message = Refusal({"weather", "-e", "API_KEY", "-sk-live-123", "--", "npx"});
+  EXPECT_THAT(message, HasSubstr("does not know word 4 after add, which starts with -"));
+  EXPECT_THAT(message, Not(HasSubstr("sk-live")));
+  EXPECT_THAT(Refusal({"weather", "-x", "--", "npx"}), HasSubstr("does not know the option -x"));
+}
+
+TEST(AddArgumentsTest, PlacesPastTheTenthWordAreCounted) {
+  std::vector<std::string> words = {"weather", "-e"};
+  for (int i = 0; i < 10; ++i) words.push_back("V" + std::to_string(i) + "=x");
+  words.push_back("NAME");
+  words.insert(words.end(), {"--", "npx"});
+  EXPECT_THAT(Refusal(words), HasSubstr("(the 11th word of the -e at word 2 after add)"));
+}
+
 TEST(AddArgumentsTest, HttpTakesNeitherEnvNorDir) {
   EXPECT_THAT(Refusal({"docs", "--http", "https://x.example/mcp", "-e", "A=1"}),
               HasSubstr("--http takes neither -e nor --dir"));
