@@ -29,7 +29,13 @@ bool LooksLikeOptionName(const std::string& word) {
 std::string Ordinal(size_t n) {
   static const char* kWords[] = {"first", "second",  "third",  "fourth", "fifth",
                                  "sixth", "seventh", "eighth", "ninth",  "tenth"};
-  return n >= 1 && n <= 10 ? kWords[n - 1] : std::to_string(n) + "th";
+  if (n >= 1 && n <= 10) return kWords[n - 1];
+  const char* suffix = (n / 10) % 10 == 1 ? "th"
+                       : n % 10 == 1      ? "st"
+                       : n % 10 == 2      ? "nd"
+                       : n % 10 == 3      ? "rd"
+                                          : "th";
+  return std::to_string(n) + suffix;
 }
 
 // A word's place for a message: "word 4 of add" counts from the first word

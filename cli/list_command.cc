@@ -96,7 +96,7 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
         context, "list",
         Error(ErrorCode::kCorrupt, std::to_string(file.unusable.size()) + " entr" +
                                        (file.unusable.size() == 1 ? "y" : "ies") + " of " + path +
-                                       " cannot be used: mend it by hand, or remove it with "
+                                       " cannot be used: mend each by hand, or remove it with "
                                        "bravebot-mcp remove ALIAS (one whose alias breaks the "
                                        "alias rule is taken out by hand)"));
   }

@@ -1,11 +1,14 @@
 #include "confine/filesystem.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <string_view>
 
 #include "base/unique_fd.h"
 
@@ -39,6 +42,25 @@ std::optional<std::string> RealFileSystem::ResolvedPath(const std::string& path)
   char resolved[PATH_MAX];
   if (::realpath(path.c_str(), resolved) == nullptr) return std::nullopt;
   return std::string(resolved);
+}
+
+std::vector<std::string> RealFileSystem::ListDirectory(const std::string& path) const {
+  std::vector<std::string> names;
+  DIR* directory = ::opendir(path.c_str());
+  if (directory == nullptr) return names;
+  while (struct dirent* entry = ::readdir(directory)) {
+    std::string_view name = entry->d_name;
+    if (name != "." && name != "..") names.emplace_back(name);
+  }
+  ::closedir(directory);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool RealFileSystem::IsExecutableFile(const std::string& path) const {
+  struct stat status;
+  return ::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode) &&
+         (status.st_mode & 0111) != 0;
 }
 
 }  // namespace bravebot

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bravebot {
 
@@ -27,6 +28,13 @@ class FileSystemView {
 
   // `path` with every link resolved, or nothing when some part is missing.
   virtual std::optional<std::string> ResolvedPath(const std::string& path) const = 0;
+
+  // The names in the directory at `path`, sorted, without "." and "..";
+  // empty when it cannot be listed.
+  virtual std::vector<std::string> ListDirectory(const std::string& path) const = 0;
+
+  // True for a regular file (after links) that some execute bit allows.
+  virtual bool IsExecutableFile(const std::string& path) const = 0;
 };
 
 // The machine's own filesystem.
@@ -35,6 +43,8 @@ class RealFileSystem : public FileSystemView {
   FileKind KindOf(const std::string& path, Follow follow) const override;
   std::optional<std::string> ReadPrefix(const std::string& path, size_t limit) const override;
   std::optional<std::string> ResolvedPath(const std::string& path) const override;
+  std::vector<std::string> ListDirectory(const std::string& path) const override;
+  bool IsExecutableFile(const std::string& path) const override;
 };
 
 }  // namespace bravebot

@@ -1,6 +1,7 @@
 #include "supervisor/declaration_file.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "supervisor/declaration_json.h"
 
@@ -66,7 +67,13 @@ Result<json> ParseDeclarationDocument(std::string_view text, const std::string& 
   if (!document.contains("version") || !document["version"].is_number_integer()) {
     return Corrupt(shown_path, "has no format version (a \"version\" number)");
   }
-  auto version = document["version"].get<long long>();
+  // Read as unsigned where it is one, so a huge version reads as newer rather
+  // than wrapping to a negative one.
+  const json& version_value = document["version"];
+  const long long version =
+      version_value.is_number_unsigned() && version_value.get<unsigned long long>() > INT32_MAX
+          ? INT32_MAX
+          : version_value.get<long long>();
   if (version > kDeclarationFormatVersion) {
     return Error(ErrorCode::kCorrupt,
                  shown_path + " is in format version " + std::to_string(version) +

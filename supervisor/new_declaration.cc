@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
+#include "base/utf8.h"
 #include "confine/paths.h"
-#include "confine/repository.h"
+#include "confine/working_directory.h"
 
 namespace bravebot {
 namespace {
@@ -46,40 +47,22 @@ std::vector<std::string> FindFilesItMayRead(const Declaration& declaration,
   return may_read;
 }
 
-}  // namespace
-
-Result<std::string> CheckWorkingDirectory(const std::string& directory,
-                                          const DeclarationSurroundings& around) {
-  std::optional<std::string> resolved = around.fs->ResolvedPath(directory);
-  if (!resolved) {
-    return Error(ErrorCode::kRefused,
-                 "the directory " + directory + " does not exist: create it first");
-  }
-  if (around.fs->KindOf(*resolved, Follow::kYes) != FileKind::kDirectory) {
-    return Error(ErrorCode::kRefused, directory + " is not a directory");
-  }
-  if (std::optional<std::string> repository = FindEnclosingRepository(*resolved, *around.fs)) {
-    std::string where = *repository == *resolved
-                            ? *resolved + " is a git repository"
-                            : *resolved + " is inside the git repository " + *repository;
-    return Error(ErrorCode::kRefused,
-                 where +
-                     ", and a server may not be given one: git runs the commands a "
-                     "repository's configuration and hooks name, so a server that may write them "
-                     "may run code unconfined the next time you run git there. Give the server a "
-                     "directory of its own, outside every repository");
-  }
-  if (IsSameOrBeneath(*resolved, around.profile_resolved_path) ||
-      IsSameOrBeneath(around.profile_resolved_path, *resolved)) {
-    return Error(ErrorCode::kRefused,
-                 *resolved + " holds or lies in the profile directory " + around.profile_path +
-                     ", and a server that may write there could approve itself: give the server "
-                     "a directory of its own");
-  }
-  return *resolved;
+bool IsAllUtf8(const Declaration& declaration) {
+  std::vector<std::string_view> words = {declaration.program, declaration.url,
+                                         declaration.directory};
+  words.insert(words.end(), declaration.arguments.begin(), declaration.arguments.end());
+  for (const StoredVariable& stored : declaration.stored_variables) words.push_back(stored.value);
+  return std::all_of(words.begin(), words.end(), IsValidUtf8);
 }
 
+}  // namespace
+
 Result<Declaration> CompleteDeclaration(Declaration typed, const DeclarationSurroundings& around) {
+  if (!IsAllUtf8(typed)) {
+    return Error(ErrorCode::kRefused,
+                 "a word of the declaration is not UTF-8 text, which mcp.json cannot hold (the "
+                 "word is not repeated here, since it may be a key)");
+  }
   Declaration declaration = std::move(typed);
   if (declaration.transport == Transport::kHttp) return declaration;
 
@@ -96,7 +79,7 @@ Result<Declaration> CompleteDeclaration(Declaration typed, const DeclarationSurr
     const std::string& typed_directory = declaration.directory;
     Result<std::string> directory = CheckWorkingDirectory(
         typed_directory.starts_with('/') ? typed_directory : JoinPath(around.cwd, typed_directory),
-        around);
+        {around.profile_path, around.profile_resolved_path}, *around.fs);
     if (!directory) return directory.error();
     declaration.directory = *directory;
   }

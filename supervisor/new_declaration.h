@@ -25,11 +25,6 @@ struct DeclarationSurroundings {
 // profile directory, inside it or above it.
 Result<Declaration> CompleteDeclaration(Declaration typed, const DeclarationSurroundings& around);
 
-// Checks a working directory as `add` and every start do: `directory` is an
-// absolute path, resolved through links here. Returns the resolved path.
-Result<std::string> CheckWorkingDirectory(const std::string& directory,
-                                          const DeclarationSurroundings& around);
-
 }  // namespace bravebot
 
 #endif  // BRAVEBOT_SUPERVISOR_NEW_DECLARATION_H_

@@ -9,16 +9,14 @@
 #ifndef BRAVEBOT_SUPERVISOR_PROFILE_DIRECTORY_H_
 #define BRAVEBOT_SUPERVISOR_PROFILE_DIRECTORY_H_
 
-#include <functional>
 #include <optional>
 #include <string>
 
+#include "base/environment.h"
 #include "base/result.h"
 #include "base/unique_fd.h"
 
 namespace bravebot {
-
-using EnvironmentLookup = std::function<const char*(const char*)>;
 
 // Where the profile directory is, from the environment; nothing when the
 // machine names none. A relative BRAVEBOT_HOME is taken from `cwd`.

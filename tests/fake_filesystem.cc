@@ -74,6 +74,31 @@ std::optional<std::string> FakeFileSystem::Resolve(const std::string& path, Foll
   return current;
 }
 
+void FakeFileSystem::AddExecutable(const std::string& path, const std::string& content) {
+  AddNode(path, {FileKind::kRegular, content, true});
+}
+
+std::vector<std::string> FakeFileSystem::ListDirectory(const std::string& path) const {
+  std::vector<std::string> names;
+  std::optional<std::string> directory = Resolve(path, Follow::kYes);
+  if (!directory || nodes_.at(*directory).kind != FileKind::kDirectory) return names;
+  const std::string prefix = *directory == "/" ? "/" : *directory + "/";
+  for (auto it = nodes_.lower_bound(prefix); it != nodes_.end() && it->first.starts_with(prefix);
+       ++it) {
+    if (it->first.size() > prefix.size() &&
+        it->first.find('/', prefix.size()) == std::string::npos) {
+      names.push_back(it->first.substr(prefix.size()));
+    }
+  }
+  return names;
+}
+
+bool FakeFileSystem::IsExecutableFile(const std::string& path) const {
+  std::optional<std::string> resolved = Resolve(path, Follow::kYes);
+  return resolved && nodes_.at(*resolved).kind == FileKind::kRegular &&
+         nodes_.at(*resolved).executable;
+}
+
 FileKind FakeFileSystem::KindOf(const std::string& path, Follow follow) const {
   std::optional<std::string> resolved = Resolve(path, follow);
   if (!resolved) return FileKind::kMissing;

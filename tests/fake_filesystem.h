@@ -22,15 +22,20 @@ class FakeFileSystem : public FileSystemView {
   void AddDirectory(const std::string& path);
   void AddFile(const std::string& path, const std::string& content = "");
   void AddLink(const std::string& path, const std::string& target);
+  // A file with an execute bit, as a program is installed.
+  void AddExecutable(const std::string& path, const std::string& content = "");
 
   FileKind KindOf(const std::string& path, Follow follow) const override;
   std::optional<std::string> ReadPrefix(const std::string& path, size_t limit) const override;
   std::optional<std::string> ResolvedPath(const std::string& path) const override;
+  std::vector<std::string> ListDirectory(const std::string& path) const override;
+  bool IsExecutableFile(const std::string& path) const override;
 
  private:
   struct Node {
     FileKind kind;
     std::string content;  // a file's content, or a link's target
+    bool executable = false;
   };
   void AddNode(const std::string& path, Node node);
   // `path` with every link resolved, including the last component when

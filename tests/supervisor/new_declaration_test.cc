@@ -128,6 +128,15 @@ TEST_F(NewDeclarationTest, MissingDirectoryOrAFileIsRefused) {
               HasSubstr("is not a directory"));
 }
 
+TEST_F(NewDeclarationTest, AWordThatIsNotUtf8IsRefusedWithoutRepeatingIt) {
+  Declaration typed = Stdio("npx", {"ok"});
+  typed.stored_variables = {{"KEY", "sk\xff\xfe"}};
+  auto declaration = CompleteDeclaration(typed, around_);
+  ASSERT_FALSE(declaration.ok());
+  EXPECT_THAT(declaration.error().message(), HasSubstr("not UTF-8"));
+  EXPECT_THAT(declaration.error().message(), ::testing::Not(HasSubstr("sk")));
+}
+
 TEST_F(NewDeclarationTest, HttpIsTakenAsItIs) {
   Declaration typed;
   typed.alias = "docs";

@@ -1,0 +1,128 @@
+#include "confine/reach.h"
+
+#include <algorithm>
+
+#include "confine/digest.h"
+#include "confine/path_installs.h"
+#include "confine/paths.h"
+#include "confine/system_paths.h"
+
+namespace bravebot {
+namespace {
+
+// The value a named variable or a stored one gives the server, if any.
+std::optional<std::string> ValueOf(const Declaration& declaration, const std::string& name,
+                                   const EnvironmentLookup& getenv) {
+  for (const StoredVariable& stored : declaration.stored_variables) {
+    if (stored.name == name) return stored.value;
+  }
+  if (declaration.NamesVariable(name)) {
+    if (const char* value = getenv(name.c_str())) return std::string(value);
+  }
+  return std::nullopt;
+}
+
+void ComputeEnvironment(const Declaration& declaration, const ReachInputs& inputs, Reach& reach) {
+  for (const StoredVariable& stored : declaration.stored_variables) {
+    reach.environment.push_back({stored.name, stored.value, "stored"});
+  }
+  for (const std::string& name : declaration.passed_variables) {
+    if (const char* value = inputs.getenv(name.c_str())) {
+      reach.environment.push_back({name, value, "named, read from your environment"});
+    } else {
+      reach.unset_variables.push_back(name);
+    }
+  }
+  if (!declaration.NamesVariable("HOME")) {
+    reach.environment.push_back({"HOME", reach.home, "its private home"});
+  }
+  if (!declaration.NamesVariable("TMPDIR")) {
+    reach.environment.push_back({"TMPDIR", reach.temporary_directory, "its temporary directory"});
+  }
+  std::sort(reach.environment.begin(), reach.environment.end(),
+            [](const ReachVariable& a, const ReachVariable& b) { return a.name < b.name; });
+}
+
+// A recorded file is given only while a value or an argument still names it,
+// so an entry edited by hand into mcp.json widens nothing.
+bool IsNamedByDeclaration(const std::string& path, const Declaration& declaration) {
+  auto names = [&](const std::string& word) {
+    return word.starts_with('/') && AbsolutePath(word, "/") == path;
+  };
+  for (const StoredVariable& stored : declaration.stored_variables) {
+    if (names(stored.value)) return true;
+  }
+  for (const std::string& argument : declaration.arguments) {
+    size_t equals = argument.find('=');
+    if (names(argument) || (equals != std::string::npos && names(argument.substr(equals + 1)))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void GrantFilesItMayRead(const Declaration& declaration, const ReachInputs& inputs,
+                         ReachPaths& paths) {
+  for (const std::string& file : declaration.may_read) {
+    if (!IsNamedByDeclaration(file, declaration)) {
+      paths.Refuse(file, "no value or argument of the declaration names it");
+    } else if (inputs.fs->KindOf(file, Follow::kYes) != FileKind::kRegular) {
+      paths.Refuse(file, "it is no longer a file");
+    } else {
+      paths.Grant(file, PathAccess::kRead, true, "a file add showed it may read");
+    }
+  }
+}
+
+}  // namespace
+
+std::string HomeOfDeclaration(const Declaration& declaration, const ProfileLocation& profile) {
+  return JoinPath(JoinPath(profile.resolved_path, "mcp-home"), ComputeDigest(declaration).hex);
+}
+
+Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& inputs) {
+  Reach reach;
+  reach.home = HomeOfDeclaration(declaration, inputs.profile);
+  reach.temporary_directory = inputs.temporary_directory;
+  reach.working_directory = inputs.temporary_directory;
+  if (!declaration.directory.empty()) {
+    Result<std::string> directory =
+        CheckWorkingDirectory(declaration.directory, inputs.profile, *inputs.fs);
+    if (!directory) return directory.error();
+    reach.working_directory = *directory;
+  }
+
+  const std::optional<std::string> path_value = ValueOf(declaration, "PATH", inputs.getenv);
+  Result<std::string> program = FindProgram(declaration.program, path_value, *inputs.fs);
+  if (!program) return program.error();
+  reach.program = *program;
+  reach.argv.push_back(declaration.program);
+  reach.argv.insert(reach.argv.end(), declaration.arguments.begin(), declaration.arguments.end());
+  ComputeEnvironment(declaration, inputs, reach);
+
+  ReachPaths paths;
+  paths.Grant(reach.home, PathAccess::kReadWriteExecute, false, "its private home");
+  paths.Grant(reach.temporary_directory, PathAccess::kReadWriteExecute, false,
+              "its temporary directory, removed when it stops");
+  if (!declaration.directory.empty()) {
+    paths.Grant(reach.working_directory, PathAccess::kReadWriteExecute, false,
+                "the directory --dir gave it");
+  }
+  GrantFilesItMayRead(declaration, inputs, paths);
+
+  const InstallRules rules{inputs.fs, inputs.user_home, inputs.profile,
+                           inputs.system_temporary_root};
+  if (path_value) GrantPathEntries(*path_value, rules, paths);
+  GrantProgram(reach.program, path_value, rules, paths);
+  GrantSystemPaths(*inputs.fs, paths);
+
+  reach.paths = paths.granted();
+  reach.not_granted = paths.not_granted();
+  reach.socket_directories = {reach.home, reach.temporary_directory};
+  if (reach.working_directory != reach.temporary_directory) {
+    reach.socket_directories.push_back(reach.working_directory);
+  }
+  return reach;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,67 @@
+// What a stdio server may reach, item by item, each with the reason it is
+// there: computed from its declaration and a view of the machine, before
+// anything is started. Pure: the filesystem is read only through the
+// FileSystemView handed in, and nothing is created.
+//
+//   auto reach = ComputeReach(declaration, inputs);
+//   for (const ReachPath& path : reach->paths) ...   // what profiles/ renders
+#ifndef BRAVEBOT_CONFINE_REACH_H_
+#define BRAVEBOT_CONFINE_REACH_H_
+
+#include <string>
+#include <vector>
+
+#include "base/environment.h"
+#include "base/result.h"
+#include "confine/declaration.h"
+#include "confine/filesystem.h"
+#include "confine/reach_paths.h"
+#include "confine/working_directory.h"
+
+namespace bravebot {
+
+struct ReachInputs {
+  const FileSystemView* fs = nullptr;
+  EnvironmentLookup getenv;           // the environment the server is started from
+  std::string user_home;              // the person's home, "" when there is none
+  ProfileLocation profile;            // the profile directory
+  std::string system_temporary_root;  // "/tmp": where the run's directory is made
+  std::string temporary_directory;    // this run's private directory (made at start)
+};
+
+// One variable the server starts with. The value may be a key: it is handed
+// to the server and never shown.
+struct ReachVariable {
+  std::string name;
+  std::string value;
+  std::string reason;
+};
+
+struct Reach {
+  std::string program;            // the absolute path executed
+  std::vector<std::string> argv;  // argv[0] is the program as declared
+  std::vector<ReachVariable> environment;
+  std::vector<std::string> unset_variables;  // named, but unset where it starts
+
+  std::string home;  // mcp-home/<digest>, read, write and execute
+  std::string temporary_directory;
+  std::string working_directory;  // --dir, or the temporary directory
+
+  std::vector<ReachPath> paths;         // every path it may reach
+  std::vector<NotGranted> not_granted;  // what a rule left out, and why
+  // Where a pathname socket may be connected to: the directories it may write.
+  std::vector<std::string> socket_directories;
+};
+
+// Computes the reach of `declaration` (a stdio server). Refuses a program that
+// cannot be found the way the server would find it, and a working directory
+// that is no longer one a server may be given.
+Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& inputs);
+
+// The private home of a declaration: mcp-home/<full digest> in the profile
+// directory (as resolved).
+std::string HomeOfDeclaration(const Declaration& declaration, const ProfileLocation& profile);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CONFINE_REACH_H_
