@@ -15,14 +15,18 @@ Declares the MCP servers a bravebot session may start.
   add      declare a server: bravebot-mcp add ALIAS -- PROGRAM [ARGS...]
   get      show one declaration in full, with its whole digest
   list     list every declaration
+  reach    show what a server may reach, and prove it with --probe
   remove   remove a declaration
 
 bravebot-mcp COMMAND --help says more about each.
 )";
 
 const std::map<std::string, CommandFunction>& Commands() {
-  static const std::map<std::string, CommandFunction> commands = {
-      {"add", RunAdd}, {"get", RunGet}, {"list", RunList}, {"remove", RunRemove}};
+  static const std::map<std::string, CommandFunction> commands = {{"add", RunAdd},
+                                                                  {"get", RunGet},
+                                                                  {"list", RunList},
+                                                                  {"reach", RunReach},
+                                                                  {"remove", RunRemove}};
   return commands;
 }
 

@@ -46,6 +46,7 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context);
 int RunGet(const std::vector<std::string>& words, CommandContext& context);
 int RunList(const std::vector<std::string>& words, CommandContext& context);
 int RunRemove(const std::vector<std::string>& words, CommandContext& context);
+int RunReach(const std::vector<std::string>& words, CommandContext& context);
 
 // Runs `bravebot-mcp WORDS...` (the words after the program's name).
 int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& context);

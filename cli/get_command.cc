@@ -14,7 +14,9 @@ namespace bravebot {
 int RunGet(const std::vector<std::string>& words, CommandContext& context) {
   const SimpleCommandSpec spec{"get",
                                "Shows one declared MCP server in full, with its whole digest.",
-                               /*takes_alias=*/true, /*takes_json=*/true};
+                               /*takes_alias=*/true,
+                               /*takes_json=*/true,
+                               {}};
   Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
   if (!options) return Report(context, "get", options.error());
   if (options->help) {

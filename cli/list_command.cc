@@ -57,8 +57,11 @@ nlohmann::json ListJson(const DeclarationFile& file, const std::string& path) {
 
 int RunList(const std::vector<std::string>& words, CommandContext& context) {
   const SimpleCommandSpec spec{
-      "list", "Lists every declared MCP server: its transport, approval and short digest.",
-      /*takes_alias=*/false, /*takes_json=*/true};
+      "list",
+      "Lists every declared MCP server: its transport, approval and short digest.",
+      /*takes_alias=*/false,
+      /*takes_json=*/true,
+      {}};
   Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
   if (!options) return Report(context, "list", options.error());
   if (options->help) {

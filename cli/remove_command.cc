@@ -10,8 +10,11 @@
 namespace bravebot {
 
 int RunRemove(const std::vector<std::string>& words, CommandContext& context) {
-  const SimpleCommandSpec spec{"remove", "Removes the declaration of an MCP server.",
-                               /*takes_alias=*/true, /*takes_json=*/false};
+  const SimpleCommandSpec spec{"remove",
+                               "Removes the declaration of an MCP server.",
+                               /*takes_alias=*/true,
+                               /*takes_json=*/false,
+                               {}};
   Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
   if (!options) return Report(context, "remove", options.error());
   if (options->help) {

@@ -11,6 +11,11 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
   SimpleOptions options;
   CLI::App app(spec.description, "bravebot-mcp " + spec.name);
   if (spec.takes_json) app.add_flag("--json", options.json, "print JSON, for scripts");
+  std::vector<bool> given(spec.flags.size());
+  for (size_t i = 0; i < spec.flags.size(); ++i) {
+    app.add_flag_callback(
+        spec.flags[i].first, [&given, i] { given[i] = true; }, spec.flags[i].second);
+  }
   if (spec.takes_alias) {
     app.add_option("alias", options.alias, "the server's alias")->required();
   }
@@ -29,6 +34,9 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
     if (spec.takes_json) takes += " and --json";
     return Error(ErrorCode::kUsage, spec.name + " takes " + takes + "; bravebot-mcp " + spec.name +
                                         " --help says more");
+  }
+  for (size_t i = 0; i < spec.flags.size(); ++i) {
+    if (given[i]) options.flags.insert(spec.flags[i].first);
   }
   if (spec.takes_alias && !IsValidAlias(options.alias)) {
     return Error(ErrorCode::kUsage,

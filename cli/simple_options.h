@@ -3,7 +3,9 @@
 #ifndef BRAVEBOT_CLI_SIMPLE_OPTIONS_H_
 #define BRAVEBOT_CLI_SIMPLE_OPTIONS_H_
 
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -15,6 +17,8 @@ struct SimpleCommandSpec {
   std::string description;  // one paragraph for --help
   bool takes_alias = false;
   bool takes_json = false;
+  // Further on/off flags: {"--probe", "what it does"}.
+  std::vector<std::pair<std::string, std::string>> flags;
 };
 
 struct SimpleOptions {
@@ -22,6 +26,7 @@ struct SimpleOptions {
   std::string help_text;  // set when help is
   bool json = false;
   std::string alias;
+  std::set<std::string> flags;  // those of spec.flags that were given
 };
 
 // Reads `words` (what follows the command's name). A mistake is kUsage.

@@ -1,0 +1,21 @@
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <iostream>
+
+#include "cli/mcp_run.h"
+
+int main(int argc, char** argv) {
+  char cwd[PATH_MAX];
+  if (::getcwd(cwd, sizeof(cwd)) == nullptr) {
+    std::cerr << "mcp-run: the current directory cannot be read: it may have been removed\n";
+    return bravebot::kExitFailed;
+  }
+  bravebot::RealFileSystem fs;
+  bravebot::CommandContext context{
+      std::cout, std::cerr, ::getenv, cwd, ::isatty(0) == 1 && ::isatty(1) == 1, fs};
+  int status = bravebot::RunMcpRun({argv + 1, argv + argc}, context);
+  std::cout.flush();
+  return status;
+}

@@ -1,0 +1,76 @@
+// bravebot-mcp reach: what a declared server may reach, item by item with
+// each reason, and what this kernel enforces of it.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/command.h"
+#include "cli/profile_access.h"
+#include "cli/reach_probe.h"
+#include "cli/reach_view.h"
+#include "cli/simple_options.h"
+#include "cli/start_options.h"
+#include "supervisor/confined_server.h"
+#include "supervisor/declaration_store.h"
+
+namespace bravebot {
+namespace {
+
+// Named, not made: a run's temporary directory exists only while it runs.
+constexpr char kRunDirectoryShown[] = "/tmp/bravebot-mcp-XXXXXX";
+
+Result<Declaration> FindDeclaration(const std::string& alias, const CommandContext& context,
+                                    std::optional<ProfileDirectory>& profile) {
+  Result<std::optional<ProfileDirectory>> opened = OpenProfileToRead(context);
+  if (!opened) return opened.error();
+  if (!*opened) return Error(ErrorCode::kNotFound, alias + " is not declared");
+  profile = std::move(*opened);
+  DeclarationStore store(*profile);
+  Result<DeclarationFile> file = store.Read();
+  if (!file) return file.error();
+  if (const UnusableEntry* unusable = file->FindUnusable(alias)) {
+    return Error(ErrorCode::kCorrupt,
+                 alias + " in " + store.path() + " cannot be used: " + unusable->problem);
+  }
+  const Declaration* declaration = file->Find(alias);
+  if (declaration == nullptr) {
+    return Error(ErrorCode::kNotFound, alias + " is not declared in " + store.path());
+  }
+  return *declaration;
+}
+
+}  // namespace
+
+int RunReach(const std::vector<std::string>& words, CommandContext& context) {
+  const SimpleCommandSpec spec{
+      "reach",
+      "Shows what a declared MCP server may reach when it starts, item by item with each reason, "
+      "and what this kernel enforces of it.",
+      /*takes_alias=*/true,
+      /*takes_json=*/true,
+      {{"--probe", "run probes under the server's confinement and check each against the reach"}}};
+  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
+  if (!options) return Report(context, "reach", options.error());
+  if (options->help) {
+    context.out << options->help_text;
+    return kExitOk;
+  }
+  std::optional<ProfileDirectory> profile;
+  Result<Declaration> declaration = FindDeclaration(options->alias, context, profile);
+  if (!declaration) return Report(context, "reach", declaration.error());
+  if (options->flags.contains("--probe")) {
+    return RunReachProbe(*declaration, *profile, options->json, context);
+  }
+
+  Result<Confinement> confinement =
+      PlanConfinement(*declaration, StartOptionsFor(context, *profile), kRunDirectoryShown);
+  if (!confinement) return Report(context, "reach", confinement.error());
+  if (options->json) {
+    context.out << JsonText(ReachJson(*declaration, confinement->reach, confinement->landlock))
+                << "\n";
+  } else {
+    context.out << DisplayReach(*declaration, confinement->reach, confinement->landlock);
+  }
+  return kExitOk;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,204 @@
+#include "cli/reach_probe.h"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "base/unique_fd.h"
+#include "cli/start_options.h"
+#include "confine/paths.h"
+#include "supervisor/confined_server.h"
+#include "supervisor/json_rpc_lines.h"
+#include "supervisor/server_directories.h"
+
+namespace bravebot {
+namespace {
+
+using nlohmann::json;
+
+// A socket bravebot-mcp listens on while the probe runs, for the probe to try.
+Result<UniqueFd> Listen(const std::string& address, bool abstract) {
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!fd.valid()) return Error::FromErrno("create a socket for the probe");
+  sockaddr_un name{};
+  name.sun_family = AF_UNIX;
+  const size_t offset = abstract ? 1 : 0;
+  std::memcpy(name.sun_path + offset, address.data(),
+              std::min(address.size(), sizeof(name.sun_path) - offset - 1));
+  auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + offset + address.size() +
+                                       (abstract ? 0 : 1));
+  if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&name), length) != 0 ||
+      ::listen(fd.get(), 4) != 0) {
+    return Error::FromErrno("listen on a socket for the probe");
+  }
+  return fd;
+}
+
+std::string ProbeProgram() {
+  char self[4096];
+  ssize_t length = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (length <= 0) return "";
+  return JoinPath(ParentPath(std::string(self, static_cast<size_t>(length))), "bravebot-mcp-probe");
+}
+
+bool Grants(const Reach& reach, const std::string& path) {
+  for (const ReachPath& granted : reach.paths) {
+    if (granted.file_only ? granted.path == path : IsSameOrBeneath(path, granted.path)) return true;
+  }
+  return false;
+}
+
+// What should happen to each check, and why, from the reach and the kernel.
+struct Expectation {
+  bool allowed;
+  std::string why;
+};
+
+std::map<std::string, Expectation> Expectations(const Reach& reach, int abi,
+                                                const std::vector<std::string>& may_read) {
+  const std::string reach_says = "as its reach says";
+  std::map<std::string, Expectation> expected = {
+      {"read a file outside its reach", {false, reach_says}},
+      {"write its working directory", {true, reach_says}},
+      {"write its home", {true, reach_says}},
+      {"write the profile directory", {false, reach_says}},
+      {"list your home", {false, reach_says}},
+      {"look at a path outside its reach", {true, "a look at any path is given"}},
+      {"connect a socket in a directory it may write", {true, reach_says}},
+      {"ptrace bravebot-mcp", {false, "seccomp refuses ptrace"}},
+      {"use the kernel keyring", {false, "seccomp refuses keyctl"}},
+      {"set up io_uring", {false, "seccomp refuses io_uring"}},
+      {"mount a filesystem", {false, "seccomp refuses mount, and it holds no capability"}},
+      {"unshare a user namespace", {false, "seccomp refuses unshare"}},
+      {"read bravebot-mcp's environment",
+       {false, "Landlock keeps it from every process outside its confinement"}},
+  };
+  expected["connect a socket outside its reach"] =
+      abi >= 9 ? Expectation{false, reach_says}
+               : Expectation{true, "this kernel cannot refuse it: ABI 9 is needed"};
+  for (const char* check :
+       {"connect an abstract socket outside its confinement", "signal bravebot-mcp"}) {
+    expected[check] = abi >= 6 ? Expectation{false, reach_says}
+                               : Expectation{true, "this kernel cannot refuse it: ABI 6 is needed"};
+  }
+  for (const std::string& file : may_read) {
+    expected["read a file it may read: " + file] = {Grants(reach, file), reach_says};
+  }
+  return expected;
+}
+
+// Prints every attempt beside what was expected of it; 1 when any differs.
+int ReportProbe(const Declaration& declaration, const Confinement& confinement,
+                const std::vector<json>& attempts, bool as_json, CommandContext& context) {
+  std::map<std::string, Expectation> expected =
+      Expectations(confinement.reach, confinement.landlock.abi, declaration.may_read);
+  json rows = json::array();
+  int contradictions = 0;
+  std::string text = "reach --probe of " + declaration.alias + ", under Landlock ABI " +
+                     std::to_string(confinement.landlock.abi) + ", as uid " +
+                     std::to_string(::geteuid()) + ":\n";
+  for (const json& attempt : attempts) {
+    const std::string check = attempt.value("check", "");
+    const bool allowed = attempt.value("allowed", false);
+    auto expectation = expected.find(check);
+    if (expectation == expected.end()) continue;
+    const bool as_expected = allowed == expectation->second.allowed;
+    if (!as_expected) ++contradictions;
+    std::string why = as_expected ? expectation->second.why
+                                  : std::string("NOT as its reach says: it should be ") +
+                                        (expectation->second.allowed ? "allowed" : "denied");
+    text += std::string("  ") + (allowed ? "allowed  " : "denied   ") + check + "\n" +
+            "           " + why + "\n";
+    rows.push_back({{"check", check},
+                    {"allowed", allowed},
+                    {"errno", attempt.value("errno", 0)},
+                    {"as_expected", as_expected},
+                    {"why", why}});
+    expected.erase(expectation);
+  }
+  for (const auto& [check, expectation] : expected) {
+    ++contradictions;
+    text += "  missing  " + check + "\n           the probe did not report it\n";
+    rows.push_back({{"check", check}, {"as_expected", false}, {"why", "not reported"}});
+  }
+  text += contradictions == 0
+              ? "every attempt came out as the reach says\n"
+              : std::to_string(contradictions) + " attempt(s) did not come out as the reach says\n";
+  if (as_json) {
+    context.out << JsonText({{"alias", declaration.alias},
+                             {"landlock_abi", confinement.landlock.abi},
+                             {"uid", ::geteuid()},
+                             {"attempts", rows},
+                             {"contradictions", contradictions}})
+                << "\n";
+  } else {
+    context.out << text;
+  }
+  return contradictions == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profile, bool as_json,
+                  CommandContext& context) {
+  auto fail = [&](const Error& error) { return Report(context, "reach", error); };
+  const std::string probe = ProbeProgram();
+  if (probe.empty() || !context.fs.IsExecutableFile(probe)) {
+    return fail(Error(ErrorCode::kNotFound,
+                      "the probe program bravebot-mcp-probe is not beside bravebot-mcp"));
+  }
+  Result<std::string> sockets = MakeRunDirectory("/tmp");
+  if (!sockets) return fail(sockets.error());
+  const std::string outside_socket = JoinPath(*sockets, "outside.sock");
+  const std::string abstract = "bravebot-probe-" + std::to_string(::getpid());
+  Result<UniqueFd> outside = Listen(outside_socket, false);
+  Result<UniqueFd> abstract_listener = Listen(abstract, true);
+  if (!outside || !abstract_listener) {
+    RemoveRunDirectory(*sockets);
+    return fail(outside ? abstract_listener.error() : outside.error());
+  }
+
+  ServerStartOptions options = StartOptionsFor(context, profile);
+  options.program_override = probe;
+  options.argv_override = [&](const Reach& reach) -> std::vector<std::string> {
+    json targets = {{"outside_file", profile.PathOf("mcp.json")},
+                    {"may_read", declaration.may_read},
+                    {"working_directory", reach.working_directory},
+                    {"home", reach.home},
+                    {"temporary_directory", reach.temporary_directory},
+                    {"outside_write", profile.PathOf("probe-" + std::to_string(::getpid()))},
+                    {"user_home", options.user_home.empty() ? "/root" : options.user_home},
+                    {"socket_outside", outside_socket},
+                    {"abstract", abstract},
+                    {"supervisor_pid", ::getpid()}};
+    return {probe, targets.dump()};
+  };
+  Result<ConfinedServer> server = ConfinedServer::Start(declaration, options);
+  if (!server) {
+    RemoveRunDirectory(*sockets);
+    return fail(server.error());
+  }
+  server->CloseInput();
+  // The probe's whole report, then its end.
+  std::string output;
+  LineReader reader(server->stdout_fd());
+  const Deadline deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  std::vector<json> attempts;
+  for (;;) {
+    Result<LineRead> line = reader.ReadLine(deadline);
+    if (!line || line->status != LineStatus::kLine) break;
+    json attempt = json::parse(line->line, nullptr, false);
+    if (attempt.is_object()) attempts.push_back(attempt);
+  }
+  const Confinement confinement = server->confinement();
+  server->Stop();
+  RemoveRunDirectory(*sockets);
+  return ReportProbe(declaration, confinement, attempts, as_json, context);
+}
+
+}  // namespace bravebot

@@ -1,0 +1,129 @@
+#include "cli/reach_view.h"
+
+#include <algorithm>
+
+#include "cli/declaration_view.h"
+#include "confine/digest.h"
+
+namespace bravebot {
+namespace {
+
+constexpr char kLookAtAnyPath[] =
+    "a look at any path: whether something is there and what kind of thing it is, not what a "
+    "file holds or what a directory lists";
+constexpr char kNetwork[] = "the network: every address, by IP";
+
+std::string PathRows(const Reach& reach, PathAccess access) {
+  size_t width = 0;
+  for (const ReachPath& path : reach.paths) {
+    if (path.access == access) width = std::max(width, DisplayWord(path.path).size());
+  }
+  std::string rows;
+  for (const ReachPath& path : reach.paths) {
+    if (path.access != access) continue;
+    std::string shown = DisplayWord(path.path);
+    rows += "    " + shown + std::string(width + 2 - shown.size(), ' ') + path.reason + "\n";
+  }
+  return rows;
+}
+
+std::string Heading(PathAccess access) {
+  switch (access) {
+    case PathAccess::kReadWriteExecute:
+      return "reads, writes and runs";
+    case PathAccess::kReadExecute:
+      return "reads and runs";
+    case PathAccess::kReadWrite:
+      return "reads and writes";
+    case PathAccess::kRead:
+      return "reads";
+  }
+  return "reads";
+}
+
+std::string LocalSockets(const LandlockPlan& landlock) {
+  return landlock.abi >= 9 ? "local sockets: only those in the directories it may write"
+                           : "local sockets: every one (see below)";
+}
+
+}  // namespace
+
+std::string DisplayReach(const Declaration& declaration, const Reach& reach,
+                         const LandlockPlan& landlock) {
+  std::string text = "  " + declaration.alias + "   stdio   " + DisplayCommandLine(declaration) +
+                     "\n" + "    digest: " + ComputeDigest(declaration).hex + "\n" + "    runs " +
+                     DisplayWord(reach.program) + "\n" + "    starts in " +
+                     DisplayWord(reach.working_directory) + "\n\n";
+  std::string environment;
+  for (const ReachVariable& variable : reach.environment) {
+    environment += "    " + variable.name + " (" + variable.reason + ")\n";
+  }
+  text += "  environment, and nothing else:\n" + environment;
+  for (const std::string& name : reach.unset_variables) {
+    text += "    " + name + " is named, and unset where it starts: left out\n";
+  }
+  for (PathAccess access : {PathAccess::kReadWriteExecute, PathAccess::kReadExecute,
+                            PathAccess::kReadWrite, PathAccess::kRead}) {
+    std::string rows = PathRows(reach, access);
+    if (!rows.empty()) text += "\n  " + Heading(access) + ":\n" + rows;
+  }
+  if (!reach.not_granted.empty()) {
+    text += "\n  not given:\n";
+    for (const NotGranted& refused : reach.not_granted) {
+      text += "    " + DisplayWord(refused.path) + ": " + refused.why + "\n";
+    }
+  }
+  text += "\n  " + std::string(kNetwork) + "\n  " + LocalSockets(landlock) + "\n  " +
+          kLookAtAnyPath +
+          "\n  nothing else: the rest of your home, the workspace, other "
+          "servers' homes and the profile directory's files\n\n";
+  if (landlock.abi == 0) {
+    text +=
+        "this kernel enforces nothing of it: it has no Landlock, so the server is not started\n";
+  } else {
+    text += "this kernel enforces it with Landlock ABI " + std::to_string(landlock.abi) +
+            ", seccomp and dropped capabilities";
+    text += landlock.unkept_promises.empty() ? ", all of it\n" : ", except:\n";
+  }
+  for (const std::string& promise : landlock.unkept_promises) {
+    if (landlock.abi > 0) text += "  " + promise + "\n";
+  }
+  return text;
+}
+
+nlohmann::json ReachJson(const Declaration& declaration, const Reach& reach,
+                         const LandlockPlan& landlock) {
+  nlohmann::json environment = nlohmann::json::array();
+  for (const ReachVariable& variable : reach.environment) {
+    environment.push_back({{"name", variable.name}, {"reason", variable.reason}});
+  }
+  nlohmann::json paths = nlohmann::json::array();
+  for (const ReachPath& path : reach.paths) {
+    paths.push_back({{"path", path.path},
+                     {"access", PathAccessName(path.access)},
+                     {"file_only", path.file_only},
+                     {"reason", path.reason}});
+  }
+  nlohmann::json not_given = nlohmann::json::array();
+  for (const NotGranted& refused : reach.not_granted) {
+    not_given.push_back({{"path", refused.path}, {"why", refused.why}});
+  }
+  return {{"alias", declaration.alias},
+          {"digest", ComputeDigest(declaration).hex},
+          {"program", reach.program},
+          {"argv", reach.argv},
+          {"working_directory", reach.working_directory},
+          {"home", reach.home},
+          {"temporary_directory", reach.temporary_directory},
+          {"environment", environment},
+          {"unset_variables", reach.unset_variables},
+          {"paths", paths},
+          {"not_given", not_given},
+          {"network", "every address, by IP"},
+          {"local_sockets", landlock.abi >= 9 ? "in the directories it may write" : "every one"},
+          {"socket_directories", reach.socket_directories},
+          {"landlock_abi", landlock.abi},
+          {"unkept_promises", landlock.unkept_promises}};
+}
+
+}  // namespace bravebot

@@ -1,0 +1,22 @@
+// How a server's reach is drawn for a person, and as JSON for a script. A
+// value of the environment is never drawn, only its name and why it is there.
+#ifndef BRAVEBOT_CLI_REACH_VIEW_H_
+#define BRAVEBOT_CLI_REACH_VIEW_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "confine/declaration.h"
+#include "profiles/landlock_plan.h"
+
+namespace bravebot {
+
+std::string DisplayReach(const Declaration& declaration, const Reach& reach,
+                         const LandlockPlan& landlock);
+
+nlohmann::json ReachJson(const Declaration& declaration, const Reach& reach,
+                         const LandlockPlan& landlock);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CLI_REACH_VIEW_H_

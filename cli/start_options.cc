@@ -1,0 +1,15 @@
+#include "cli/start_options.h"
+
+namespace bravebot {
+
+ServerStartOptions StartOptionsFor(const CommandContext& context, const ProfileDirectory& profile) {
+  ServerStartOptions options;
+  options.profile = &profile;
+  const char* home = context.getenv("HOME");
+  options.user_home = home != nullptr && *home == '/' ? home : "";
+  options.getenv = context.getenv;
+  options.fs = &context.fs;
+  return options;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,45 @@
+// Drains a server's standard error on a thread of its own, so a server that
+// writes much there never blocks on a full pipe, and keeps its last lines for
+// the report of a failed start. It may also pass every byte on.
+//
+//   StderrTail tail(server.stderr_fd(), /*forward_to=*/-1);
+//   ... on failure: for (auto& line : tail.LastLines()) std::cerr << line;
+#ifndef BRAVEBOT_CLI_STDERR_TAIL_H_
+#define BRAVEBOT_CLI_STDERR_TAIL_H_
+
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace bravebot {
+
+class StderrTail {
+ public:
+  // Reads `fd` (borrowed, it must outlive this) until end of file; writes what
+  // it reads to `forward_to` as well unless that is -1.
+  StderrTail(int fd, int forward_to, size_t keep_lines = 20);
+  ~StderrTail();  // waits for end of file: close the server first
+
+  StderrTail(const StderrTail&) = delete;
+  StderrTail& operator=(const StderrTail&) = delete;
+
+  // Waits up to `milliseconds` for the server's stderr to end, then gives the
+  // last lines read so far (a partial last line included).
+  std::vector<std::string> LastLines(int milliseconds = 300);
+
+ private:
+  void Drain(int fd, int forward_to);
+
+  std::mutex mutex_;
+  std::deque<std::string> lines_;
+  std::string partial_;
+  size_t keep_lines_;
+  bool ended_ = false;
+  std::thread thread_;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CLI_STDERR_TAIL_H_

@@ -1,0 +1,55 @@
+// What runs in the child between fork() and execve(), and nothing else does.
+// Every function here is async-signal-safe: no allocation, no lock, no stdio,
+// only system calls on data the parent prepared.
+#ifndef BRAVEBOT_LAUNCHER_CHILD_H_
+#define BRAVEBOT_LAUNCHER_CHILD_H_
+
+#include <linux/filter.h>
+#include <sys/types.h>
+
+#include "launcher/capabilities.h"
+
+namespace bravebot {
+
+// The steps, in the order the child takes them; reported by number.
+enum class ChildStep : int {
+  kSession = 1,
+  kDeathSignal,
+  kDescriptors,
+  kSignals,
+  kLimits,
+  kWorkingDirectory,
+  kCapabilities,
+  kNoNewPrivileges,
+  kLandlock,
+  kSeccomp,
+  kExec,
+};
+
+const char* ChildStepName(ChildStep step);
+
+// What the child writes on the error pipe when a step fails.
+struct ChildFailure {
+  int step;
+  int errno_value;
+};
+
+struct ChildPlan {
+  pid_t parent;
+  const char* program;
+  char* const* argv;
+  char* const* envp;
+  const char* working_directory;
+  int stdio_fds[3];  // to become 0, 1, 2; -1 keeps the one there
+  int error_fd;
+  int ruleset_fd;
+  const struct sock_fprog* seccomp;
+  const CapabilityPlan* capabilities;
+};
+
+// Takes every step and execs; on a failure, reports it and exits 127.
+[[noreturn]] void RunChild(const ChildPlan& plan);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_LAUNCHER_CHILD_H_

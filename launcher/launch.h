@@ -1,0 +1,56 @@
+// Starting a program confined: everything it needs is prepared before fork()
+// — the argv and environment arrays, the Landlock ruleset with its rules
+// added, the seccomp program, the capability plan — and the child only makes
+// system calls on it, in the order that leaves each step able to run, seccomp
+// last, then execve. A step that fails in the child is reported back through
+// a close-on-exec pipe as {step, errno}, and the parent returns it as an
+// error naming the step; a child never runs with less confinement than asked.
+//
+//   LaunchRequest request = ...;
+//   Result<LaunchedChild> child = Launch(request);
+//   write(child->stdin_fd.get(), ...);
+#ifndef BRAVEBOT_LAUNCHER_LAUNCH_H_
+#define BRAVEBOT_LAUNCHER_LAUNCH_H_
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+#include "launcher/capabilities.h"
+#include "profiles/seccomp_filter.h"
+
+namespace bravebot {
+
+enum class ChildStdio {
+  kPipes,    // the parent gets the other ends of three new pipes
+  kInherit,  // the child keeps the parent's 0, 1 and 2
+};
+
+struct LaunchRequest {
+  std::string program;                   // absolute path, executed as it is
+  std::vector<std::string> argv;         // argv[0] included
+  std::vector<std::string> environment;  // NAME=value, exactly what it gets
+  std::string working_directory;
+  UniqueFd landlock_ruleset;  // every rule added
+  SeccompProgram seccomp;
+  CapabilityPlan capabilities;
+  ChildStdio stdio = ChildStdio::kPipes;
+};
+
+struct LaunchedChild {
+  pid_t pid = -1;     // also its process group: it leads a session of its own
+  UniqueFd stdin_fd;  // the parent's ends, with ChildStdio::kPipes
+  UniqueFd stdout_fd;
+  UniqueFd stderr_fd;
+};
+
+// Forks and execs `request` confined. Returns once the program is executing
+// (the error pipe closed on exec), or an error naming the step that failed.
+Result<LaunchedChild> Launch(LaunchRequest& request);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_LAUNCHER_LAUNCH_H_

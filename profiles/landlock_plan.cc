@@ -1,0 +1,75 @@
+#include "profiles/landlock_plan.h"
+
+#include <algorithm>
+
+#include "profiles/landlock_abi.h"
+
+namespace bravebot {
+namespace {
+
+using namespace landlock;  // NOLINT: the rights read best unqualified here
+
+std::string NeedsAbi(int abi, int needed) {
+  return "this kernel has Landlock ABI " + std::to_string(abi) + ", and ABI " +
+         std::to_string(needed) + " is needed";
+}
+
+std::vector<std::string> UnkeptPromises(int abi) {
+  if (abi < 1) {
+    return {
+        "nothing of the reach is enforced: this kernel has no Landlock, so the server is not "
+        "started"};
+  }
+  std::vector<std::string> promises;
+  if (abi < 3) {
+    promises.push_back("a file it may only read can still be emptied with truncate: " +
+                       NeedsAbi(abi, 3));
+  }
+  if (abi < 6) {
+    promises.push_back("abstract sockets and signals reach processes outside its confinement: " +
+                       NeedsAbi(abi, 6));
+  }
+  if (abi < 9) promises.push_back("every local socket is reachable: " + NeedsAbi(abi, 9));
+  return promises;
+}
+
+}  // namespace
+
+uint64_t RightsFor(PathAccess access, bool is_file, int abi) {
+  const uint64_t known = FilesystemRightsOf(abi);
+  uint64_t rights = 0;
+  switch (access) {
+    case PathAccess::kRead:
+      rights = kReadFile | kReadDir;
+      break;
+    case PathAccess::kReadExecute:
+      rights = kReadFile | kReadDir | kExecute;
+      break;
+    case PathAccess::kReadWrite:
+      // A device: read, write, and the ioctls a program makes of /dev/null.
+      rights = kReadFile | kWriteFile | kTruncate | kIoctlDev;
+      break;
+    case PathAccess::kReadWriteExecute:
+      // Its own directories: everything, connecting to sockets there included.
+      rights = known;
+      break;
+  }
+  if (is_file) rights &= kFileRights;
+  return rights & known;
+}
+
+LandlockPlan PlanLandlock(const Reach& reach, int abi) {
+  LandlockPlan plan;
+  plan.abi = std::clamp(abi, 0, kNewestKnownAbi);
+  plan.unkept_promises = UnkeptPromises(plan.abi);
+  if (plan.abi == 0) return plan;
+  plan.handled_access_fs = FilesystemRightsOf(plan.abi);
+  plan.scoped = ScopesOf(plan.abi);
+  for (const ReachPath& path : reach.paths) {
+    plan.rules.push_back(
+        {path.path, RightsFor(path.access, path.file_only, plan.abi), path.file_only});
+  }
+  return plan;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,295 @@
+#include "profiles/seccomp_filter.h"
+
+#include <errno.h>
+#include <linux/netlink.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "base/unique_fd.h"
+
+namespace bravebot {
+namespace {
+
+// A system call the filter names, with the name a person reads in an error.
+struct Call {
+  const char* name;
+  int number;
+};
+
+// Refused with EPERM whatever their arguments.
+constexpr Call kRefusedCalls[] = {
+    // Reading or steering another process: it holds what it was allowed to
+    // read, so this would carry the server past its own Landlock rules.
+    {"ptrace", SCMP_SYS(ptrace)},
+    {"process_vm_readv", SCMP_SYS(process_vm_readv)},
+    {"process_vm_writev", SCMP_SYS(process_vm_writev)},
+    // Changing what the file tree looks like under the Landlock rules.
+    {"mount", SCMP_SYS(mount)},
+    {"umount2", SCMP_SYS(umount2)},
+    {"pivot_root", SCMP_SYS(pivot_root)},
+    {"chroot", SCMP_SYS(chroot)},
+    // Joining or making namespaces: a new user namespace gives back, inside it,
+    // every capability we dropped, and opens kernel code written for root.
+    // unshare is refused whole; clone's namespace flags are checked below.
+    {"setns", SCMP_SYS(setns)},
+    {"unshare", SCMP_SYS(unshare)},
+    // Kernel surface no server needs and attackers favour: eBPF programs,
+    // performance counters, userfaultfd (which holds a kernel race open at
+    // will) and the keyrings (shared with other processes of the user).
+    {"bpf", SCMP_SYS(bpf)},
+    {"perf_event_open", SCMP_SYS(perf_event_open)},
+    {"userfaultfd", SCMP_SYS(userfaultfd)},
+    {"keyctl", SCMP_SYS(keyctl)},
+    {"add_key", SCMP_SYS(add_key)},
+    {"request_key", SCMP_SYS(request_key)},
+    // Replacing the kernel or loading code into it.
+    {"kexec_load", SCMP_SYS(kexec_load)},
+    {"kexec_file_load", SCMP_SYS(kexec_file_load)},
+    {"init_module", SCMP_SYS(init_module)},
+    {"finit_module", SCMP_SYS(finit_module)},
+    {"delete_module", SCMP_SYS(delete_module)},
+    // io_uring: its operations run inside the kernel and bypass the seccomp
+    // filter, so an open ring would undo every rule here.
+    {"io_uring_setup", SCMP_SYS(io_uring_setup)},
+    {"io_uring_enter", SCMP_SYS(io_uring_enter)},
+    {"io_uring_register", SCMP_SYS(io_uring_register)},
+    // Opening a file by its handle skips the path walk, and with it the
+    // checks made on paths.
+    {"open_by_handle_at", SCMP_SYS(open_by_handle_at)},
+    {"name_to_handle_at", SCMP_SYS(name_to_handle_at)},
+    // Running the machine: accounting, quotas, swap, reboot.
+    {"acct", SCMP_SYS(acct)},
+    {"quotactl", SCMP_SYS(quotactl)},
+    {"swapon", SCMP_SYS(swapon)},
+    {"swapoff", SCMP_SYS(swapoff)},
+    {"reboot", SCMP_SYS(reboot)},
+    // Setting the clock, which logs, certificates and timeouts all trust.
+    {"settimeofday", SCMP_SYS(settimeofday)},
+    {"clock_settime", SCMP_SYS(clock_settime)},
+    {"clock_adjtime", SCMP_SYS(clock_adjtime)},
+    {"adjtimex", SCMP_SYS(adjtimex)},
+};
+
+constexpr Call kClone = {"clone", SCMP_SYS(clone)};
+constexpr Call kClone3 = {"clone3", SCMP_SYS(clone3)};
+constexpr Call kIoctl = {"ioctl", SCMP_SYS(ioctl)};
+constexpr Call kSocket = {"socket", SCMP_SYS(socket)};
+constexpr Call kSocketpair = {"socketpair", SCMP_SYS(socketpair)};
+
+// A bit, or a request, with its name for errors.
+struct Named {
+  const char* name;
+  uint32_t value;
+};
+
+// clone() makes a namespace with any of these, as unshare does. (CLONE_NEWTIME
+// is not among them: in clone's flags its bit is part of the exit signal; only
+// unshare and clone3 take it, and both are refused whole.)
+constexpr Named kNamespaceFlags[] = {
+    {"CLONE_NEWNS", CLONE_NEWNS},         {"CLONE_NEWUTS", CLONE_NEWUTS},
+    {"CLONE_NEWIPC", CLONE_NEWIPC},       {"CLONE_NEWUSER", CLONE_NEWUSER},
+    {"CLONE_NEWPID", CLONE_NEWPID},       {"CLONE_NEWNET", CLONE_NEWNET},
+    {"CLONE_NEWCGROUP", CLONE_NEWCGROUP},
+};
+
+// TIOCSTI pushes characters into a terminal's input, and TIOCLINUX can paste
+// the console's selection into it: on a terminal the server shares with the
+// person, either types commands into their shell.
+constexpr Named kRefusedIoctls[] = {
+    {"TIOCSTI", TIOCSTI},
+    {"TIOCLINUX", TIOCLINUX},
+};
+
+// Local sockets, IPv4, IPv6, and netlink for its routing protocol only (which
+// lists interfaces and addresses, as getaddrinfo and libuv do). Others bring
+// raw frames (AF_PACKET), the kernel's crypto (AF_ALG), virtual machine
+// sockets (AF_VSOCK) and dozens of rarely used protocol stacks. Sorted.
+constexpr int kSocketFamilies[] = {AF_UNIX, AF_INET, AF_INET6, AF_NETLINK};
+constexpr int kSocketpairFamilies[] = {AF_UNIX};
+
+// The kernel reads flags, requests and families as 32-bit ints and ignores the
+// high half of the register, so a refusing rule compares the low half only: a
+// 64-bit comparison would let a caller hide a refused value behind a high bit.
+// MASKED_EQ with a mask whose high half is zero is such a comparison.
+scmp_arg_cmp Low32Equals(unsigned int argument, uint32_t value) {
+  return {.arg = argument, .op = SCMP_CMP_MASKED_EQ, .datum_a = 0xffffffffu, .datum_b = value};
+}
+
+scmp_arg_cmp Low32HasBit(unsigned int argument, uint32_t bit) {
+  return {.arg = argument, .op = SCMP_CMP_MASKED_EQ, .datum_a = bit, .datum_b = bit};
+}
+
+struct ContextRelease {
+  void operator()(void* context) const { seccomp_release(context); }
+};
+using Context = std::unique_ptr<void, ContextRelease>;
+
+// libseccomp reports failure as a negative errno.
+Status Check(int result, const std::string& what) {
+  if (result < 0) return Error::FromErrno("seccomp: " + what, -result);
+  return {};
+}
+
+// `which` names the rule in an error: "ptrace", "clone with CLONE_NEWUSER".
+Status AddRule(scmp_filter_ctx context, uint32_t action, const Call& call,
+               std::initializer_list<scmp_arg_cmp> comparisons, const std::string& which) {
+  // The exact form: the rule as written or an error, never a rewrite of it.
+  return Check(seccomp_rule_add_exact_array(context, action, call.number,
+                                            static_cast<unsigned int>(comparisons.size()),
+                                            comparisons.begin()),
+               "could not add the rule for " + which);
+}
+
+// Refuses `call` with EAFNOSUPPORT for every family (its first argument) but
+// `allowed`: each value below the largest allowed family that is not allowed,
+// compared on the low 32 bits, then everything above it. libseccomp compares
+// ranges on whole 64-bit arguments only, so that last rule also refuses an
+// allowed family with high bits set: it refuses more, never less, and no libc
+// sets them.
+Status RefuseSocketFamiliesBut(scmp_filter_ctx context, const Call& call,
+                               std::span<const int> allowed) {
+  const uint32_t largest = static_cast<uint32_t>(allowed.back());
+  for (uint32_t family = 0; family < largest; ++family) {
+    if (std::find(allowed.begin(), allowed.end(), static_cast<int>(family)) != allowed.end()) {
+      continue;
+    }
+    Status added = AddRule(context, SCMP_ACT_ERRNO(EAFNOSUPPORT), call, {Low32Equals(0, family)},
+                           std::string(call.name) + " with family " + std::to_string(family));
+    if (!added) return added;
+  }
+  return AddRule(context, SCMP_ACT_ERRNO(EAFNOSUPPORT), call,
+                 {{.arg = 0, .op = SCMP_CMP_GT, .datum_a = largest, .datum_b = 0}},
+                 std::string(call.name) + " with a family above " + std::to_string(largest));
+}
+
+// The architecture's guard. Only x86_64 is in the filter (seccomp_init adds
+// the native architecture alone), so libseccomp sends a call of any other
+// architecture to the bad-architecture action, which we make "kill the
+// process": i386 by its audit value, and x32 too. x32 calls carry x86_64's
+// audit value with __X32_SYSCALL_BIT (0x40000000) in the number, and
+// libseccomp 2.5 (Debian 12) checks that bit for an x86_64 filter without x32
+// in it: any number at or above it, except -1 (a tracer skipping the call),
+// goes to the bad-architecture action. No rule could say this instead (rules
+// name single numbers), so we check that x32 and i386 were not added.
+Status GuardArchitecture(scmp_filter_ctx context) {
+  Status killed = Check(seccomp_attr_set(context, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS),
+                        "could not make calls of other architectures kill the process (kernels "
+                        "before 4.14 cannot)");
+  if (!killed) return killed;
+  // seccomp_arch_exist answers -EEXIST for an architecture not in the filter.
+  if (seccomp_arch_exist(context, SCMP_ARCH_X32) != -EEXIST ||
+      seccomp_arch_exist(context, SCMP_ARCH_X86) != -EEXIST) {
+    return Error(ErrorCode::kSystem,
+                 "seccomp: libseccomp put x32 or i386 calls in the filter; they must be killed");
+  }
+  return {};
+}
+
+Status AddRules(scmp_filter_ctx context) {
+  for (const Call& call : kRefusedCalls) {
+    Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), call, {}, call.name);
+    if (!added) return added;
+  }
+  // clone's flags are its first argument on x86_64 (the kernel reads their
+  // low 32 bits). One rule per flag: a rule compares an argument once.
+  for (const Named& flag : kNamespaceFlags) {
+    Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), kClone, {Low32HasBit(0, flag.value)},
+                           std::string("clone with ") + flag.name);
+    if (!added) return added;
+  }
+  // clone3's flags live in memory, which seccomp cannot read. ENOSYS, as from
+  // a kernel without it, makes glibc (2.34 and later) fall back to clone.
+  Status clone3 = AddRule(context, SCMP_ACT_ERRNO(ENOSYS), kClone3, {}, kClone3.name);
+  if (!clone3) return clone3;
+  for (const Named& request : kRefusedIoctls) {
+    Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), kIoctl, {Low32Equals(1, request.value)},
+                           std::string("ioctl ") + request.name);
+    if (!added) return added;
+  }
+  Status families = RefuseSocketFamiliesBut(context, kSocket, kSocketFamilies);
+  if (!families) return families;
+  // The protocol is the third argument. Refused when it is not NETLINK_ROUTE
+  // in all 64 bits: again more, never less.
+  Status netlink = AddRule(context, SCMP_ACT_ERRNO(EAFNOSUPPORT), kSocket,
+                           {Low32Equals(0, AF_NETLINK),
+                            {.arg = 2, .op = SCMP_CMP_NE, .datum_a = NETLINK_ROUTE, .datum_b = 0}},
+                           "socket with AF_NETLINK and a protocol other than NETLINK_ROUTE");
+  if (!netlink) return netlink;
+  return RefuseSocketFamiliesBut(context, kSocketpair, kSocketpairFamilies);
+}
+
+Result<SeccompProgram> ExportProgram(scmp_filter_ctx context) {
+  // libseccomp 2.5 (Debian 12) exports only to a descriptor
+  // (seccomp_export_bpf_mem came with 2.6); a memory file keeps it off disk.
+  UniqueFd memory(memfd_create("bravebot-seccomp", MFD_CLOEXEC));
+  if (!memory.valid()) {
+    return Error::FromErrno("seccomp: could not make a memory file to export the filter into");
+  }
+  Status exported =
+      Check(seccomp_export_bpf(context, memory.get()), "could not export the filter as BPF");
+  if (!exported) return exported.error();
+  struct stat file_status;
+  if (fstat(memory.get(), &file_status) != 0) {
+    return Error::FromErrno("seccomp: could not measure the exported filter");
+  }
+  const size_t size = static_cast<size_t>(file_status.st_size);
+  if (size == 0 || size % sizeof(struct sock_filter) != 0) {
+    return Error(ErrorCode::kSystem, "seccomp: libseccomp exported " + std::to_string(size) +
+                                         " bytes, which is not a whole number of BPF instructions");
+  }
+  SeccompProgram program;
+  program.instructions.resize(size / sizeof(struct sock_filter));
+  if (program.instructions.size() > BPF_MAXINSNS) {
+    return Error(ErrorCode::kSystem, "seccomp: the filter has " +
+                                         std::to_string(program.instructions.size()) +
+                                         " instructions, more than the " +
+                                         std::to_string(BPF_MAXINSNS) + " the kernel accepts");
+  }
+  char* bytes = reinterpret_cast<char*>(program.instructions.data());
+  size_t done = 0;
+  while (done < size) {
+    ssize_t read = pread(memory.get(), bytes + done, size - done, static_cast<off_t>(done));
+    if (read < 0 && errno == EINTR) continue;
+    if (read < 0) return Error::FromErrno("seccomp: could not read back the exported filter");
+    if (read == 0) return Error(ErrorCode::kSystem, "seccomp: the exported filter ended early");
+    done += static_cast<size_t>(read);
+  }
+  return program;
+}
+
+}  // namespace
+
+Result<SeccompProgram> BuildSeccompProgram() {
+  if (seccomp_arch_native() != SCMP_ARCH_X86_64) {
+    return Error(ErrorCode::kRefused,
+                 "seccomp: the filter is written for x86_64 (where clone's flags come first and "
+                 "x32 calls must be caught), and this machine is another architecture");
+  }
+  Context context(seccomp_init(SCMP_ACT_ALLOW));
+  if (!context) {
+    return Error(ErrorCode::kSystem, "seccomp: libseccomp could not start a filter");
+  }
+  // Failures report the kernel's errno, not libseccomp's own -ECANCELED.
+  Status raw = Check(seccomp_attr_set(context.get(), SCMP_FLTATR_API_SYSRAWRC, 1),
+                     "could not ask libseccomp for the system's error codes");
+  if (!raw) return raw.error();
+  Status guarded = GuardArchitecture(context.get());
+  if (!guarded) return guarded.error();
+  Status added = AddRules(context.get());
+  if (!added) return added.error();
+  return ExportProgram(context.get());
+}
+
+}  // namespace bravebot

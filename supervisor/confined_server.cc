@@ -1,0 +1,143 @@
+#include "supervisor/confined_server.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "confine/digest.h"
+#include "launcher/landlock_ruleset.h"
+#include "supervisor/server_directories.h"
+
+namespace bravebot {
+namespace {
+
+std::vector<std::string> EnvironmentWords(const Reach& reach) {
+  std::vector<std::string> words;
+  for (const ReachVariable& variable : reach.environment) {
+    words.push_back(variable.name + "=" + variable.value);
+  }
+  return words;
+}
+
+int ShellStatus(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+}  // namespace
+
+Result<Confinement> PlanConfinement(const Declaration& declaration,
+                                    const ServerStartOptions& options,
+                                    const std::string& temporary_directory) {
+  if (declaration.transport != Transport::kStdio) {
+    return Error(ErrorCode::kRefused, declaration.alias +
+                                          " is a service somewhere else: nothing of it runs "
+                                          "here to confine");
+  }
+  ReachInputs inputs;
+  inputs.fs = options.fs;
+  inputs.getenv = options.getenv;
+  inputs.user_home = options.user_home;
+  inputs.profile = {options.profile->path(), options.profile->resolved_path()};
+  inputs.system_temporary_root = options.system_temporary_root;
+  inputs.temporary_directory = temporary_directory;
+  Result<Reach> reach = ComputeReach(declaration, inputs);
+  if (!reach) return reach.error();
+  if (!options.program_override.empty()) {
+    reach->paths.push_back({options.program_override, PathAccess::kReadExecute, true,
+                            "the probe of bravebot-mcp reach --probe"});
+    reach->program = options.program_override;
+    reach->argv = options.argv_override(*reach);
+  }
+  LandlockPlan plan = PlanLandlock(*reach, ProbeLandlockAbi());
+  return Confinement{std::move(*reach), std::move(plan)};
+}
+
+Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
+                                             const ServerStartOptions& options) {
+  Result<std::string> home = PrepareServerHome(*options.profile, ComputeDigest(declaration).hex);
+  if (!home) return home.error();
+  Result<std::string> run_directory = MakeRunDirectory(options.system_temporary_root);
+  if (!run_directory) return run_directory.error();
+  // From here on, a failure removes the run directory.
+  auto fail = [&](const Error& error) -> Result<ConfinedServer> {
+    RemoveRunDirectory(*run_directory);
+    return error;
+  };
+
+  Result<Confinement> confinement = PlanConfinement(declaration, options, *run_directory);
+  if (!confinement) return fail(confinement.error());
+  if (confinement->landlock.abi == 0) {
+    return fail(Error(ErrorCode::kRefused, declaration.alias +
+                                               " was not started: this kernel has no Landlock, so "
+                                               "nothing of its reach could be enforced"));
+  }
+  Result<UniqueFd> ruleset = CreateLandlockRuleset(confinement->landlock);
+  if (!ruleset) return fail(ruleset.error());
+  Result<SeccompProgram> seccomp = BuildSeccompProgram();
+  if (!seccomp) return fail(seccomp.error());
+
+  LaunchRequest request;
+  request.program = confinement->reach.program;
+  request.argv = confinement->reach.argv;
+  request.environment = EnvironmentWords(confinement->reach);
+  request.working_directory = confinement->reach.working_directory;
+  request.landlock_ruleset = std::move(*ruleset);
+  request.seccomp = std::move(*seccomp);
+  request.capabilities = PlanCapabilities();
+  request.stdio = options.stdio;
+  Result<LaunchedChild> child = Launch(request);
+  if (!child) return fail(child.error());
+  return ConfinedServer(std::move(*child), std::move(*confinement), std::move(*run_directory));
+}
+
+ConfinedServer::ConfinedServer(ConfinedServer&& other) noexcept
+    : child_(std::move(other.child_)),
+      confinement_(std::move(other.confinement_)),
+      run_directory_(std::move(other.run_directory_)),
+      exit_status_(other.exit_status_) {
+  other.child_.pid = -1;
+  other.run_directory_.clear();
+}
+
+ConfinedServer::~ConfinedServer() {
+  if (child_.pid > 0) Stop(std::chrono::milliseconds(500));
+}
+
+std::optional<int> ConfinedServer::WaitFor(std::chrono::milliseconds timeout) {
+  if (exit_status_) return exit_status_;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    int status = 0;
+    pid_t done = ::waitpid(child_.pid, &status, WNOHANG);
+    if (done == child_.pid) {
+      exit_status_ = ShellStatus(status);
+      return exit_status_;
+    }
+    if (done < 0 && errno != EINTR) return std::nullopt;
+    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+int ConfinedServer::Stop(std::chrono::milliseconds grace) {
+  if (child_.pid <= 0) return exit_status_.value_or(-1);
+  CloseInput();
+  std::optional<int> status = WaitFor(grace);
+  // The server leads a process group: whatever it started goes with it.
+  ::kill(-child_.pid, SIGTERM);
+  if (!status) status = WaitFor(grace);
+  ::kill(-child_.pid, SIGKILL);
+  if (!status) status = WaitFor(std::chrono::milliseconds(5000));
+  child_.stdout_fd.reset();
+  child_.stderr_fd.reset();
+  child_.pid = -1;
+  if (!run_directory_.empty()) RemoveRunDirectory(run_directory_);
+  run_directory_.clear();
+  return status.value_or(-1);
+}
+
+}  // namespace bravebot

@@ -1,0 +1,96 @@
+// One stdio server started confined, and stopped with everything it started.
+//
+//   auto server = ConfinedServer::Start(declaration, options);
+//   McpClient client(server->stdin_fd(), server->stdout_fd());
+//   ...
+//   server->Stop();   // close its input, wait, SIGTERM, SIGKILL; its group too
+#ifndef BRAVEBOT_SUPERVISOR_CONFINED_SERVER_H_
+#define BRAVEBOT_SUPERVISOR_CONFINED_SERVER_H_
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "base/environment.h"
+#include "base/result.h"
+#include "confine/declaration.h"
+#include "confine/filesystem.h"
+#include "confine/reach.h"
+#include "launcher/launch.h"
+#include "profiles/landlock_plan.h"
+#include "supervisor/profile_directory.h"
+
+namespace bravebot {
+
+struct ServerStartOptions {
+  const ProfileDirectory* profile = nullptr;
+  std::string user_home;  // "" when there is none
+  EnvironmentLookup getenv;
+  const FileSystemView* fs = nullptr;
+  std::string system_temporary_root = "/tmp";
+  ChildStdio stdio = ChildStdio::kPipes;
+  // For `reach --probe`: a program run in place of the server, under the
+  // server's confinement with that one file added to read and run, and its
+  // argv made from the reach computed. Empty to run the server.
+  std::string program_override;
+  std::function<std::vector<std::string>(const Reach&)> argv_override;
+};
+
+// What was computed to start a server: its reach and the Landlock plan for
+// this kernel. Both are what `reach` prints.
+struct Confinement {
+  Reach reach;
+  LandlockPlan landlock;
+};
+
+// Computes the confinement of `declaration` on this machine without starting
+// anything; the home and the temporary directory are named but not made.
+Result<Confinement> PlanConfinement(const Declaration& declaration,
+                                    const ServerStartOptions& options,
+                                    const std::string& temporary_directory);
+
+class ConfinedServer {
+ public:
+  static Result<ConfinedServer> Start(const Declaration& declaration,
+                                      const ServerStartOptions& options);
+
+  ConfinedServer(ConfinedServer&& other) noexcept;
+  ConfinedServer& operator=(ConfinedServer&&) = delete;
+  ~ConfinedServer();
+
+  pid_t pid() const { return child_.pid; }
+  int stdin_fd() const { return child_.stdin_fd.get(); }
+  int stdout_fd() const { return child_.stdout_fd.get(); }
+  int stderr_fd() const { return child_.stderr_fd.get(); }
+  const Confinement& confinement() const { return confinement_; }
+
+  // Closes its standard input so it can end by itself.
+  void CloseInput() { child_.stdin_fd.reset(); }
+
+  // Waits up to `timeout` for it to end by itself; its exit status as a shell
+  // gives it (128 + signal), or nothing while it runs.
+  std::optional<int> WaitFor(std::chrono::milliseconds timeout);
+
+  // Ends it: closes its input and waits `grace`, then SIGTERM to its process
+  // group and waits `grace`, then SIGKILL; removes its temporary directory.
+  // Returns its exit status.
+  int Stop(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
+
+ private:
+  ConfinedServer(LaunchedChild child, Confinement confinement, std::string run_directory)
+      : child_(std::move(child)),
+        confinement_(std::move(confinement)),
+        run_directory_(std::move(run_directory)) {}
+
+  LaunchedChild child_;
+  Confinement confinement_;
+  std::string run_directory_;
+  std::optional<int> exit_status_;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_CONFINED_SERVER_H_

@@ -1,0 +1,199 @@
+#include "supervisor/json_rpc_lines.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+namespace bravebot {
+namespace {
+
+constexpr std::size_t kReadChunkBytes = 64 * 1024;
+
+// "16 MiB", or bytes when that is not a whole number of MiB.
+std::string DescribeBytes(std::size_t bytes) {
+  if (bytes % (std::size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+// Milliseconds for poll() until `deadline`, rounded up so that a wait ending
+// early never reports a deadline as passed when it has not; 0 once it passed.
+int PollTimeoutUntil(Deadline deadline) {
+  auto left = deadline - std::chrono::steady_clock::now();
+  if (left <= std::chrono::steady_clock::duration::zero()) return 0;
+  auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
+  return ms > 1'000'000'000 ? 1'000'000'000 : static_cast<int>(ms);
+}
+
+// Waits until `fd` shows one of `events` or the deadline passes. Returns the
+// revents seen, 0 when the deadline passed.
+Result<short> WaitFor(int fd, short events, Deadline deadline) {
+  while (true) {
+    pollfd entry{fd, events, 0};
+    int ready = ::poll(&entry, 1, PollTimeoutUntil(deadline));
+    if (ready > 0) return entry.revents;
+    if (ready == 0) {
+      if (std::chrono::steady_clock::now() >= deadline) return short{0};
+      continue;  // woke a little early: rounding of the timeout
+    }
+    if (errno != EINTR) return Error::FromErrno("poll");
+  }
+}
+
+// The length of the well-formed UTF-8 sequence starting text[at], and the code
+// point it encodes; 0 when the byte there does not start one.
+std::size_t DecodeUtf8(std::string_view text, std::size_t at, char32_t& code_point) {
+  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  unsigned char lead = byte(at);
+  std::size_t length;
+  char32_t minimum;
+  if (lead < 0x80) {
+    code_point = lead;
+    return 1;
+  } else if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2, minimum = 0x80, code_point = lead & 0x1f;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3, minimum = 0x800, code_point = lead & 0x0f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4, minimum = 0x10000, code_point = lead & 0x07;
+  } else {
+    return 0;
+  }
+  if (at + length > text.size()) return 0;
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(at + i) & 0xc0) != 0x80) return 0;
+    code_point = (code_point << 6) | (byte(at + i) & 0x3f);
+  }
+  if (code_point < minimum || code_point > 0x10ffff ||
+      (code_point >= 0xd800 && code_point <= 0xdfff)) {
+    return 0;
+  }
+  return length;
+}
+
+}  // namespace
+
+Result<LineRead> LineReader::ReadLine(Deadline deadline) {
+  while (true) {
+    std::size_t newline = buffer_.find('\n', scanned_);
+    std::size_t line_bytes = (newline == std::string::npos ? buffer_.size() : newline) - start_;
+    if (line_bytes > max_line_bytes_) {
+      return Error(ErrorCode::kCorrupt, "a line longer than " + DescribeBytes(max_line_bytes_) +
+                                            " arrived; no message can be that long");
+    }
+    if (newline != std::string::npos) {
+      LineRead read{LineStatus::kLine, buffer_.substr(start_, newline - start_)};
+      start_ = scanned_ = newline + 1;
+      // Drop what has been handed out once it is most of the buffer, so a long
+      // exchange neither grows the buffer nor copies it on every line.
+      if (start_ > buffer_.size() / 2) {
+        buffer_.erase(0, start_);
+        start_ = scanned_ = 0;
+      }
+      return read;
+    }
+    scanned_ = buffer_.size();
+    if (ended_) {
+      if (start_ == buffer_.size()) return LineRead{LineStatus::kEndOfStream, {}};
+      LineRead read{LineStatus::kLine, buffer_.substr(start_)};
+      buffer_.clear();
+      start_ = scanned_ = 0;
+      return read;
+    }
+
+    auto revents = WaitFor(fd_, POLLIN, deadline);
+    if (!revents) return revents.error();
+    if (*revents == 0) return LineRead{LineStatus::kTimedOut, {}};
+    if (*revents & POLLNVAL) return Error(ErrorCode::kSystem, "poll: not an open descriptor");
+    // POLLHUP and POLLERR fall through to read(), which says what they mean
+    // (0 for the end, or the error) after any bytes still in the pipe.
+
+    std::size_t old_size = buffer_.size();
+    buffer_.resize(old_size + kReadChunkBytes);
+    ssize_t got = ::read(fd_, buffer_.data() + old_size, kReadChunkBytes);
+    int read_errno = errno;
+    buffer_.resize(old_size + (got > 0 ? static_cast<std::size_t>(got) : 0));
+    if (got == 0) {
+      ended_ = true;
+    } else if (got < 0 && read_errno != EINTR && read_errno != EAGAIN &&
+               read_errno != EWOULDBLOCK) {
+      return Error::FromErrno("read", read_errno);
+    }
+  }
+}
+
+Status WriteLine(int fd, std::string_view message, Deadline deadline) {
+  std::string whole;
+  whole.reserve(message.size() + 1);
+  whole.append(message);
+  whole.push_back('\n');
+  std::size_t written = 0;
+  while (written < whole.size()) {
+    ssize_t put = ::write(fd, whole.data() + written, whole.size() - written);
+    if (put > 0) {
+      written += static_cast<std::size_t>(put);
+      continue;
+    }
+    if (put < 0 && errno == EINTR) continue;
+    if (put < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return Error::FromErrno("write");
+    auto revents = WaitFor(fd, POLLOUT, deadline);
+    if (!revents) return revents.error();
+    if (*revents == 0) return Error::FromErrno("write", ETIMEDOUT);
+    if (*revents & POLLNVAL) return Error(ErrorCode::kSystem, "poll: not an open descriptor");
+    // POLLERR (the reader closed its end) falls through to write(): EPIPE.
+  }
+  return {};
+}
+
+std::string EscapeControlCharacters(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    char32_t code_point = 0;
+    std::size_t length = DecodeUtf8(text, at, code_point);
+    char escape[8];
+    if (length == 0) {
+      std::snprintf(escape, sizeof(escape), "\\x%02x", static_cast<unsigned char>(text[at]));
+      out += escape;
+      ++at;
+      continue;
+    }
+    if (code_point == '\t') {
+      out += "\\t";
+    } else if (code_point == '\r') {
+      out += "\\r";
+    } else if (code_point == '\n') {
+      out += "\\n";
+    } else if (code_point < 0x20 || code_point == 0x7f) {
+      std::snprintf(escape, sizeof(escape), "\\x%02x", static_cast<unsigned>(code_point));
+      out += escape;
+    } else if (code_point >= 0x80 && code_point <= 0x9f) {
+      // C1 controls: U+009B is a CSI that some terminals obey in UTF-8.
+      std::snprintf(escape, sizeof(escape), "\\u%04x", static_cast<unsigned>(code_point));
+      out += escape;
+    } else {
+      out.append(text.substr(at, length));
+    }
+    at += length;
+  }
+  return out;
+}
+
+std::string QuoteLine(std::string_view line, std::size_t max_characters) {
+  std::size_t at = 0;
+  std::size_t characters = 0;
+  while (at < line.size() && characters < max_characters) {
+    char32_t ignored;
+    std::size_t length = DecodeUtf8(line, at, ignored);
+    at += length == 0 ? 1 : length;
+    ++characters;
+  }
+  std::string quoted = "\"" + EscapeControlCharacters(line.substr(0, at)) + "\"";
+  if (at < line.size()) quoted += "...";
+  return quoted;
+}
+
+}  // namespace bravebot
