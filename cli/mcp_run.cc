@@ -2,6 +2,7 @@
 // offers, calls one tool, or bridges it to mcp-run's own standard streams.
 #include "cli/mcp_run.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -130,6 +131,9 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
 
   const auto timeout = std::chrono::seconds(arguments->timeout_seconds);
   auto deadline = [&] { return std::chrono::steady_clock::now() + timeout; };
+  // Non-blocking, so a message larger than the pipe holds waits only until
+  // the deadline (the bridge above copies with blocking writes instead).
+  ::fcntl(server->stdin_fd(), F_SETFL, ::fcntl(server->stdin_fd(), F_GETFL) | O_NONBLOCK);
   McpClient client(server->stdin_fd(), server->stdout_fd());
   Result<InitializeResult> hello = client.Initialize(deadline());
   if (!hello) {

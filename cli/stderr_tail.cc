@@ -12,12 +12,20 @@ StderrTail::StderrTail(int fd, int forward_to, size_t keep_lines)
     : keep_lines_(keep_lines), thread_([this, fd, forward_to] { Drain(fd, forward_to); }) {}
 
 StderrTail::~StderrTail() {
+  stop_ = true;
   if (thread_.joinable()) thread_.join();
 }
 
 void StderrTail::Drain(int fd, int forward_to) {
   char buffer[4096];
   for (;;) {
+    struct pollfd ready = {fd, POLLIN, 0};
+    int polled = ::poll(&ready, 1, 50);
+    if (polled < 0 && errno == EINTR) continue;
+    if (polled == 0) {
+      if (stop_) break;
+      continue;
+    }
     ssize_t got = ::read(fd, buffer, sizeof(buffer));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;

@@ -7,6 +7,7 @@
 #ifndef BRAVEBOT_CLI_STDERR_TAIL_H_
 #define BRAVEBOT_CLI_STDERR_TAIL_H_
 
+#include <atomic>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -20,7 +21,9 @@ class StderrTail {
   // Reads `fd` (borrowed, it must outlive this) until end of file; writes what
   // it reads to `forward_to` as well unless that is -1.
   StderrTail(int fd, int forward_to, size_t keep_lines = 20);
-  ~StderrTail();  // waits for end of file: close the server first
+  // Stops reading: what is still in the pipe is read first, and a process
+  // that keeps the pipe open does not hold mcp-run back.
+  ~StderrTail();
 
   StderrTail(const StderrTail&) = delete;
   StderrTail& operator=(const StderrTail&) = delete;
@@ -37,6 +40,7 @@ class StderrTail {
   std::string partial_;
   size_t keep_lines_;
   bool ended_ = false;
+  std::atomic<bool> stop_ = false;
   std::thread thread_;
 };
 

@@ -1,0 +1,54 @@
+// confined-exec: a test tool that runs any program under the confinement a
+// server declared with the same words would get, with the test's own
+// standard streams, and exits with its status. The hostile probes run under
+// it, so each is confined exactly as a server is.
+//
+//   confined-exec ALIAS [add's options] -- PROGRAM [ARGS...]
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <iostream>
+
+#include "cli/add_arguments.h"
+#include "cli/command.h"
+#include "cli/profile_access.h"
+#include "cli/start_options.h"
+#include "supervisor/confined_server.h"
+#include "supervisor/new_declaration.h"
+
+int main(int argc, char** argv) {
+  using namespace bravebot;  // NOLINT: a test tool's main
+  char cwd[PATH_MAX];
+  if (::getcwd(cwd, sizeof(cwd)) == nullptr) return 125;
+  RealFileSystem fs;
+  CommandContext context{std::cout, std::cerr, ::getenv, cwd, false, fs};
+  Result<AddArguments> arguments = ParseAddArguments({argv + 1, argv + argc});
+  if (!arguments) {
+    std::cerr << "confined-exec: " << arguments.error().message() << "\n";
+    return 125;
+  }
+  Result<ProfileDirectory> profile = OpenProfileToWrite(context);
+  if (!profile) {
+    std::cerr << "confined-exec: " << profile.error().message() << "\n";
+    return 125;
+  }
+  DeclarationSurroundings around{cwd, profile->path(), profile->resolved_path(), &fs};
+  Result<Declaration> declaration = CompleteDeclaration(arguments->declaration, around);
+  if (!declaration) {
+    std::cerr << "confined-exec: " << declaration.error().message() << "\n";
+    return 125;
+  }
+  ServerStartOptions options = StartOptionsFor(context, *profile);
+  options.stdio = ChildStdio::kInherit;
+  Result<ConfinedServer> server = ConfinedServer::Start(*declaration, options);
+  if (!server) {
+    std::cerr << "confined-exec: " << server.error().message() << "\n";
+    return 125;
+  }
+  // Its input is the test's; it ends by itself, and whatever it left running
+  // is ended with it.
+  std::optional<int> status = server->WaitFor(std::chrono::minutes(2));
+  server->Stop(std::chrono::milliseconds(200));
+  return status.value_or(124);
+}

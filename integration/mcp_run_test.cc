@@ -1,0 +1,99 @@
+// mcp-run's account of a server that does not start: which step failed, in
+// our words, with the server's last lines on standard error.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "integration/profile_fixture.h"
+#include "integration/programs.h"
+
+namespace bravebot::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+class McpRunTest : public ProfileTest {
+ protected:
+  CommandOutput McpRun(std::vector<std::string> words, std::vector<std::string> environment = {}) {
+    words.insert(words.begin(), OurProgram("mcp-run"));
+    if (environment.empty()) environment = Environment();
+    return RunCommand(words, environment, temporary_.path());
+  }
+};
+
+TEST_F(McpRunTest, AProgramNotInTheGivenPathIsNotFound) {
+  CommandOutput run = McpRun({"x", "-e", "PATH=/nonexistent", "--", "no-such-server"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("x did not start: no-such-server is not found in the PATH the "
+                                 "server is given"));
+}
+
+TEST_F(McpRunTest, WithoutAPathAProgramByNameIsNotLookedFor) {
+  CommandOutput run = McpRun({"x", "--", "sh"}, {"BRAVEBOT_HOME=" + Profile()});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("name PATH for it (-e PATH), or give the program's full path"));
+}
+
+TEST_F(McpRunTest, AServerThatExitsSaysItsStatusAndLastWords) {
+  CommandOutput run = McpRun({"x", "--", "/bin/sh", "-c", "echo cannot find config >&2; exit 3"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("x did not start: the server closed its standard output before "
+                                 "answering initialize (it exited with status 3)"));
+  EXPECT_THAT(run.err, HasSubstr("its last lines on standard error:\n  cannot find config\n"));
+}
+
+TEST_F(McpRunTest, AFirstLineThatIsNotJsonIsQuoted) {
+  CommandOutput run = McpRun({"x", "--", "/bin/sh", "-c", "echo Welcome to my server; sleep 5"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("\"Welcome to my server\""));
+}
+
+TEST_F(McpRunTest, NoAnswerInTimeIsSaid) {
+  CommandOutput run = McpRun({"--timeout", "1", "x", "--", "/bin/sh", "-c", "sleep 30"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("no answer to initialize within 1 s"));
+}
+
+TEST_F(McpRunTest, ADirectoryThatBecameARepositoryIsRefusedAtStart) {
+  const std::string data = temporary_.Join("data");
+  std::filesystem::create_directories(data);
+  ASSERT_EQ(Mcp({"add", "fs", "--dir", data, "--", "/bin/cat"}).status, 0);
+  std::filesystem::create_directories(data + "/.git");
+  CommandOutput run = McpRun({"fs"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr(std::filesystem::canonical(data).string() +
+                                 " is a git repository, and a server may not be given one"));
+}
+
+TEST_F(McpRunTest, ItsRunDirectoryIsRemovedAndNothingIsLeftRunning) {
+  const std::string data = temporary_.Join("data");
+  std::filesystem::create_directories(data);
+  CommandOutput run = McpRun({"--timeout", "1", "x", "--dir", data, "--", "/bin/sh", "-c",
+                              "sleep 300 & echo $! > child; echo \"$TMPDIR\" > run; sleep 300"});
+  EXPECT_EQ(run.status, 1);
+  const std::string child = Slurp(data + "/child");
+  const std::string run_directory = Slurp(data + "/run");
+  ASSERT_FALSE(child.empty());
+  ASSERT_FALSE(run_directory.empty());
+  EXPECT_FALSE(std::filesystem::exists(run_directory.substr(0, run_directory.size() - 1)));
+  // What the server started in the background ended with it.
+  const std::string status = Slurp("/proc/" + child.substr(0, child.size() - 1) + "/stat");
+  EXPECT_TRUE(status.empty() || status.find(") Z ") != std::string::npos) << status;
+}
+
+TEST_F(McpRunTest, UsageMistakesAreSaid) {
+  EXPECT_EQ(McpRun({}).status, 2);
+  EXPECT_EQ(McpRun({"--timeout", "soon", "x"}).status, 2);
+  EXPECT_EQ(McpRun({"--stdio", "--call", "t", "{}", "x"}).status, 2);
+  CommandOutput call = McpRun({"--call", "t", "[1]", "x"});
+  EXPECT_EQ(call.status, 2);
+  EXPECT_THAT(call.err, HasSubstr("a JSON object"));
+  EXPECT_EQ(McpRun({"--help"}).status, 0);
+  CommandOutput missing = McpRun({"weather"});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_THAT(missing.err, HasSubstr("weather is not declared in"));
+}
+
+}  // namespace
+}  // namespace bravebot::testing

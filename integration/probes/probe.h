@@ -1,0 +1,84 @@
+// What the hostile probes share. Each probe tries one thing a confined server
+// must not do (or, for a few, one thing it must be able to do) and says on
+// one line of stdout what happened. Exit 0: the attempt worked (for a refused
+// attempt, the promise is broken); 1: it was refused; 2: the probe could not
+// set up its attempt. Plain libc, so the only calls made are the probe's own.
+#ifndef BRAVEBOT_INTEGRATION_PROBES_PROBE_H_
+#define BRAVEBOT_INTEGRATION_PROBES_PROBE_H_
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace probe {
+
+inline constexpr int kWorked = 0;
+inline constexpr int kRefused = 1;
+inline constexpr int kSetupFailed = 2;
+
+// printf into a buffer that lives until the next call: the words of a report.
+inline const char* Words(const char* format, ...) {
+  static char buffer[4096];
+  va_list arguments;
+  va_start(arguments, format);
+  std::vsnprintf(buffer, sizeof(buffer), format, arguments);
+  va_end(arguments);
+  return buffer;
+}
+
+inline int Allowed(const char* what) {
+  std::printf("allowed: %s\n", what);
+  return kWorked;
+}
+
+inline int Denied(const char* what, int error) {
+  std::printf("denied: %s: %s\n", what, std::strerror(error));
+  return kRefused;
+}
+
+// A call's result: negative (with errno set) is a refusal.
+inline int Report(long result, const char* what) {
+  return result < 0 ? Denied(what, errno) : Allowed(what);
+}
+
+[[noreturn]] inline void SetupFailed(const char* what) {
+  std::printf("setup: %s: %s\n", what, std::strerror(errno));
+  std::exit(kSetupFailed);
+}
+
+// A value the test put in the environment (named with -e, so it is not a file
+// the server was given); its absence is a setup problem.
+inline const char* Need(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') {
+    errno = EINVAL;
+    SetupFailed(Words("the variable %s is not set", name));
+  }
+  return value;
+}
+
+// Opens `path` with `flags` and reads or writes one byte; -1 with errno on
+// the first failure.
+inline long Touch(const char* path, int flags) {
+  int fd = ::open(path, flags | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  char byte = 'x';
+  long done = (flags & O_ACCMODE) == O_RDONLY ? ::read(fd, &byte, 1) : ::write(fd, &byte, 1);
+  int error = errno;
+  ::close(fd);
+  errno = error;
+  return done < 0 ? -1 : 0;
+}
+
+inline long ReadFile(const char* path) { return Touch(path, O_RDONLY); }
+inline long AppendTo(const char* path) { return Touch(path, O_WRONLY | O_APPEND); }
+inline long CreateFile(const char* path) { return Touch(path, O_WRONLY | O_CREAT | O_EXCL); }
+
+}  // namespace probe
+
+#endif  // BRAVEBOT_INTEGRATION_PROBES_PROBE_H_

@@ -1,0 +1,7 @@
+// Tries to read a file outside every directory of the reach: must be refused.
+#include "integration/probes/probe.h"
+
+int main() {
+  const char* target = probe::Need("TARGET");
+  return probe::Report(probe::ReadFile(target), probe::Words("read %s", target));
+}

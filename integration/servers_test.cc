@@ -1,0 +1,142 @@
+// Real MCP servers from the npm registry, run confined by mcp-run as a person
+// would run them, and what each can and cannot reach.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "integration/peers.h"
+#include "integration/run_command.h"
+#include "tests/temporary_directory.h"
+
+namespace bravebot::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class RealServersTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // Made traversable, so the same tests run as an unprivileged user.
+    ::chmod(temporary_.path().c_str(), 0755);
+    std::filesystem::create_directories(Home());
+  }
+  std::string Home() const { return temporary_.Join("home"); }
+  std::string PeersPath() const { return PeersDirectory() + "/bin:/usr/bin:/bin"; }
+
+  CommandOutput McpRun(std::vector<std::string> words) {
+    words.insert(words.begin(), OurProgram("mcp-run"));
+    return RunCommand(words,
+                      {"BRAVEBOT_HOME=" + temporary_.Join("profile"), "HOME=" + Home(),
+                       "PATH=/usr/bin:/bin", "SECRET_OF_THE_SESSION=do-not-pass"},
+                      temporary_.path());
+  }
+
+  // The text of the first content item of a tools/call result.
+  static std::string ResultText(const CommandOutput& output) {
+    auto result = nlohmann::json::parse(output.out, nullptr, false);
+    if (result.is_discarded() || !result.contains("content")) return "";
+    return result["content"][0].value("text", "");
+  }
+
+  TemporaryDirectory temporary_;
+};
+
+TEST_F(RealServersTest, EverythingListsItsThirteenTools) {
+  SKIP_WITHOUT_PEERS();
+  CommandOutput run =
+      McpRun({"everything", "-e", "PATH=" + PeersPath(), "--", "mcp-server-everything"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("everything offers 13 tools\n"));
+  EXPECT_THAT(run.out, HasSubstr("  everything:get-env\n"));
+  EXPECT_THAT(run.out, HasSubstr("  everything:get-sum\n    a (number), b (number)\n"));
+  EXPECT_THAT(run.out, HasSubstr("\xe2\x94\x83 Returns the sum of two numbers\n"));
+}
+
+TEST_F(RealServersTest, EverythingIsGivenOnlyTheVariablesItWasGiven) {
+  SKIP_WITHOUT_PEERS();
+  CommandOutput run = McpRun({"--call", "get-env", "{}", "everything", "-e", "PATH=" + PeersPath(),
+                              "-e", "GREETING=hello", "--", "mcp-server-everything"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto environment = nlohmann::json::parse(ResultText(run), nullptr, false);
+  ASSERT_TRUE(environment.is_object()) << run.out;
+  std::vector<std::string> names;
+  for (const auto& [name, value] : environment.items()) names.push_back(name);
+  EXPECT_THAT(names, ::testing::ElementsAre("GREETING", "HOME", "PATH", "TMPDIR"));
+  EXPECT_EQ(environment["GREETING"], "hello");
+  EXPECT_THAT(environment["HOME"].get<std::string>(),
+              HasSubstr(temporary_.Join("profile") + "/mcp-home/"));
+  EXPECT_THAT(run.out, Not(HasSubstr("do-not-pass")));
+}
+
+TEST_F(RealServersTest, FilesystemWorksInItsDirectoryAndIsRefusedTheHome) {
+  SKIP_WITHOUT_PEERS();
+  const std::string data = temporary_.Join("data");
+  std::filesystem::create_directories(data);
+  std::ofstream(data + "/hello.txt") << "hello";
+  const std::string secret = Home() + "/secret.txt";
+  std::ofstream(secret) << "private";
+  ::chmod(secret.c_str(), 0644);
+  // The server is told it may use the home too; the confinement says no.
+  const std::vector<std::string> server = {
+      "fs", "--dir", data, "-e", "PATH=" + PeersPath(), "--", "mcp-server-filesystem",
+      data, Home()};
+  auto call = [&](const std::string& tool, const nlohmann::json& arguments) {
+    std::vector<std::string> words = {"--call", tool, arguments.dump()};
+    words.insert(words.end(), server.begin(), server.end());
+    return McpRun(words);
+  };
+
+  CommandOutput listed = call("list_directory", {{"path", data}});
+  ASSERT_EQ(listed.status, 0) << listed.err;
+  EXPECT_THAT(ResultText(listed), HasSubstr("hello.txt"));
+
+  CommandOutput written = call("write_file", {{"path", data + "/new.txt"}, {"content", "made"}});
+  ASSERT_EQ(written.status, 0) << written.err << written.out;
+  std::ifstream made(data + "/new.txt");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(made), {}), "made");
+
+  CommandOutput refused = call("read_text_file", {{"path", secret}});
+  EXPECT_NE(refused.status, 0);
+  EXPECT_THAT(refused.out, HasSubstr("EACCES"));
+  EXPECT_THAT(refused.out, Not(HasSubstr("private")));
+}
+
+TEST_F(RealServersTest, StdioBridgeServesARealClient) {
+  SKIP_WITHOUT_PEERS();
+  const std::string client_dir = PeersDirectory() + "/client";
+  ASSERT_TRUE(std::filesystem::exists(client_dir + "/node_modules/@modelcontextprotocol/sdk"));
+  // The SDK's own stdio client, starting mcp-run --stdio as if it were the server.
+  // Beside a link to the SDK, since ES modules do not read NODE_PATH.
+  std::filesystem::create_directory_symlink(client_dir + "/node_modules",
+                                            temporary_.Join("node_modules"));
+  const std::string script = temporary_.Join("bridge-check.mjs");
+  std::ofstream(script) << R"(
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const [command, ...args] = process.argv.slice(2);
+const client = new Client({ name: "bridge-check", version: "1.0.0" });
+await client.connect(new StdioClientTransport({ command, args, env: process.env }));
+const { tools } = await client.listTools();
+const sum = await client.callTool({ name: "get-sum", arguments: { a: 20, b: 22 } });
+console.log(JSON.stringify({ count: tools.length, sum: sum.content[0].text }));
+await client.close();
+)";
+  CommandOutput run = RunCommand(
+      {"/usr/bin/node", script, OurProgram("mcp-run"), "--stdio", "everything", "-e",
+       "PATH=" + PeersPath(), "--", "mcp-server-everything"},
+      {"BRAVEBOT_HOME=" + temporary_.Join("profile"), "HOME=" + Home(), "PATH=/usr/bin:/bin"},
+      temporary_.path());
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto answer = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_TRUE(answer.is_object()) << run.out;
+  EXPECT_EQ(answer["count"], 13);
+  EXPECT_EQ(answer["sum"], "The sum of 20 and 22 is 42.");
+}
+
+}  // namespace
+}  // namespace bravebot::testing
