@@ -35,8 +35,20 @@ constexpr Call kRefusedCalls[] = {
     {"ptrace", SCMP_SYS(ptrace)},
     {"process_vm_readv", SCMP_SYS(process_vm_readv)},
     {"process_vm_writev", SCMP_SYS(process_vm_writev)},
+    // Reaching into another process by its pidfd or comparing its files.
+    {"pidfd_getfd", SCMP_SYS(pidfd_getfd)},
+    {"process_madvise", SCMP_SYS(process_madvise)},
+    {"kcmp", SCMP_SYS(kcmp)},
     // Changing what the file tree looks like under the Landlock rules.
     {"mount", SCMP_SYS(mount)},
+    // The new mount API reaches what mount does, one step at a time.
+    {"fsopen", SCMP_SYS(fsopen)},
+    {"fsconfig", SCMP_SYS(fsconfig)},
+    {"fsmount", SCMP_SYS(fsmount)},
+    {"fspick", SCMP_SYS(fspick)},
+    {"move_mount", SCMP_SYS(move_mount)},
+    {"open_tree", SCMP_SYS(open_tree)},
+    {"mount_setattr", SCMP_SYS(mount_setattr)},
     {"umount2", SCMP_SYS(umount2)},
     {"pivot_root", SCMP_SYS(pivot_root)},
     {"chroot", SCMP_SYS(chroot)},
