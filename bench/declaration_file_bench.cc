@@ -50,5 +50,3 @@ BENCHMARK(BM_ComputeDigest);
 
 }  // namespace
 }  // namespace bravebot
-
-BENCHMARK_MAIN();

@@ -1,9 +1,12 @@
 #include "supervisor/confined_server.h"
 
+#include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "confine/digest.h"
@@ -77,7 +80,8 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   }
   Result<UniqueFd> ruleset = CreateLandlockRuleset(confinement->landlock);
   if (!ruleset) return fail(ruleset.error());
-  Result<SeccompProgram> seccomp = BuildSeccompProgram();
+  // The same filter for every server: compiled once, on the first start.
+  static const Result<SeccompProgram> seccomp = BuildSeccompProgram();
   if (!seccomp) return fail(seccomp.error());
 
   LaunchRequest request;
@@ -86,7 +90,7 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   request.environment = EnvironmentWords(confinement->reach);
   request.working_directory = confinement->reach.working_directory;
   request.landlock_ruleset = std::move(*ruleset);
-  request.seccomp = std::move(*seccomp);
+  request.seccomp = *seccomp;
   request.capabilities = PlanCapabilities();
   request.stdio = options.stdio;
   Result<LaunchedChild> child = Launch(request);
@@ -110,6 +114,9 @@ ConfinedServer::~ConfinedServer() {
 std::optional<int> ConfinedServer::WaitFor(std::chrono::milliseconds timeout) {
   if (exit_status_) return exit_status_;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // A pidfd becomes readable the moment the process ends, so the wait ends
+  // then and not at the next tick of a polling loop.
+  UniqueFd process(static_cast<int>(::syscall(SYS_pidfd_open, child_.pid, 0)));
   for (;;) {
     int status = 0;
     pid_t done = ::waitpid(child_.pid, &status, WNOHANG);
@@ -118,8 +125,15 @@ std::optional<int> ConfinedServer::WaitFor(std::chrono::milliseconds timeout) {
       return exit_status_;
     }
     if (done < 0 && errno != EINTR) return std::nullopt;
-    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return std::nullopt;
+    if (process.valid()) {
+      struct pollfd ended = {process.get(), POLLIN, 0};
+      ::poll(&ended, 1, static_cast<int>(left.count()));
+    } else {
+      std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(10)));
+    }
   }
 }
 

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the benchmarks and prints each against its baseline of the same run:
+# a confined start against the plain start of the same server, and reading
+# mcp.json against parsing its JSON alone.
+#   bench/run.sh [BUILD_DIR]   (default build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+scripts/build.sh "$build" >/dev/null
+scripts/install-peers.sh >/dev/null
+"$build/bin/bravebot_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_format=json --benchmark_out="$build/bench.json" --benchmark_out_format=json \
+  >/dev/null
+python3 - "$build/bench.json" <<'PY'
+import json, sys
+import re
+rows = {re.sub(r"/iterations:\d+$", "", b["run_name"]): b
+        for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("aggregate_name") == "median"}
+def ms(name): return rows[name]["real_time"] * {"ms": 1, "us": 1e-3, "ns": 1e-6}[rows[name]["time_unit"]]
+for name in sorted(rows):
+    print(f"{name:40s} {ms(name):10.3f} ms (median of 5)")
+print()
+for server in ("tiny", "everything"):
+    plain = f"BM_PlainStart/{server}"
+    if plain not in rows: continue
+    for other in ("BM_ConfinedStart", "BM_BwrapStart"):
+        name = f"{other}/{server}"
+        if name in rows:
+            print(f"{name:40s} {ms(name) / ms(plain):6.3f}x the plain start "
+                  f"(+{ms(name) - ms(plain):.2f} ms)")
+if "BM_ReadDeclarations/100" in rows:
+    print(f"{'reading 100 declarations':40s} "
+          f"{ms('BM_ReadDeclarations/100') / ms('BM_ParseJsonOnly/100'):6.3f}x parsing the JSON alone")
+PY

@@ -1,0 +1,182 @@
+// What confinement costs at start: the same server started plainly, confined
+// by bravebot-mcp, and confined by bubblewrap with comparable options, each
+// through the MCP handshake and its tool list, in the same run. bench/run.sh
+// prints the ratios against the plain start.
+//
+// Servers: bench/tiny_mcp_server (start-up cost alone) and, when installed by
+// scripts/install-peers.sh, server-everything (a real server).
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "base/unique_fd.h"
+#include "confine/filesystem.h"
+#include "supervisor/confined_server.h"
+#include "supervisor/mcp_client.h"
+
+namespace bravebot {
+namespace {
+
+struct Server {
+  std::string name;
+  std::vector<std::string> argv;  // absolute program first
+  std::string path;               // the PATH it is given
+};
+
+std::vector<Server> Servers() {
+  std::vector<Server> servers = {
+      {"tiny", {BRAVEBOT_BIN_DIRECTORY "/tiny_mcp_server"}, "/usr/bin:/bin"}};
+  const std::string peers = BRAVEBOT_PEERS_DIRECTORY;
+  if (std::filesystem::exists(peers + "/bin/mcp-server-everything")) {
+    servers.push_back(
+        {"everything",
+         {"/usr/bin/node", peers + "/lib/node_modules/@modelcontextprotocol/server-everything/dist/"
+                                   "index.js"},
+         peers + "/bin:/usr/bin:/bin"});
+  }
+  return servers;
+}
+
+// The handshake and the tool list over the two pipes, as a session would.
+void Handshake(benchmark::State& state, int to_server, int from_server) {
+  McpClient client(to_server, from_server);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  if (!client.Initialize(deadline) || !client.ListTools(deadline)) {
+    state.SkipWithError("the server did not answer");
+  }
+}
+
+// Starts `argv` with plain pipes, no confinement, and returns its pid.
+pid_t SpawnPlain(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                 int stdin_fd, int stdout_fd) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
+  posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
+  std::vector<char*> args;
+  for (const std::string& word : argv) args.push_back(const_cast<char*>(word.c_str()));
+  args.push_back(nullptr);
+  std::vector<char*> envp;
+  for (const std::string& word : env) envp.push_back(const_cast<char*>(word.c_str()));
+  envp.push_back(nullptr);
+  pid_t pid = -1;
+  posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+void RunUnconfined(benchmark::State& state, const std::vector<std::string>& argv,
+                   const std::string& path) {
+  const std::string home = std::filesystem::temp_directory_path() / "bravebot-bench-home";
+  std::filesystem::create_directories(home);
+  for (auto _ : state) {
+    int in[2], out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+      state.SkipWithError("pipe");
+      return;
+    }
+    UniqueFd to_server(in[1]), from_server(out[0]), child_in(in[0]), child_out(out[1]);
+    pid_t pid = SpawnPlain(argv, {"PATH=" + path, "HOME=" + home}, child_in.get(), child_out.get());
+    child_in.reset();
+    child_out.reset();
+    Handshake(state, to_server.get(), from_server.get());
+    // Stopping is the same for every way of starting; it is not timed.
+    state.PauseTiming();
+    to_server.reset();
+    ::kill(pid, SIGTERM);
+    ::waitpid(pid, nullptr, 0);
+    state.ResumeTiming();
+  }
+}
+
+void BM_PlainStart(benchmark::State& state, Server server) {
+  RunUnconfined(state, server.argv, server.path);
+}
+
+// bubblewrap with what a comparable confinement needs: the system read-only,
+// a private /tmp and home, new user, PID and IPC namespaces, ends with us.
+void BM_BwrapStart(benchmark::State& state, Server server) {
+  std::vector<std::string> argv = {"/usr/bin/bwrap", "--ro-bind",
+                                   "/usr",           "/usr",
+                                   "--symlink",      "usr/bin",
+                                   "/bin",           "--symlink",
+                                   "usr/lib",        "/lib",
+                                   "--symlink",      "usr/lib64",
+                                   "/lib64",         "--ro-bind",
+                                   "/etc",           "/etc",
+                                   "--proc",         "/proc",
+                                   "--dev",          "/dev",
+                                   "--tmpfs",        "/tmp",
+                                   "--unshare-user", "--unshare-pid",
+                                   "--unshare-ipc",  "--die-with-parent",
+                                   "--new-session"};
+  const std::string peers = BRAVEBOT_PEERS_DIRECTORY;
+  if (server.name == "everything") argv.insert(argv.end(), {"--ro-bind", peers, peers});
+  if (server.name == "tiny") {
+    argv.insert(argv.end(), {"--ro-bind", BRAVEBOT_BIN_DIRECTORY, BRAVEBOT_BIN_DIRECTORY});
+  }
+  argv.insert(argv.end(), server.argv.begin(), server.argv.end());
+  RunUnconfined(state, argv, server.path);
+}
+
+void BM_ConfinedStart(benchmark::State& state, Server server) {
+  const std::string profile_path =
+      std::filesystem::temp_directory_path() / "bravebot-bench-profile";
+  auto profile = ProfileDirectory::Open(profile_path, Create::kYes);
+  if (!profile) {
+    state.SkipWithError("profile directory");
+    return;
+  }
+  Declaration declaration;
+  declaration.alias = server.name;
+  declaration.program = server.argv[0];
+  declaration.arguments.assign(server.argv.begin() + 1, server.argv.end());
+  declaration.stored_variables = {{"PATH", server.path}};
+  RealFileSystem fs;
+  ServerStartOptions options;
+  options.profile = &*profile;
+  const char* home = ::getenv("HOME");
+  options.user_home = home != nullptr ? home : "";
+  options.getenv = ::getenv;
+  options.fs = &fs;
+  for (auto _ : state) {
+    auto started = ConfinedServer::Start(declaration, options);
+    if (!started) {
+      state.SkipWithError(started.error().message().c_str());
+      return;
+    }
+    Handshake(state, started->stdin_fd(), started->stdout_fd());
+    state.PauseTiming();
+    started->Stop(std::chrono::milliseconds(1000));
+    state.ResumeTiming();
+  }
+}
+
+void RegisterAll() {
+  for (const Server& server : Servers()) {
+    // A fixed count: a real server takes a third of a second to start.
+    const int iterations = server.name == "tiny" ? 50 : 5;
+    benchmark::RegisterBenchmark(("BM_PlainStart/" + server.name).c_str(), BM_PlainStart, server)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(iterations);
+    benchmark::RegisterBenchmark(("BM_ConfinedStart/" + server.name).c_str(), BM_ConfinedStart,
+                                 server)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(iterations);
+    if (std::filesystem::exists("/usr/bin/bwrap")) {
+      benchmark::RegisterBenchmark(("BM_BwrapStart/" + server.name).c_str(), BM_BwrapStart, server)
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(iterations);
+    }
+  }
+}
+
+const bool registered = (RegisterAll(), true);
+
+}  // namespace
+}  // namespace bravebot
