@@ -78,6 +78,8 @@ const char* ChildStepName(ChildStep step) {
       return "reset its signals";
     case ChildStep::kLimits:
       return "turn off core dumps";
+    case ChildStep::kFilesystemView:
+      return "make the filesystem read-only outside its own directories";
     case ChildStep::kWorkingDirectory:
       return "enter its working directory";
     case ChildStep::kCapabilities:
@@ -104,6 +106,10 @@ void RunChild(const ChildPlan& plan) {
   ::umask(077);
   struct rlimit no_core = {0, 0};
   if (::setrlimit(RLIMIT_CORE, &no_core) != 0) Fail(ChildStep::kLimits, errno);
+  if (int error = EnterFilesystemView(plan.view); error != 0) {
+    Fail(ChildStep::kFilesystemView, error);
+  }
+  // After the view: the working directory is entered on its writable copy.
   if (::chdir(plan.working_directory) != 0) Fail(ChildStep::kWorkingDirectory, errno);
   if (int error = DropCapabilities(*plan.capabilities); error != 0) {
     Fail(ChildStep::kCapabilities, error);

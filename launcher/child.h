@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "launcher/capabilities.h"
+#include "launcher/filesystem_view.h"
 
 namespace bravebot {
 
@@ -18,6 +19,7 @@ enum class ChildStep : int {
   kDescriptors,
   kSignals,
   kLimits,
+  kFilesystemView,
   kWorkingDirectory,
   kCapabilities,
   kNoNewPrivileges,
@@ -45,6 +47,7 @@ struct ChildPlan {
   int ruleset_fd;
   const struct sock_fprog* seccomp;
   const CapabilityPlan* capabilities;
+  FilesystemViewStep view;
 };
 
 // Takes every step and execs; on a failure, reports it and exits 127.

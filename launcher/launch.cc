@@ -83,6 +83,10 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
   plan.ruleset_fd = request.landlock_ruleset.get();
   plan.seccomp = &seccomp;
   plan.capabilities = &request.capabilities;
+  std::vector<const char*> writable;
+  for (const std::string& directory : request.view.writable) writable.push_back(directory.c_str());
+  plan.view = {request.view.enabled, request.view.uid_map.c_str(), request.view.gid_map.c_str(),
+               writable.data(), static_cast<int>(writable.size())};
 
   pid_t pid = ::fork();
   if (pid < 0) return Error::FromErrno("fork");

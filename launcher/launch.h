@@ -20,6 +20,7 @@
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "launcher/capabilities.h"
+#include "launcher/filesystem_view.h"
 #include "profiles/seccomp_filter.h"
 
 namespace bravebot {
@@ -37,6 +38,7 @@ struct LaunchRequest {
   UniqueFd landlock_ruleset;  // every rule added
   SeccompProgram seccomp;
   CapabilityPlan capabilities;
+  FilesystemViewPlan view;
   ChildStdio stdio = ChildStdio::kPipes;
 };
 

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "confine/digest.h"
+#include "launcher/filesystem_view.h"
 #include "launcher/landlock_ruleset.h"
 #include "supervisor/server_directories.h"
 
@@ -22,6 +23,16 @@ std::vector<std::string> EnvironmentWords(const Reach& reach) {
     words.push_back(variable.name + "=" + variable.value);
   }
   return words;
+}
+
+std::vector<std::string> WritableDirectories(const Reach& reach) {
+  std::vector<std::string> writable;
+  for (const ReachPath& path : reach.paths) {
+    if (path.access == PathAccess::kReadWriteExecute && !path.file_only) {
+      writable.push_back(path.path);
+    }
+  }
+  return writable;
 }
 
 int ShellStatus(int status) {
@@ -56,6 +67,12 @@ Result<Confinement> PlanConfinement(const Declaration& declaration,
     reach->argv = options.argv_override(*reach);
   }
   LandlockPlan plan = PlanLandlock(*reach, ProbeLandlockAbi());
+  if (!UserNamespacesAvailable()) {
+    plan.unkept_promises.push_back(
+        "a file you own outside its reach can have its mode, owner, times and attributes "
+        "changed: this machine does not allow user namespaces, which the read-only view of the "
+        "filesystem needs, and Landlock has no right for them");
+  }
   return Confinement{std::move(*reach), std::move(plan)};
 }
 
@@ -92,6 +109,9 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   request.landlock_ruleset = std::move(*ruleset);
   request.seccomp = *seccomp;
   request.capabilities = PlanCapabilities();
+  request.view = PlanFilesystemView(WritableDirectories(confinement->reach));
+  // In its own user namespace it holds every capability there: drop them too.
+  if (request.view.enabled) request.capabilities.drop = true;
   request.stdio = options.stdio;
   Result<LaunchedChild> child = Launch(request);
   if (!child) return fail(child.error());

@@ -21,12 +21,15 @@ inline constexpr int kWorked = 0;
 inline constexpr int kRefused = 1;
 inline constexpr int kSetupFailed = 2;
 
-// printf into a buffer that lives until the next call: the words of a report.
+// printf into one of a few buffers used in turn: the words of a report, which
+// may quote the words made by the call before.
 inline const char* Words(const char* format, ...) {
-  static char buffer[4096];
+  static char buffers[4][4096];
+  static int next = 0;
+  char* buffer = buffers[next++ % 4];
   va_list arguments;
   va_start(arguments, format);
-  std::vsnprintf(buffer, sizeof(buffer), format, arguments);
+  std::vsnprintf(buffer, sizeof(buffers[0]), format, arguments);
   va_end(arguments);
   return buffer;
 }
@@ -36,9 +39,12 @@ inline int Allowed(const char* what) {
   return kWorked;
 }
 
+// A failure that says the target is not there (every target the test names
+// exists) is a setup problem, never a refusal.
 inline int Denied(const char* what, int error) {
-  std::printf("denied: %s: %s\n", what, std::strerror(error));
-  return kRefused;
+  const bool missing = error == ENOENT || error == ESRCH || error == ECONNREFUSED;
+  std::printf("%s: %s: %s\n", missing ? "setup" : "denied", what, std::strerror(error));
+  return missing ? kSetupFailed : kRefused;
 }
 
 // A call's result: negative (with errno set) is a refusal.
@@ -60,6 +66,23 @@ inline const char* Need(const char* name) {
     SetupFailed(Words("the variable %s is not set", name));
   }
   return value;
+}
+
+// The value of `name` in /proc/self/status, read as hexadecimal for the Cap*
+// fields and decimal for the others; a missing field is a setup problem.
+inline unsigned long long StatusField(const char* name) {
+  std::FILE* status = std::fopen("/proc/self/status", "re");
+  if (status == nullptr) SetupFailed("open /proc/self/status");
+  char line[256];
+  const size_t length = std::strlen(name);
+  while (std::fgets(line, sizeof(line), status) != nullptr) {
+    if (std::strncmp(line, name, length) != 0 || line[length] != ':') continue;
+    std::fclose(status);
+    return std::strtoull(line + length + 1, nullptr, std::strncmp(name, "Cap", 3) == 0 ? 16 : 10);
+  }
+  std::fclose(status);
+  errno = ENOENT;
+  SetupFailed(Words("no %s in /proc/self/status", name));
 }
 
 // Opens `path` with `flags` and reads or writes one byte; -1 with errno on
