@@ -120,6 +120,9 @@ int main(int argc, char** argv) {
   TryList("list your home", text("user_home"));
   struct stat status;
   Try("look at a path outside its reach", ::stat(text("outside_file").c_str(), &status));
+  // To the mode it has already: allowed or not, nothing changes.
+  Try("change the mode of a file outside its reach",
+      ::chmod(text("outside_file").c_str(), status.st_mode & 07777));
   TryOwnSocket("connect a socket in a directory it may write", text("temporary_directory"));
   Try("connect a socket outside its reach", ConnectUnix(text("socket_outside"), false));
   Try("connect an abstract socket outside its confinement", ConnectUnix(text("abstract"), true));

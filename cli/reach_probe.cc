@@ -12,6 +12,7 @@
 #include "base/unique_fd.h"
 #include "cli/start_options.h"
 #include "confine/paths.h"
+#include "launcher/filesystem_view.h"
 #include "supervisor/confined_server.h"
 #include "supervisor/json_rpc_lines.h"
 #include "supervisor/server_directories.h"
@@ -86,6 +87,10 @@ std::map<std::string, Expectation> Expectations(const Reach& reach, int abi,
     expected[check] = abi >= 6 ? Expectation{false, reach_says}
                                : Expectation{true, "this kernel cannot refuse it: ABI 6 is needed"};
   }
+  expected["change the mode of a file outside its reach"] =
+      UserNamespacesAvailable()
+          ? Expectation{false, "its filesystem is read-only outside its own directories"}
+          : Expectation{true, "this machine cannot refuse it: user namespaces are off"};
   for (const std::string& file : may_read) {
     expected["read a file it may read: " + file] = {Grants(reach, file), reach_says};
   }

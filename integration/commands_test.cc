@@ -97,13 +97,14 @@ TEST_F(CommandsTest, AFileAnArgumentNamesIsShownAsMayRead) {
 
 TEST_F(CommandsTest, NoProfileDirectory) {
   const std::vector<std::string> nothing = {"PATH=/usr/bin:/bin"};
-  CommandOutput add = RunCommand({BRAVEBOT_MCP_BINARY, "add", "weather", "--", "npx"}, nothing);
+  CommandOutput add =
+      RunCommand({OurProgram("bravebot-mcp"), "add", "weather", "--", "npx"}, nothing);
   EXPECT_EQ(add.status, 1);
   EXPECT_THAT(add.err, HasSubstr("names no profile directory"));
-  CommandOutput list = RunCommand({BRAVEBOT_MCP_BINARY, "list"}, nothing);
+  CommandOutput list = RunCommand({OurProgram("bravebot-mcp"), "list"}, nothing);
   EXPECT_EQ(list.status, 0);
   EXPECT_THAT(list.out, HasSubstr("nothing is declared"));
-  CommandOutput remove = RunCommand({BRAVEBOT_MCP_BINARY, "remove", "weather"}, nothing);
+  CommandOutput remove = RunCommand({OurProgram("bravebot-mcp"), "remove", "weather"}, nothing);
   EXPECT_EQ(remove.status, 1);
 }
 

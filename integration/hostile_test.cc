@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "base/unique_fd.h"
+#include "integration/programs.h"
 #include "integration/run_command.h"
 
 namespace bravebot::testing {
@@ -47,14 +48,9 @@ std::string FromEnvironment(const char* name, const char* fallback) {
   return value != nullptr && *value != '\0' ? value : fallback;
 }
 
-// Overridable, so the built programs can be copied where another user can run
-// them.
-std::string ConfinedExec() {
-  return FromEnvironment("BRAVEBOT_CONFINED_EXEC", BRAVEBOT_CONFINED_EXEC);
-}
-std::string ProbesDirectory() {
-  return FromEnvironment("BRAVEBOT_PROBES_DIR", BRAVEBOT_PROBES_DIR);
-}
+// BRAVEBOT_BIN moves both, for a copy another user can run.
+std::string ConfinedExec() { return OurProgram("confined-exec"); }
+std::string ProbesDirectory() { return OurProgram("probes"); }
 
 int LandlockAbi() {
   long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, 1 /* ..._VERSION */);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "integration/programs.h"
 #include "integration/run_command.h"
 #include "tests/temporary_directory.h"
 
@@ -24,7 +25,7 @@ class ProfileTest : public ::testing::Test {
 
   // Runs `bravebot-mcp WORDS...` with the throw-away profile directory.
   CommandOutput Mcp(std::vector<std::string> words) const {
-    words.insert(words.begin(), BRAVEBOT_MCP_BINARY);
+    words.insert(words.begin(), OurProgram("bravebot-mcp"));
     return RunCommand(words, Environment(), temporary_.path());
   }
 

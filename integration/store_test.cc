@@ -21,7 +21,7 @@ using ::testing::HasSubstr;
 class StoreTest : public ProfileTest {
  protected:
   std::vector<std::string> AddWords(const std::string& alias) const {
-    return {BRAVEBOT_MCP_BINARY,           "add", alias, "-e",
+    return {OurProgram("bravebot-mcp"),    "add", alias, "-e",
             "TOKEN=value of " + alias,     "--",  "npx", "-y",
             "@example/" + alias + "@1.0.0"};
   }

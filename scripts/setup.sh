@@ -9,6 +9,10 @@ packages=(
   libseccomp-dev libcap-dev libboost-dev libcurl4-openssl-dev bubblewrap
 )
 
+# Node.js runs the real MCP servers the tests start; a machine may have its own.
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
+
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then

@@ -1,24 +1,37 @@
 #!/usr/bin/env bash
 # Everything CI checks, from a fresh Debian 12 machine: installs what is
-# missing, checks formatting, builds and runs every test, runs the unit and
-# integration tests again under AddressSanitizer and UndefinedBehaviorSanitizer,
-# and runs each fuzzer for a bounded time.
+# missing (Debian packages, and the real MCP servers from the npm registry),
+# checks formatting, builds and runs every test as root, runs the confinement
+# tests again as an unprivileged user, runs the unit and integration tests
+# under AddressSanitizer and UndefinedBehaviorSanitizer, and runs each fuzzer
+# for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 
 scripts/setup.sh
 scripts/check-format.sh
+scripts/install-peers.sh
 
-echo "== build and test"
+echo "== build and test, as $(id -un)"
 scripts/build.sh build
-ctest --test-dir build --output-on-failure -j2
+ctest --test-dir build --output-on-failure -j2 | tee -a "$log"
+
+echo "== the confinement tests as an unprivileged user"
+scripts/test-as-user.sh build | tee -a "$log"
 
 echo "== address and undefined-behaviour sanitizers"
 scripts/build.sh build-asan -DBRAVEBOT_SANITIZE=ON -DBRAVEBOT_BENCH=OFF
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j2 -L 'unit|integration'
+  ctest --test-dir build-asan --output-on-failure -j2 -LE network | tee -a "$log"
 
 echo "== fuzzers"
 scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
 
+# One line for every test run above: ctest's and googletest's own counts.
+passed=$(grep -oE '[0-9]+ tests failed out of [0-9]+' "$log" |
+  awk '{failed += $1; total += $6} END {print total - failed}')
+passed_as_user=$(grep -oE '^\[  PASSED  \] [0-9]+ test' "$log" | awk '{sum += $4} END {print sum + 0}')
 echo "== every check passed"
+echo "$((passed + passed_as_user)) passed, 0 failed"

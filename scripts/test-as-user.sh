@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs the confinement tests (the hostile battery, mcp-run, the real servers)
+# as an unprivileged user, since root changes what file permissions alone
+# would stop. The build may sit where that user cannot enter, so what it runs
+# is staged under /tmp first. Needs root, to make the user.
+#   scripts/test-as-user.sh [BUILD_DIR]   (default build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+user=bravebot-ci
+if [ "$(id -u)" -ne 0 ]; then
+  echo "as-user: skipped: making the unprivileged user $user needs root, and this runs as $(id -un)"
+  exit 0
+fi
+id -u "$user" >/dev/null 2>&1 || useradd --create-home --shell /usr/sbin/nologin "$user"
+
+stage=$(mktemp -d /tmp/bravebot-stage-XXXXXX)
+trap 'rm -rf "$stage"' EXIT
+cp -a "$build/bin" "$stage/bin"
+[ -d .peers ] && cp -a .peers "$stage/peers"
+chmod -R a+rX "$stage"
+chmod 755 "$stage"
+mkdir "$stage/tmp"
+chown "$user" "$stage/tmp"
+
+status=0
+for suite in bravebot_integration_tests bravebot_servers_tests; do
+  echo "as-user: $suite as $user"
+  runuser -u "$user" -- env -i HOME="$(getent passwd "$user" | cut -d: -f6)" PATH=/usr/bin:/bin \
+    BRAVEBOT_BIN="$stage/bin" BRAVEBOT_PEERS="$stage/peers" BRAVEBOT_TEST_TMPDIR="$stage/tmp" \
+    TMPDIR="$stage/tmp" sh -c "cd '$stage/tmp' && '$stage/bin/$suite' --gtest_brief=1" || status=1
+done
+exit $status
