@@ -160,7 +160,7 @@ void BM_ConfinedStart(benchmark::State& state, Server server) {
 void RegisterAll() {
   for (const Server& server : Servers()) {
     // A fixed count: a real server takes a third of a second to start.
-    const int iterations = server.name == "tiny" ? 50 : 5;
+    const int iterations = server.name == "tiny" ? 50 : 10;
     benchmark::RegisterBenchmark(("BM_PlainStart/" + server.name).c_str(), BM_PlainStart, server)
         ->Unit(benchmark::kMillisecond)
         ->Iterations(iterations);
