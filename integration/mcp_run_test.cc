@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "integration/profile_fixture.h"
 #include "integration/programs.h"
@@ -80,6 +81,19 @@ TEST_F(McpRunTest, ItsRunDirectoryIsRemovedAndNothingIsLeftRunning) {
   // What the server started in the background ended with it.
   const std::string status = Slurp("/proc/" + child.substr(0, child.size() - 1) + "/stat");
   EXPECT_TRUE(status.empty() || status.find(") Z ") != std::string::npos) << status;
+}
+
+TEST_F(McpRunTest, AHomeThatIsALinkIsRefused) {
+  ASSERT_EQ(Mcp({"add", "cat", "--", "/bin/cat"}).status, 0);
+  const std::string elsewhere = temporary_.Join("elsewhere");
+  std::filesystem::create_directories(elsewhere);
+  std::filesystem::create_directories(Profile() + "/mcp-home");
+  const std::string digest = nlohmann::json::parse(Mcp({"get", "cat", "--json"}).out)["digest"];
+  std::filesystem::create_directory_symlink(elsewhere, Profile() + "/mcp-home/" + digest);
+  CommandOutput run = McpRun({"cat"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("is a link or not a directory, and a server's home is never "
+                                 "reached through one"));
 }
 
 TEST_F(McpRunTest, UsageMistakesAreSaid) {
