@@ -6,6 +6,7 @@
 #include "cli/declaration_view.h"
 #include "cli/profile_access.h"
 #include "confine/digest.h"
+#include "supervisor/declaration_changes.h"
 #include "supervisor/declaration_store.h"
 #include "supervisor/new_declaration.h"
 
@@ -74,7 +75,9 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   Result<ProfileDirectory> profile = OpenProfileToWrite(context);
   if (!profile) return Refuse(context, profile.error());
   DeclarationStore store(*profile);
-  if (auto written = store.Put(*declaration); !written) return Refuse(context, written.error());
+  if (auto written = Declare(*profile, *declaration); !written) {
+    return Refuse(context, written.error());
+  }
 
   context.out << "declared " << declaration->alias << " in " << store.path() << "\n\n"
               << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).Short()) << "\n"

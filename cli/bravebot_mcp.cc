@@ -13,6 +13,7 @@ constexpr char kUsage[] = R"(usage: bravebot-mcp COMMAND [ARGS...]
 Declares the MCP servers a bravebot session may start.
 
   add      declare a server: bravebot-mcp add ALIAS -- PROGRAM [ARGS...]
+  approve  ask, at a terminal, whether to approve what a server runs
   get      show one declaration in full, with its whole digest
   list     list every declaration
   reach    show what a server may reach, and prove it with --probe
@@ -22,11 +23,9 @@ bravebot-mcp COMMAND --help says more about each.
 )";
 
 const std::map<std::string, CommandFunction>& Commands() {
-  static const std::map<std::string, CommandFunction> commands = {{"add", RunAdd},
-                                                                  {"get", RunGet},
-                                                                  {"list", RunList},
-                                                                  {"reach", RunReach},
-                                                                  {"remove", RunRemove}};
+  static const std::map<std::string, CommandFunction> commands = {
+      {"add", RunAdd},   {"approve", RunApprove}, {"get", RunGet},
+      {"list", RunList}, {"reach", RunReach},     {"remove", RunRemove}};
   return commands;
 }
 

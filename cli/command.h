@@ -5,6 +5,7 @@
 #define BRAVEBOT_CLI_COMMAND_H_
 
 #include <iosfwd>
+#include <istream>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -21,6 +22,7 @@ namespace bravebot {
 enum ExitStatus : int { kExitOk = 0, kExitFailed = 1, kExitUsage = 2 };
 
 struct CommandContext {
+  std::istream& in;  // where a question's answer is read
   std::ostream& out;
   std::ostream& err;
   EnvironmentLookup getenv;
@@ -47,6 +49,11 @@ int RunGet(const std::vector<std::string>& words, CommandContext& context);
 int RunList(const std::vector<std::string>& words, CommandContext& context);
 int RunRemove(const std::vector<std::string>& words, CommandContext& context);
 int RunReach(const std::vector<std::string>& words, CommandContext& context);
+int RunApprove(const std::vector<std::string>& words, CommandContext& context);
+
+// True where the front end's incognito session runs us (BRAVEBOT_INCOGNITO=1),
+// which writes nothing under the profile directory.
+bool IsIncognito(const CommandContext& context);
 
 // Runs `bravebot-mcp WORDS...` (the words after the program's name).
 int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& context);

@@ -7,6 +7,7 @@
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
 #include "confine/digest.h"
+#include "supervisor/approval_store.h"
 #include "supervisor/declaration_store.h"
 
 namespace bravebot {
@@ -51,16 +52,19 @@ int RunGet(const std::vector<std::string>& words, CommandContext& context) {
                                         ": bravebot-mcp list shows what is"));
   }
 
+  Result<ApprovalFile> approvals = ApprovalStore(**profile).Read();
+  if (!approvals) return Report(context, "get", approvals.error());
+  const bool approved = approvals->Approves(ComputeDigest(*declaration).hex);
   if (options->json) {
     nlohmann::json summary = DeclarationSummaryJson(*declaration);
     summary["file"] = store.path();
-    summary["approved"] = false;
+    summary["approved"] = approved;
     context.out << JsonText(summary) << "\n";
     return kExitOk;
   }
   context.out << "declared in " << store.path() << "\n"
               << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).hex,
-                                         {"unapproved"});
+                                         {approved ? "approved" : "unapproved"});
   return kExitOk;
 }
 

@@ -11,6 +11,7 @@
 #include "cli/simple_options.h"
 #include "confine/digest.h"
 #include "confine/paths.h"
+#include "supervisor/approval_store.h"
 #include "supervisor/declaration_store.h"
 
 namespace bravebot {
@@ -20,7 +21,11 @@ std::string PaddedTo(const std::string& text, size_t width) {
   return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
-void PrintRows(const DeclarationFile& file, std::ostream& out) {
+std::string_view ApprovalState(const ApprovalFile& approvals, const Declaration& declaration) {
+  return approvals.Approves(ComputeDigest(declaration).hex) ? "approved" : "unapproved";
+}
+
+void PrintRows(const DeclarationFile& file, const ApprovalFile& approvals, std::ostream& out) {
   size_t alias_width = 0;
   for (const Declaration& declaration : file.declarations) {
     alias_width = std::max(alias_width, declaration.alias.size());
@@ -31,7 +36,8 @@ void PrintRows(const DeclarationFile& file, std::ostream& out) {
   for (const Declaration& declaration : file.declarations) {
     out << "  " << PaddedTo(declaration.alias, alias_width + 2)
         << PaddedTo(std::string(TransportName(declaration.transport)), 7)
-        << PaddedTo("unapproved", 12) << ComputeDigest(declaration).Short() << "\n";
+        << PaddedTo(std::string(ApprovalState(approvals, declaration)), 12)
+        << ComputeDigest(declaration).Short() << "\n";
   }
   for (const UnusableEntry& entry : file.unusable) {
     out << "  " << PaddedTo(DisplayWord(entry.alias), alias_width + 2)
@@ -39,11 +45,12 @@ void PrintRows(const DeclarationFile& file, std::ostream& out) {
   }
 }
 
-nlohmann::json ListJson(const DeclarationFile& file, const std::string& path) {
+nlohmann::json ListJson(const DeclarationFile& file, const ApprovalFile& approvals,
+                        const std::string& path) {
   nlohmann::json servers = nlohmann::json::array();
   for (const Declaration& declaration : file.declarations) {
     nlohmann::json summary = DeclarationSummaryJson(declaration);
-    summary["approved"] = false;
+    summary["approved"] = ApprovalState(approvals, declaration) == "approved";
     servers.push_back(summary);
   }
   nlohmann::json unusable = nlohmann::json::array();
@@ -72,6 +79,7 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
   Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
   if (!profile) return Report(context, "list", profile.error());
   DeclarationFile file;
+  ApprovalFile approvals;
   std::string path;
   if (*profile) {
     DeclarationStore store(**profile);
@@ -79,12 +87,15 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
     Result<DeclarationFile> read = store.Read();
     if (!read) return Report(context, "list", read.error());
     file = std::move(*read);
+    Result<ApprovalFile> approved = ApprovalStore(**profile).Read();
+    if (!approved) return Report(context, "list", approved.error());
+    approvals = std::move(*approved);
   } else if (std::optional<std::string> location = context.ProfileLocation()) {
     path = JoinPath(*location, kDeclarationFileName);
   }
 
   if (options->json) {
-    context.out << JsonText(ListJson(file, path)) << "\n";
+    context.out << JsonText(ListJson(file, approvals, path)) << "\n";
   } else if (path.empty()) {
     context.out << "nothing is declared: " << NoProfileDirectoryMessage() << "\n";
   } else if (file.declarations.empty() && file.unusable.empty()) {
@@ -92,7 +103,7 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
                 << ": bravebot-mcp add ALIAS -- PROGRAM declares a server\n";
   } else {
     context.out << "declared in " << path << "\n";
-    PrintRows(file, context.out);
+    PrintRows(file, approvals, context.out);
   }
   if (!file.unusable.empty()) {
     return Report(

@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   }
   bravebot::RealFileSystem fs;
   bravebot::CommandContext context{
-      std::cout, std::cerr, ::getenv, cwd, ::isatty(0) == 1 && ::isatty(1) == 1, fs};
+      std::cin, std::cout, std::cerr, ::getenv, cwd, ::isatty(0) == 1 && ::isatty(1) == 1, fs};
   int status = bravebot::RunMcpRun({argv + 1, argv + argc}, context);
   std::cout.flush();
   return status;

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "cli/command.h"
+#include "cli/declaration_lookup.h"
 #include "cli/profile_access.h"
 #include "cli/reach_probe.h"
 #include "cli/reach_view.h"
@@ -24,18 +25,7 @@ Result<Declaration> FindDeclaration(const std::string& alias, const CommandConte
   if (!opened) return opened.error();
   if (!*opened) return Error(ErrorCode::kNotFound, alias + " is not declared");
   profile = std::move(*opened);
-  DeclarationStore store(*profile);
-  Result<DeclarationFile> file = store.Read();
-  if (!file) return file.error();
-  if (const UnusableEntry* unusable = file->FindUnusable(alias)) {
-    return Error(ErrorCode::kCorrupt,
-                 alias + " in " + store.path() + " cannot be used: " + unusable->problem);
-  }
-  const Declaration* declaration = file->Find(alias);
-  if (declaration == nullptr) {
-    return Error(ErrorCode::kNotFound, alias + " is not declared in " + store.path());
-  }
-  return *declaration;
+  return FindDeclaration(*profile, alias);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
 #include "confine/paths.h"
+#include "supervisor/declaration_changes.h"
 #include "supervisor/declaration_store.h"
 
 namespace bravebot {
@@ -35,7 +36,7 @@ int RunRemove(const std::vector<std::string>& words, CommandContext& context) {
                                                   JoinPath(*location, kDeclarationFileName)));
   }
   DeclarationStore store(**profile);
-  if (auto removed = store.Remove(options->alias); !removed) {
+  if (auto removed = Undeclare(**profile, options->alias); !removed) {
     return Report(context, "remove", removed.error());
   }
   context.out << "removed " << options->alias << " from " << store.path() << "\n";

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   char cwd[PATH_MAX];
   if (::getcwd(cwd, sizeof(cwd)) == nullptr) return 125;
   RealFileSystem fs;
-  CommandContext context{std::cout, std::cerr, ::getenv, cwd, false, fs};
+  CommandContext context{std::cin, std::cout, std::cerr, ::getenv, cwd, false, fs};
   Result<AddArguments> arguments = ParseAddArguments({argv + 1, argv + argc});
   if (!arguments) {
     std::cerr << "confined-exec: " << arguments.error().message() << "\n";

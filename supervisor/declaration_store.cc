@@ -24,8 +24,6 @@ Result<DeclarationFile> DeclarationStore::Read() const {
 }
 
 Status DeclarationStore::Change(const std::function<Status(json& servers)>& change) {
-  auto lock = FileLock::Acquire(profile_.fd(), kProfileLockName, profile_.PathOf(kProfileLockName));
-  if (!lock) return lock.error();
   RemoveAbandonedTemporaries(profile_.fd(), kDeclarationFileName);
 
   Result<json> document = ReadDocument();
@@ -42,7 +40,8 @@ Status DeclarationStore::Change(const std::function<Status(json& servers)>& chan
   return ReplaceFileAt(profile_.fd(), kDeclarationFileName, text, 0600, path());
 }
 
-Result<std::optional<Declaration>> DeclarationStore::Put(const Declaration& declaration) {
+Result<std::optional<Declaration>> DeclarationStore::Put(const Declaration& declaration,
+                                                         const FileLock& /*held*/) {
   std::optional<Declaration> replaced;
   Status status = Change([&](json& servers) -> Status {
     if (servers.contains(declaration.alias)) {
@@ -56,7 +55,8 @@ Result<std::optional<Declaration>> DeclarationStore::Put(const Declaration& decl
   return replaced;
 }
 
-Result<std::optional<Declaration>> DeclarationStore::Remove(const std::string& alias) {
+Result<std::optional<Declaration>> DeclarationStore::Remove(const std::string& alias,
+                                                            const FileLock& /*held*/) {
   std::optional<Declaration> removed;
   Status status = Change([&](json& servers) -> Status {
     if (!servers.contains(alias)) {

@@ -23,7 +23,6 @@
 namespace bravebot {
 
 inline constexpr char kDeclarationFileName[] = "mcp.json";
-inline constexpr char kProfileLockName[] = ".lock";
 
 class DeclarationStore {
  public:
@@ -36,15 +35,16 @@ class DeclarationStore {
 
   // Declares `declaration` under its alias, replacing what was declared there.
   // Returns the declaration replaced, if there was a usable one.
-  Result<std::optional<Declaration>> Put(const Declaration& declaration);
+  // `held` is the profile directory's lock (ProfileDirectory::Lock).
+  Result<std::optional<Declaration>> Put(const Declaration& declaration, const FileLock& held);
 
   // Removes the declaration of `alias`, usable or not; the removed entry's
   // declaration when it was usable. kNotFound when nothing is declared there.
-  Result<std::optional<Declaration>> Remove(const std::string& alias);
+  Result<std::optional<Declaration>> Remove(const std::string& alias, const FileLock& held);
 
  private:
-  // Locks, reads the document (or starts an empty one), lets `change` edit it,
-  // and writes it back when `change` succeeds.
+  // Reads the document (or starts an empty one), lets `change` edit it, and
+  // writes it back when `change` succeeds.
   Status Change(const std::function<Status(nlohmann::json& servers)>& change);
   Result<nlohmann::json> ReadDocument() const;
 

@@ -10,6 +10,11 @@
 #include "confine/paths.h"
 
 namespace bravebot {
+namespace {
+
+constexpr char kLockName[] = ".lock";
+
+}  // namespace
 
 std::optional<std::string> LocateProfileDirectory(const EnvironmentLookup& getenv,
                                                   const std::string& cwd) {
@@ -53,6 +58,10 @@ Result<ProfileDirectory> ProfileDirectory::Open(const std::string& path, Create 
 
 std::string ProfileDirectory::PathOf(const std::string& name) const {
   return JoinPath(path_, name);
+}
+
+Result<FileLock> ProfileDirectory::Lock() const {
+  return FileLock::Acquire(fd(), kLockName, PathOf(kLockName));
 }
 
 }  // namespace bravebot

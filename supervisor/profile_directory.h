@@ -13,6 +13,7 @@
 #include <string>
 
 #include "base/environment.h"
+#include "base/file_lock.h"
 #include "base/result.h"
 #include "base/unique_fd.h"
 
@@ -41,6 +42,11 @@ class ProfileDirectory {
   // `path` with every link resolved, for comparing with other paths.
   const std::string& resolved_path() const { return resolved_path_; }
   std::string PathOf(const std::string& name) const;
+
+  // The lock every writer of the profile directory holds from its first read
+  // to its last rename, so that changes to mcp.json and mcp-approved made
+  // together are seen together.
+  Result<FileLock> Lock() const;
 
  private:
   ProfileDirectory(UniqueFd fd, std::string path, std::string resolved_path)

@@ -32,6 +32,14 @@ class DeclarationStoreTest : public ::testing::Test {
     profile_.emplace(std::move(*profile));
   }
   std::string FilePath() const { return temporary_.Join("profile/mcp.json"); }
+  const FileLock& Lock() {
+    if (!lock_) {
+      auto lock = profile_->Lock();
+      EXPECT_TRUE(lock.ok());
+      lock_.emplace(std::move(*lock));
+    }
+    return *lock_;
+  }
   std::string Slurp() const {
     std::ifstream in(FilePath(), std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
@@ -39,6 +47,7 @@ class DeclarationStoreTest : public ::testing::Test {
 
   TemporaryDirectory temporary_;
   std::optional<ProfileDirectory> profile_;
+  std::optional<FileLock> lock_;
 };
 
 TEST_F(DeclarationStoreTest, AMissingFileDeclaresNothing) {
@@ -51,24 +60,24 @@ TEST_F(DeclarationStoreTest, AMissingFileDeclaresNothing) {
 
 TEST_F(DeclarationStoreTest, PutReplacesAndRemoveRemoves) {
   DeclarationStore store(*profile_);
-  auto first = store.Put(Server("weather"));
+  auto first = store.Put(Server("weather"), Lock());
   ASSERT_TRUE(first.ok()) << first.error().message();
   EXPECT_FALSE(first->has_value());
-  auto second = store.Put(Server("weather", "bunx"));
+  auto second = store.Put(Server("weather", "bunx"), Lock());
   ASSERT_TRUE(second.ok());
   ASSERT_TRUE(second->has_value());
   EXPECT_EQ((*second)->program, "npx");
-  ASSERT_TRUE(store.Put(Server("maps")).ok());
+  ASSERT_TRUE(store.Put(Server("maps"), Lock()).ok());
 
   auto file = store.Read();
   ASSERT_TRUE(file.ok());
   ASSERT_EQ(file->declarations.size(), 2u);
   EXPECT_EQ(file->Find("weather")->program, "bunx");
 
-  auto removed = store.Remove("weather");
+  auto removed = store.Remove("weather", Lock());
   ASSERT_TRUE(removed.ok());
   EXPECT_EQ((*removed)->program, "bunx");
-  auto again = store.Remove("weather");
+  auto again = store.Remove("weather", Lock());
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.error().code(), ErrorCode::kNotFound);
   EXPECT_EQ(store.Read()->declarations.size(), 1u);
@@ -76,7 +85,7 @@ TEST_F(DeclarationStoreTest, PutReplacesAndRemoveRemoves) {
 
 TEST_F(DeclarationStoreTest, FileIsPrivateAndCarriesItsVersion) {
   DeclarationStore store(*profile_);
-  ASSERT_TRUE(store.Put(Server("weather")).ok());
+  ASSERT_TRUE(store.Put(Server("weather"), Lock()).ok());
   struct stat status;
   ASSERT_EQ(::stat(FilePath().c_str(), &status), 0);
   EXPECT_EQ(status.st_mode & 07777, 0600u);
@@ -87,11 +96,11 @@ TEST_F(DeclarationStoreTest, UnparsableFileIsLeftByteForByte) {
   const std::string broken = "{\"version\": 1, \"servers\": {\"w\": \n  nope";
   std::ofstream(FilePath(), std::ios::binary) << broken;
   DeclarationStore store(*profile_);
-  auto put = store.Put(Server("weather"));
+  auto put = store.Put(Server("weather"), Lock());
   ASSERT_FALSE(put.ok());
   EXPECT_EQ(put.error().code(), ErrorCode::kCorrupt);
   EXPECT_THAT(put.error().message(), HasSubstr("line 2"));
-  EXPECT_FALSE(store.Remove("w").ok());
+  EXPECT_FALSE(store.Remove("w", Lock()).ok());
   EXPECT_EQ(Slurp(), broken);
 }
 
@@ -99,7 +108,7 @@ TEST_F(DeclarationStoreTest, NewerFormatIsLeftAlone) {
   const std::string newer = R"({"version": 2, "servers": {}})";
   std::ofstream(FilePath()) << newer;
   DeclarationStore store(*profile_);
-  EXPECT_FALSE(store.Put(Server("weather")).ok());
+  EXPECT_FALSE(store.Put(Server("weather"), Lock()).ok());
   EXPECT_EQ(Slurp(), newer);
 }
 
@@ -107,7 +116,7 @@ TEST_F(DeclarationStoreTest, UnusableEntriesAndUnknownKeysSurviveAWrite) {
   std::ofstream(FilePath()) << R"({"version": 1, "note": "mine", "servers": {
       "broken": {"transport": "stdio", "args": ["x"]}}})";
   DeclarationStore store(*profile_);
-  ASSERT_TRUE(store.Put(Server("weather")).ok());
+  ASSERT_TRUE(store.Put(Server("weather"), Lock()).ok());
   auto document = nlohmann::json::parse(Slurp());
   EXPECT_EQ(document["note"], "mine");
   EXPECT_EQ(document["servers"]["broken"]["args"][0], "x");
@@ -116,7 +125,7 @@ TEST_F(DeclarationStoreTest, UnusableEntriesAndUnknownKeysSurviveAWrite) {
   EXPECT_EQ(file->unusable.size(), 1u);
   EXPECT_EQ(file->declarations.size(), 1u);
   // An unusable entry can still be removed by its alias.
-  ASSERT_TRUE(store.Remove("broken").ok());
+  ASSERT_TRUE(store.Remove("broken", Lock()).ok());
   EXPECT_TRUE(store.Read()->unusable.empty());
 }
 
@@ -125,7 +134,7 @@ TEST_F(DeclarationStoreTest, LinkPlantedAsTheFileIsNotWrittenThrough) {
   std::ofstream(target) << R"({"version": 1, "servers": {}})";
   ASSERT_EQ(::symlink(target.c_str(), FilePath().c_str()), 0);
   DeclarationStore store(*profile_);
-  auto put = store.Put(Server("weather"));
+  auto put = store.Put(Server("weather"), Lock());
   ASSERT_FALSE(put.ok());
   EXPECT_THAT(put.error().message(), HasSubstr("is a link"));
   std::ifstream in(target);
@@ -137,11 +146,11 @@ TEST_F(DeclarationStoreTest, LinkPlantedAsTheFileIsNotWrittenThrough) {
 
 TEST_F(DeclarationStoreTest, ValueThatIsNotUtf8IsRefusedAndNothingWritten) {
   DeclarationStore store(*profile_);
-  ASSERT_TRUE(store.Put(Server("weather")).ok());
+  ASSERT_TRUE(store.Put(Server("weather"), Lock()).ok());
   const std::string before = Slurp();
   Declaration bad = Server("bad");
   bad.arguments = {"\xff\xfe"};
-  auto put = store.Put(bad);
+  auto put = store.Put(bad, Lock());
   ASSERT_FALSE(put.ok());
   EXPECT_THAT(put.error().message(), HasSubstr("not UTF-8"));
   EXPECT_EQ(Slurp(), before);

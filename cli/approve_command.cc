@@ -1,0 +1,108 @@
+// bravebot-mcp approve: the server question alone, at a terminal. A yes
+// approves exactly the digest shown.
+#include <istream>
+#include <ostream>
+
+#include "cli/command.h"
+#include "cli/declaration_lookup.h"
+#include "cli/declaration_view.h"
+#include "cli/profile_access.h"
+#include "cli/simple_options.h"
+#include "confine/digest.h"
+#include "supervisor/approval_store.h"
+
+namespace bravebot {
+namespace {
+
+bool IsYes(const std::string& answer) { return answer == "y" || answer == "Y" || answer == "yes"; }
+
+// The rows under the block: what changed since the alias was last approved.
+std::vector<std::string> ChangedRows(const ApprovalFile& approvals,
+                                     const Declaration& declaration) {
+  const ServerApproval* last = approvals.LastUnderAlias(declaration.alias);
+  if (last == nullptr || last->digest == ComputeDigest(declaration).hex) return {};
+  std::string changed;
+  for (const std::string& field : ChangedSince(*last, declaration)) {
+    changed += (changed.empty() ? "" : ", ") + field;
+  }
+  return {"changed: " + changed};
+}
+
+// Approves `shown` if it is still what is declared, all under the lock.
+Status ApproveAsShown(const ProfileDirectory& profile, const Declaration& shown) {
+  Result<FileLock> lock = profile.Lock();
+  if (!lock) return lock.error();
+  Result<Declaration> now = FindDeclaration(profile, shown.alias);
+  if (!now) return now.error();
+  if (ComputeDigest(*now).hex != ComputeDigest(shown).hex) {
+    return Error(ErrorCode::kRefused, shown.alias +
+                                          " was declared anew while the question was open, so "
+                                          "what you answered is not what it runs: ask again");
+  }
+  return ApprovalStore(profile).Change(*lock, [&](ApprovalFile& file) { file.Approve(shown); });
+}
+
+}  // namespace
+
+bool IsIncognito(const CommandContext& context) {
+  const char* incognito = context.getenv("BRAVEBOT_INCOGNITO");
+  return incognito != nullptr && std::string(incognito) == "1";
+}
+
+int RunApprove(const std::vector<std::string>& words, CommandContext& context) {
+  const SimpleCommandSpec spec{
+      "approve",
+      "Shows what a declared MCP server runs and asks whether to approve it. Asked only at a "
+      "terminal.",
+      /*takes_alias=*/true,
+      /*takes_json=*/false,
+      {}};
+  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
+  if (!options) return Report(context, "approve", options.error());
+  if (options->help) {
+    context.out << options->help_text;
+    return kExitOk;
+  }
+  if (IsIncognito(context)) {
+    return Report(context, "approve",
+                  Error(ErrorCode::kRefused,
+                        "an incognito session writes nothing under the "
+                        "profile directory, so nothing can be approved in "
+                        "one"));
+  }
+  if (!context.at_terminal) {
+    return Report(context, "approve",
+                  Error(ErrorCode::kRefused,
+                        "approve asks a question, and its standard input or "
+                        "output is not a terminal: run bravebot-mcp approve " +
+                            options->alias + " at a terminal"));
+  }
+  Result<ProfileDirectory> profile = OpenProfileToWrite(context);
+  if (!profile) return Report(context, "approve", profile.error());
+  Result<Declaration> declaration = FindDeclaration(*profile, options->alias);
+  if (!declaration) return Report(context, "approve", declaration.error());
+  Result<ApprovalFile> approvals = ApprovalStore(*profile).Read();
+  if (!approvals) return Report(context, "approve", approvals.error());
+  const DeclarationDigest digest = ComputeDigest(*declaration);
+  if (approvals->Approves(digest.hex)) {
+    context.out << declaration->alias << " is approved already: digest " << digest.Short() << "\n";
+    return kExitOk;
+  }
+
+  context.out << DisplayDeclarationBlock(*declaration, digest.Short(),
+                                         ChangedRows(*approvals, *declaration))
+              << "\n  Use this MCP server? [y/N] " << std::flush;
+  std::string answer;
+  std::getline(context.in, answer);  // the end of the input answers no
+  if (!IsYes(answer)) {
+    context.out << declaration->alias << " is not approved\n";
+    return kExitOk;
+  }
+  if (Status approved = ApproveAsShown(*profile, *declaration); !approved) {
+    return Report(context, "approve", approved.error());
+  }
+  context.out << "approved " << declaration->alias << ": digest " << digest.Short() << "\n";
+  return kExitOk;
+}
+
+}  // namespace bravebot

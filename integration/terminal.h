@@ -1,0 +1,21 @@
+// Runs a program of ours at a pseudo-terminal, as a person at a terminal
+// would, typing `typed` into it, and gives back everything the terminal showed
+// (the typed text echoed included).
+#ifndef BRAVEBOT_INTEGRATION_TERMINAL_H_
+#define BRAVEBOT_INTEGRATION_TERMINAL_H_
+
+#include <string>
+#include <vector>
+
+#include "integration/run_command.h"
+
+namespace bravebot::testing {
+
+// "\x04" at the start of a line is the end of the input, as Ctrl-D is.
+CommandOutput RunAtTerminal(const std::vector<std::string>& argv,
+                            const std::vector<std::string>& environment, const std::string& cwd,
+                            const std::string& typed);
+
+}  // namespace bravebot::testing
+
+#endif  // BRAVEBOT_INTEGRATION_TERMINAL_H_
