@@ -46,6 +46,27 @@ TEST_F(StoreTest, FiftyConcurrentAddsLoseNothing) {
   }
 }
 
+TEST_F(StoreTest, ApprovalsOutliveFiftyConcurrentWriters) {
+  ASSERT_EQ(Mcp({"add", "kept", "--", "npx", "-y", "kept@1.0.0"}).status, 0);
+  const std::string digest =
+      nlohmann::json::parse(Mcp({"get", "kept", "--json"}).out)["digest"].get<std::string>();
+  // Approved as the approve command writes it, with no field digests needed.
+  std::ofstream(Profile() + "/mcp-approved")
+      << "# bravebot-mcp approvals, format 1\nserver " << digest << " kept\n";
+  std::vector<pid_t> writers;
+  for (int i = 0; i < 50; ++i) {
+    writers.push_back(StartCommand(AddWords("server-" + std::to_string(i)), Environment()));
+  }
+  for (pid_t writer : writers) EXPECT_EQ(WaitForExit(writer), 0);
+  CommandOutput list = Mcp({"list", "--json"});
+  ASSERT_EQ(list.status, 0) << list.err;
+  auto servers = nlohmann::json::parse(list.out)["servers"];
+  EXPECT_EQ(servers.size(), 51u);
+  for (const auto& server : servers) {
+    EXPECT_EQ(server["approved"], server["alias"] == "kept") << server["alias"];
+  }
+}
+
 TEST_F(StoreTest, AWriterKilledAtAnyMomentLeavesAFileThatParses) {
   std::mt19937 random(20261129);
   std::uniform_int_distribution<int> delay_us(0, 4000);

@@ -298,8 +298,8 @@ FileText ReadWholeFile(const std::string& path) {
     if (got < 0) {
       if (errno == EINTR) continue;
       int error = errno;
-      return fail(ErrorCode::kSystem,
-                  "cannot be read (" + std::string(std::strerror(error)) + ")", error);
+      return fail(ErrorCode::kSystem, "cannot be read (" + std::string(std::strerror(error)) + ")",
+                  error);
     }
     if (got == 0) break;
     text.append(buffer.data(), static_cast<size_t>(got));
@@ -386,8 +386,8 @@ std::optional<UrlHost> ReadUrlHost(const std::string& url) {
   }
   const std::string& host = parsed->host;
   bool name_characters = std::all_of(host.begin(), host.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-';
   });
   if (!name_characters || host.starts_with('.') || host.ends_with('.') ||
       host.find("..") != std::string::npos) {
@@ -482,10 +482,9 @@ ManagedDecision Decide(const ManagedPolicy& policy, const Declaration& declarati
     if (std::any_of(policy.deny->begin(), policy.deny->end(), matches)) {
       return {false, WhoseFile(policy.path) + "denies this one in its mcp.deny"};
     }
-    const bool deny_names_a_host =
-        std::any_of(policy.deny->begin(), policy.deny->end(), [](const ManagedEntry& entry) {
-          return entry.kind == ManagedEntry::Kind::kHost;
-        });
+    const bool deny_names_a_host = std::any_of(
+        policy.deny->begin(), policy.deny->end(),
+        [](const ManagedEntry& entry) { return entry.kind == ManagedEntry::Kind::kHost; });
     if (http && !url_host && deny_names_a_host) {
       return {false, WhoseFile(policy.path) +
                          "denies hosts in its mcp.deny, and this one's url spells its host in a "
@@ -500,8 +499,8 @@ ManagedDecision Decide(const ManagedPolicy& policy, const Declaration& declarati
 }
 
 std::string ManagedRefusalSentence(std::string_view alias, const ManagedDecision& decision) {
-  return std::string(alias) + " was not started, whatever was declared or approved: " +
-         decision.reason;
+  return std::string(alias) +
+         " was not started, whatever was declared or approved: " + decision.reason;
 }
 
 std::vector<std::string> PinnedKeys(const ManagedPolicy& policy) {
