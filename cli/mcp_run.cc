@@ -124,8 +124,13 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   ::signal(SIGPIPE, SIG_IGN);
   ServerStartOptions options = StartOptionsFor(context, *profile);
   Result<ConfinedServer> server = ConfinedServer::Start(*declaration, options);
-  if (!server)
-    return Fail(context, declaration->alias + " did not start: " + server.error().message());
+  if (!server) {
+    // A refusal that names the server already (the administrator's) is said as it is.
+    const std::string& why = server.error().message();
+    return Fail(context, why.starts_with(declaration->alias + " was not started")
+                             ? why
+                             : declaration->alias + " did not start: " + why);
+  }
   StderrTail tail(server->stderr_fd(), arguments->bridge ? STDERR_FILENO : -1);
   if (arguments->bridge) return BridgeStdio(*server);
 

@@ -9,6 +9,7 @@ ServerStartOptions StartOptionsFor(const CommandContext& context, const ProfileD
   options.user_home = home != nullptr && *home == '/' ? home : "";
   options.getenv = context.getenv;
   options.fs = &context.fs;
+  options.policy = LoadManagedPolicy(ManagedFilePath(context.getenv));
   return options;
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "integration/profile_fixture.h"
@@ -13,6 +14,7 @@ namespace bravebot::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class McpRunTest : public ProfileTest {
  protected:
@@ -94,6 +96,22 @@ TEST_F(McpRunTest, AHomeThatIsALinkIsRefused) {
   EXPECT_EQ(run.status, 1);
   EXPECT_THAT(run.err, HasSubstr("is a link or not a directory, and a server's home is never "
                                  "reached through one"));
+}
+
+TEST_F(McpRunTest, TheAdministratorsRefusalAppliesHereToo) {
+  const std::string managed = temporary_.Join("managed.json");
+  std::ofstream(managed) << R"({"mcp": {"allow": [{"command": ["/bin/cat"]}]}})";
+  std::vector<std::string> environment = Environment();
+  environment.push_back("BRAVEBOT_MANAGED_FILE=" + managed);
+  CommandOutput refused = McpRun({"x", "--", "/bin/sh", "-c", "exit 0"}, environment);
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_THAT(refused.err,
+              HasSubstr("x was not started, whatever was declared or approved: " + managed +
+                        ", which this machine's administrator manages, allows only the servers "
+                        "its mcp.allow names, and not this one"));
+  // What it allows starts (and here fails later, at the handshake: cat is no MCP server).
+  CommandOutput allowed = McpRun({"--timeout", "1", "y", "--", "/bin/cat"}, environment);
+  EXPECT_THAT(allowed.err, Not(HasSubstr("whatever was declared")));
 }
 
 TEST_F(McpRunTest, UsageMistakesAreSaid) {

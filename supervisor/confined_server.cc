@@ -90,6 +90,12 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
 
   Result<Confinement> confinement = PlanConfinement(declaration, options, *run_directory);
   if (!confinement) return fail(confinement.error());
+  if (options.policy) {
+    ManagedDecision decision = Decide(*options.policy, declaration, confinement->reach.program);
+    if (!decision.allowed) {
+      return fail(Error(ErrorCode::kRefused, ManagedRefusalSentence(declaration.alias, decision)));
+    }
+  }
   if (confinement->landlock.abi == 0) {
     return fail(Error(ErrorCode::kRefused, declaration.alias +
                                                " was not started: this kernel has no Landlock, so "

@@ -21,6 +21,7 @@
 #include "confine/reach.h"
 #include "launcher/launch.h"
 #include "profiles/landlock_plan.h"
+#include "supervisor/managed_policy.h"
 #include "supervisor/profile_directory.h"
 
 namespace bravebot {
@@ -32,6 +33,8 @@ struct ServerStartOptions {
   const FileSystemView* fs = nullptr;
   std::string system_temporary_root = "/tmp";
   ChildStdio stdio = ChildStdio::kPipes;
+  // The administrator file's policy: a server it refuses is not started.
+  std::optional<ManagedPolicy> policy;
   // For `reach --probe`: a program run in place of the server, under the
   // server's confinement with that one file added to read and run, and its
   // argv made from the reach computed. Empty to run the server.

@@ -473,16 +473,17 @@ TEST(ManagedPolicyTest, KeyGivenTwiceIsCorrupt) {
   EXPECT_THAT(deny.error().message(), HasSubstr("gives mcp.deny twice (line 2, column 3)"));
   Result<ManagedPolicy> mcp = ParseManagedPolicy(R"({"mcp": {}, "m\u0063p": {}})", kPath);
   ASSERT_FALSE(mcp.ok());
-  EXPECT_THAT(mcp.error().message(), HasSubstr("gives mcp twice (line 1, column 14)"));
+  EXPECT_THAT(mcp.error().message(), HasSubstr("gives mcp twice (line 1, column 13)"));
 }
 
+// Columns count bytes, a byte order mark's three included, as for mcp.json.
 TEST(ManagedPolicyTest, PositionsSkipOverNestedValuesAndEscapes) {
   Result<ManagedPolicy> policy = ParseManagedPolicy(
       "\xEF\xBB\xBF{\"a\": {\"}\": [\"]\\\"{\"]}, \"mcp\": {\"x\": [{}, \"\\\\\"], \"allow\": 5}}",
       kPath);
   ASSERT_FALSE(policy.ok());
   EXPECT_THAT(policy.error().message(),
-              HasSubstr("has an mcp.allow that is not a list (line 1, column 56)"));
+              HasSubstr("has an mcp.allow that is not a list (line 1, column 61)"));
 }
 
 TEST(ManagedPolicyTest, BrokenPolicyRefusesEveryServerNamingTheFile) {
