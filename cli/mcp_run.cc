@@ -77,9 +77,10 @@ int ReportStartFailure(CommandContext& context, const std::string& alias, const 
       message += " (it exited with status " + std::to_string(*status) + ")";
     }
   }
+  // Its last words first: it may still be writing them as it ends.
+  std::vector<std::string> lines = tail.LastLines();
   server.Stop(std::chrono::milliseconds(500));
   context.err << "mcp-run: " << message << "\n";
-  std::vector<std::string> lines = tail.LastLines();
   if (!lines.empty()) {
     context.err << "its last lines on standard error:\n";
     for (const std::string& line : lines)

@@ -172,8 +172,8 @@ int ConfinedServer::Stop(std::chrono::milliseconds grace) {
   if (!status) status = WaitFor(grace);
   ::kill(-child_.pid, SIGKILL);
   if (!status) status = WaitFor(std::chrono::milliseconds(5000));
-  child_.stdout_fd.reset();
-  child_.stderr_fd.reset();
+  // Its output descriptors stay open until this object goes: a reader of its
+  // standard error may still be draining what it wrote last.
   child_.pid = -1;
   if (!run_directory_.empty()) RemoveRunDirectory(run_directory_);
   run_directory_.clear();

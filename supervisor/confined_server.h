@@ -79,7 +79,7 @@ class ConfinedServer {
 
   // Ends it: closes its input and waits `grace`, then SIGTERM to its process
   // group and waits `grace`, then SIGKILL; removes its temporary directory.
-  // Returns its exit status.
+  // Its output descriptors close with this object. Returns its exit status.
   int Stop(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
 
  private:
