@@ -5,10 +5,13 @@
 #include "cli/command.h"
 #include "cli/declaration_view.h"
 #include "cli/profile_access.h"
+#include "cli/server_question.h"
 #include "confine/digest.h"
+#include "supervisor/approval_store.h"
 #include "supervisor/declaration_changes.h"
 #include "supervisor/declaration_store.h"
 #include "supervisor/new_declaration.h"
+#include "supervisor/settings_file.h"
 
 namespace bravebot {
 namespace {
@@ -46,6 +49,36 @@ int Refuse(CommandContext& context, const Error& error) {
       Error(error.code(), error.message() + "; nothing was declared", error.errno_value()));
 }
 
+// At a terminal: the server question; a yes approves it and asks for it in
+// the file the scope names.
+int AskAfterDeclaring(CommandContext& context, const ProfileDirectory& profile,
+                      const Declaration& declaration, Scope scope) {
+  Result<ApprovalFile> approvals = ApprovalStore(profile).Read();
+  if (!approvals) return Report(context, "add", approvals.error());
+  const SettingsFiles settings(context.cwd, &profile);
+  const std::string path = settings.PathOf(scope);
+  // A file that cannot take the request is found before anything is asked.
+  Result<McpRequest> request = settings.ReadRequest(scope);
+  if (!request) return Report(context, "add", request.error());
+  if (!AskServerQuestion(context, declaration, *approvals)) {
+    if (request->Requests(declaration.alias)) {
+      context.out << declaration.alias << " is not approved, and " << path
+                  << " asks for it already, so the next session there asks you again\n";
+    } else {
+      context.out << declaration.alias << " is declared, not approved, and asked for nowhere\n";
+    }
+    return kExitOk;
+  }
+  Status done = ApproveAsShown(profile, declaration, [&](const FileLock& held) -> Status {
+    Result<RequestChange> change =
+        settings.AddRequest(scope, declaration.alias, scope == Scope::kUser ? &held : nullptr);
+    return change ? Status() : Status(change.error());
+  });
+  if (!done) return Report(context, "add", done.error());
+  context.out << "approved " << declaration.alias << ": " << path << " asks for it\n";
+  return kExitOk;
+}
+
 std::string EnableCommand(const Declaration& declaration, Scope scope) {
   std::string command = "bravebot-mcp enable " + declaration.alias;
   if (scope != Scope::kLocal) command += " -s " + std::string(ScopeName(scope));
@@ -62,6 +95,11 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
     return kExitOk;
   }
 
+  if (IsIncognito(context)) {
+    return Refuse(context,
+                  Error(ErrorCode::kRefused,
+                        "an incognito session writes nothing under the profile directory"));
+  }
   std::optional<std::string> location = context.ProfileLocation();
   if (!location) return Refuse(context, Error(ErrorCode::kRefused, NoProfileDirectoryMessage()));
 
@@ -79,12 +117,16 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
     return Refuse(context, written.error());
   }
 
-  context.out << "declared " << declaration->alias << " in " << store.path() << "\n\n"
-              << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).Short()) << "\n"
-              << declaration->alias << " is not approved: run "
-              << EnableCommand(*declaration, arguments->scope)
-              << " at a terminal to approve it and ask for it\n";
-  return kExitOk;
+  context.out << "declared " << declaration->alias << " in " << store.path() << "\n\n";
+  if (!context.at_terminal) {
+    context.out << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).Short())
+                << "\n"
+                << declaration->alias << " is not approved: run "
+                << EnableCommand(*declaration, arguments->scope)
+                << " at a terminal to approve it and ask for it\n";
+    return kExitOk;
+  }
+  return AskAfterDeclaring(context, *profile, *declaration, arguments->scope);
 }
 
 }  // namespace bravebot

@@ -7,42 +7,12 @@
 #include "cli/declaration_lookup.h"
 #include "cli/declaration_view.h"
 #include "cli/profile_access.h"
+#include "cli/server_question.h"
 #include "cli/simple_options.h"
 #include "confine/digest.h"
 #include "supervisor/approval_store.h"
 
 namespace bravebot {
-namespace {
-
-bool IsYes(const std::string& answer) { return answer == "y" || answer == "Y" || answer == "yes"; }
-
-// The rows under the block: what changed since the alias was last approved.
-std::vector<std::string> ChangedRows(const ApprovalFile& approvals,
-                                     const Declaration& declaration) {
-  const ServerApproval* last = approvals.LastUnderAlias(declaration.alias);
-  if (last == nullptr || last->digest == ComputeDigest(declaration).hex) return {};
-  std::string changed;
-  for (const std::string& field : ChangedSince(*last, declaration)) {
-    changed += (changed.empty() ? "" : ", ") + field;
-  }
-  return {"changed: " + changed};
-}
-
-// Approves `shown` if it is still what is declared, all under the lock.
-Status ApproveAsShown(const ProfileDirectory& profile, const Declaration& shown) {
-  Result<FileLock> lock = profile.Lock();
-  if (!lock) return lock.error();
-  Result<Declaration> now = FindDeclaration(profile, shown.alias);
-  if (!now) return now.error();
-  if (ComputeDigest(*now).hex != ComputeDigest(shown).hex) {
-    return Error(ErrorCode::kRefused, shown.alias +
-                                          " was declared anew while the question was open, so "
-                                          "what you answered is not what it runs: ask again");
-  }
-  return ApprovalStore(profile).Change(*lock, [&](ApprovalFile& file) { file.Approve(shown); });
-}
-
-}  // namespace
 
 bool IsIncognito(const CommandContext& context) {
   const char* incognito = context.getenv("BRAVEBOT_INCOGNITO");
@@ -89,12 +59,7 @@ int RunApprove(const std::vector<std::string>& words, CommandContext& context) {
     return kExitOk;
   }
 
-  context.out << DisplayDeclarationBlock(*declaration, digest.Short(),
-                                         ChangedRows(*approvals, *declaration))
-              << "\n  Use this MCP server? [y/N] " << std::flush;
-  std::string answer;
-  std::getline(context.in, answer);  // the end of the input answers no
-  if (!IsYes(answer)) {
+  if (!AskServerQuestion(context, *declaration, *approvals)) {
     context.out << declaration->alias << " is not approved\n";
     return kExitOk;
   }

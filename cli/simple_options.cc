@@ -16,6 +16,11 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
     app.add_flag_callback(
         spec.flags[i].first, [&given, i] { given[i] = true; }, spec.flags[i].second);
   }
+  std::string scope;
+  if (spec.takes_scope) {
+    app.add_option("-s,--scope", scope, "which settings file: local, project or user");
+  }
+  if (spec.takes_optional_path) app.add_option("path", options.path, "a project's directory");
   if (spec.takes_alias) {
     app.add_option("alias", options.alias, "the server's alias")->required();
   }
@@ -37,6 +42,13 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
   }
   for (size_t i = 0; i < spec.flags.size(); ++i) {
     if (given[i]) options.flags.insert(spec.flags[i].first);
+  }
+  if (!scope.empty()) {
+    options.scope = ParseScope(scope);
+    if (!options.scope) {
+      return Error(ErrorCode::kUsage, "-s takes local, project or user; bravebot-mcp " + spec.name +
+                                          " --help says more");
+    }
   }
   if (spec.takes_alias && !IsValidAlias(options.alias)) {
     return Error(ErrorCode::kUsage,

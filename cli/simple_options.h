@@ -3,12 +3,14 @@
 #ifndef BRAVEBOT_CLI_SIMPLE_OPTIONS_H_
 #define BRAVEBOT_CLI_SIMPLE_OPTIONS_H_
 
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/result.h"
+#include "supervisor/scope.h"
 
 namespace bravebot {
 
@@ -19,6 +21,8 @@ struct SimpleCommandSpec {
   bool takes_json = false;
   // Further on/off flags: {"--probe", "what it does"}.
   std::vector<std::pair<std::string, std::string>> flags;
+  bool takes_scope = false;          // -s, --scope local|project|user
+  bool takes_optional_path = false;  // one path, or none
 };
 
 struct SimpleOptions {
@@ -27,6 +31,8 @@ struct SimpleOptions {
   bool json = false;
   std::string alias;
   std::set<std::string> flags;  // those of spec.flags that were given
+  std::optional<Scope> scope;
+  std::string path;
 };
 
 // Reads `words` (what follows the command's name). A mistake is kUsage.

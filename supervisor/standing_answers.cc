@@ -182,7 +182,8 @@ std::string SerializeToolsFile(const ToolsFile& file) {
 }
 
 std::vector<std::string> DescribeForgotten(const ForgottenAnswers& forgotten) {
-  if (forgotten.empty()) return {"nothing was recorded for " + forgotten.project};
+  if (forgotten.empty())
+    return {"nothing was recorded for " + forgotten.project + " where there was nothing"};
   std::vector<ToolAnswer> tools = forgotten.tools;
   std::sort(tools.begin(), tools.end(), [](const ToolAnswer& a, const ToolAnswer& b) {
     return std::tie(a.server, a.tool) < std::tie(b.server, b.tool);

@@ -113,7 +113,7 @@ TEST(StandingAnswersFormatTest, ForgetSaysWhatItDroppedInThePagesWords) {
   ForgottenAnswers forgotten;
   forgotten.project = kApp;
   EXPECT_THAT(DescribeForgotten(forgotten),
-              ElementsAre("nothing was recorded for /Users/you/work/app"));
+              ElementsAre("nothing was recorded for /Users/you/work/app where there was nothing"));
 
   forgotten.tools = {{"weather", "get_forecast", kApp},
                      {"weather", "get_current_conditions", kApp}};
@@ -267,7 +267,7 @@ TEST_F(StandingAnswersTest, ForgetDropsEveryAnswerOfOneProjectAndSaysSo) {
   ASSERT_TRUE(again.ok());
   EXPECT_TRUE(again->empty());
   EXPECT_THAT(DescribeForgotten(*again),
-              ElementsAre("nothing was recorded for /Users/you/work/app"));
+              ElementsAre("nothing was recorded for /Users/you/work/app where there was nothing"));
 }
 
 TEST_F(StandingAnswersTest, ForgetTakesAPathThatNoLongerExistsAsTyped) {

@@ -1,0 +1,96 @@
+// bravebot-mcp enable: asks for a server in a settings file, so a session
+// started there starts it; asks the server question first where it is not
+// approved.
+#include <ostream>
+
+#include "cli/command.h"
+#include "cli/declaration_lookup.h"
+#include "cli/profile_access.h"
+#include "cli/server_question.h"
+#include "cli/simple_options.h"
+#include "confine/digest.h"
+#include "supervisor/approval_store.h"
+#include "supervisor/settings_file.h"
+
+namespace bravebot {
+namespace {
+
+std::string SaidOf(RequestChange change, const std::string& alias, const std::string& path) {
+  return change == RequestChange::kAlreadyRequested
+             ? path + " asks for " + alias + " already"
+             : path + " now asks for " + alias + ": a session started here starts it";
+}
+
+}  // namespace
+
+int RunEnable(const std::vector<std::string>& words, CommandContext& context) {
+  SimpleCommandSpec spec{"enable",
+                         "Asks for a declared MCP server in a settings file (-s local, the "
+                         "default, project or user), asking at a terminal whether to approve it "
+                         "where it is not approved.",
+                         /*takes_alias=*/true,
+                         /*takes_json=*/false,
+                         {}};
+  spec.takes_scope = true;
+  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
+  if (!options) return Report(context, "enable", options.error());
+  if (options->help) {
+    context.out << options->help_text;
+    return kExitOk;
+  }
+  if (IsIncognito(context)) {
+    return Report(context, "enable",
+                  Error(ErrorCode::kRefused,
+                        "an incognito session writes nothing under the "
+                        "profile directory, so nothing can be enabled in "
+                        "one"));
+  }
+  if (!context.at_terminal) {
+    return Report(context, "enable",
+                  Error(ErrorCode::kRefused,
+                        "enable asks a question, and its standard input or "
+                        "output is not a terminal: run bravebot-mcp enable " +
+                            options->alias + " at a terminal"));
+  }
+  Result<ProfileDirectory> profile = OpenProfileToWrite(context);
+  if (!profile) return Report(context, "enable", profile.error());
+  Result<Declaration> declaration = FindDeclaration(*profile, options->alias);
+  if (!declaration) return Report(context, "enable", declaration.error());
+  Result<ApprovalFile> approvals = ApprovalStore(*profile).Read();
+  if (!approvals) return Report(context, "enable", approvals.error());
+
+  const Scope scope = options->scope.value_or(Scope::kLocal);
+  const SettingsFiles settings(context.cwd, &*profile);
+  const std::string path = settings.PathOf(scope);
+  // A file that cannot take the request is found before anything is asked or
+  // approved, so nothing is left half done.
+  if (Result<McpRequest> readable = settings.ReadRequest(scope); !readable) {
+    return Report(context, "enable", readable.error());
+  }
+  Result<RequestChange> change = RequestChange::kAlreadyRequested;
+  auto ask_for_it = [&](const FileLock& held) -> Status {
+    change =
+        settings.AddRequest(scope, declaration->alias, scope == Scope::kUser ? &held : nullptr);
+    return change ? Status() : Status(change.error());
+  };
+
+  const DeclarationDigest digest = ComputeDigest(*declaration);
+  if (approvals->Approves(digest.hex)) {
+    Result<FileLock> lock = profile->Lock();
+    if (!lock) return Report(context, "enable", lock.error());
+    if (Status asked = ask_for_it(*lock); !asked) return Report(context, "enable", asked.error());
+  } else {
+    if (!AskServerQuestion(context, *declaration, *approvals)) {
+      context.out << declaration->alias << " is not approved, and nothing was asked for\n";
+      return kExitOk;
+    }
+    if (Status done = ApproveAsShown(*profile, *declaration, ask_for_it); !done) {
+      return Report(context, "enable", done.error());
+    }
+    context.out << "approved " << declaration->alias << ": digest " << digest.Short() << "\n";
+  }
+  context.out << SaidOf(*change, declaration->alias, path) << "\n";
+  return kExitOk;
+}
+
+}  // namespace bravebot
