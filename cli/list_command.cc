@@ -1,71 +1,28 @@
-// bravebot-mcp list: every declaration, a row each, and every entry that
-// cannot be used with what is wrong with it (which makes list fail, so that a
-// script notices).
-#include <algorithm>
+// bravebot-mcp list: every declaration, and what a session started here
+// would do with it; a row for each server asked for here that nobody
+// declared; and every entry that cannot be used, with what is wrong with it
+// (which makes list fail, so that a script notices).
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "cli/command.h"
-#include "cli/declaration_view.h"
 #include "cli/profile_access.h"
+#include "cli/session_rows.h"
 #include "cli/simple_options.h"
-#include "confine/digest.h"
 #include "confine/paths.h"
 #include "supervisor/approval_store.h"
 #include "supervisor/declaration_store.h"
+#include "supervisor/managed_policy.h"
+#include "supervisor/session_plan.h"
+#include "supervisor/standing_answers.h"
 
 namespace bravebot {
-namespace {
-
-std::string PaddedTo(const std::string& text, size_t width) {
-  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
-}
-
-std::string_view ApprovalState(const ApprovalFile& approvals, const Declaration& declaration) {
-  return approvals.Approves(ComputeDigest(declaration).hex) ? "approved" : "unapproved";
-}
-
-void PrintRows(const DeclarationFile& file, const ApprovalFile& approvals, std::ostream& out) {
-  size_t alias_width = 0;
-  for (const Declaration& declaration : file.declarations) {
-    alias_width = std::max(alias_width, declaration.alias.size());
-  }
-  for (const UnusableEntry& entry : file.unusable) {
-    alias_width = std::max(alias_width, DisplayWord(entry.alias).size());
-  }
-  for (const Declaration& declaration : file.declarations) {
-    out << "  " << PaddedTo(declaration.alias, alias_width + 2)
-        << PaddedTo(std::string(TransportName(declaration.transport)), 7)
-        << PaddedTo(std::string(ApprovalState(approvals, declaration)), 12)
-        << ComputeDigest(declaration).Short() << "\n";
-  }
-  for (const UnusableEntry& entry : file.unusable) {
-    out << "  " << PaddedTo(DisplayWord(entry.alias), alias_width + 2)
-        << "cannot be used: " << entry.problem << "\n";
-  }
-}
-
-nlohmann::json ListJson(const DeclarationFile& file, const ApprovalFile& approvals,
-                        const std::string& path) {
-  nlohmann::json servers = nlohmann::json::array();
-  for (const Declaration& declaration : file.declarations) {
-    nlohmann::json summary = DeclarationSummaryJson(declaration);
-    summary["approved"] = ApprovalState(approvals, declaration) == "approved";
-    servers.push_back(summary);
-  }
-  nlohmann::json unusable = nlohmann::json::array();
-  for (const UnusableEntry& entry : file.unusable) {
-    unusable.push_back({{"alias", entry.alias}, {"problem", entry.problem}});
-  }
-  return {{"file", path}, {"servers", servers}, {"unusable", unusable}};
-}
-
-}  // namespace
 
 int RunList(const std::vector<std::string>& words, CommandContext& context) {
   const SimpleCommandSpec spec{
       "list",
-      "Lists every declared MCP server: its transport, approval and short digest.",
+      "Lists every declared MCP server: its transport, approval and short digest, who asks for it "
+      "here and what a session started here would do with it.",
       /*takes_alias=*/false,
       /*takes_json=*/true,
       {}};
@@ -80,31 +37,56 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
   if (!profile) return Report(context, "list", profile.error());
   DeclarationFile file;
   ApprovalFile approvals;
+  SessionRowsInput rows{&file, &approvals, nullptr, {}, false};
   std::string path;
+  if (std::optional<std::string> location = context.ProfileLocation()) {
+    path = JoinPath(*location, kDeclarationFileName);
+  }
   if (*profile) {
-    DeclarationStore store(**profile);
-    path = store.path();
-    Result<DeclarationFile> read = store.Read();
+    Result<DeclarationFile> read = DeclarationStore(**profile).Read();
     if (!read) return Report(context, "list", read.error());
     file = std::move(*read);
     Result<ApprovalFile> approved = ApprovalStore(**profile).Read();
     if (!approved) return Report(context, "list", approved.error());
     approvals = std::move(*approved);
-  } else if (std::optional<std::string> location = context.ProfileLocation()) {
-    path = JoinPath(*location, kDeclarationFileName);
+    StandingAnswers answers(**profile);
+    Result<std::vector<ToolAnswer>> tools = answers.ToolsAnsweredIn(context.cwd);
+    if (!tools) return Report(context, "list", tools.error());
+    rows.tool_answers = std::move(*tools);
+    Result<bool> servers = answers.ServersAnsweredIn(context.cwd);
+    if (!servers) return Report(context, "list", servers.error());
+    rows.servers_answered = *servers;
   }
+  const ManagedPolicy policy = LoadManagedPolicy(ManagedFilePath(context.getenv));
+  SessionInputs inputs{context.cwd,
+                       SessionMode::kTerminal,
+                       *profile ? &**profile : nullptr,
+                       &file,
+                       &approvals,
+                       &policy,
+                       context.getenv,
+                       &context.fs};
+  Result<SessionPlan> plan = PlanSession(inputs);
+  if (!plan) return Report(context, "list", plan.error());
+  rows.plan = &*plan;
 
   if (options->json) {
-    context.out << JsonText(ListJson(file, approvals, path)) << "\n";
+    nlohmann::json json = SessionRowsJson(rows);
+    json["file"] = path;
+    json["directory"] = context.cwd;
+    context.out << JsonText(json) << "\n";
   } else if (path.empty()) {
     context.out << "nothing is declared: " << NoProfileDirectoryMessage() << "\n";
-  } else if (file.declarations.empty() && file.unusable.empty()) {
+  } else if (file.declarations.empty() && file.unusable.empty() && plan->requested.empty()) {
     context.out << "nothing is declared in " << path
                 << ": bravebot-mcp add ALIAS -- PROGRAM declares a server\n";
   } else {
-    context.out << "declared in " << path << "\n";
-    PrintRows(file, approvals, context.out);
+    context.out << "declared in " << path << "\n"
+                << "for a session started in " << context.cwd << "\n"
+                << DisplaySessionRows(rows);
   }
+  for (const Error& unreadable : plan->unreadable) Report(context, "list", unreadable);
+  if (!plan->unreadable.empty() && file.unusable.empty()) return kExitFailed;
   if (!file.unusable.empty()) {
     return Report(
         context, "list",

@@ -1,0 +1,32 @@
+// The rows list and doctor print: each declared server with its approval,
+// who asks for it in the directory and what a session at a terminal there
+// would do, and the standing answers recorded for it there; a row for each
+// server asked for and nobody declared; each entry that cannot be used.
+#ifndef BRAVEBOT_CLI_SESSION_ROWS_H_
+#define BRAVEBOT_CLI_SESSION_ROWS_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "supervisor/approval_file.h"
+#include "supervisor/declaration_file.h"
+#include "supervisor/session_plan.h"
+#include "supervisor/standing_answers.h"
+
+namespace bravebot {
+
+struct SessionRowsInput {
+  const DeclarationFile* declarations;
+  const ApprovalFile* approvals;
+  const SessionPlan* plan;               // nothing: no directory to speak of
+  std::vector<ToolAnswer> tool_answers;  // recorded for the plan's directory
+  bool servers_answered = false;         // answer 2 at the server question there
+};
+
+std::string DisplaySessionRows(const SessionRowsInput& input);
+nlohmann::json SessionRowsJson(const SessionRowsInput& input);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CLI_SESSION_ROWS_H_
