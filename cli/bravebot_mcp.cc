@@ -15,6 +15,7 @@ Declares the MCP servers a bravebot session may start.
   add      declare a server: bravebot-mcp add ALIAS -- PROGRAM [ARGS...]
   approve  ask, at a terminal, whether to approve what a server runs
   disable  take a server out of the settings files that ask for it
+  doctor   list's rows, and every settings key that tries to declare a server
   enable   ask for a server in a settings file, approving it first at a terminal
   forget   drop the standing answers recorded for a project
   get      show one declaration in full, with its whole digest
@@ -28,8 +29,9 @@ bravebot-mcp COMMAND --help says more about each.
 const std::map<std::string, CommandFunction>& Commands() {
   static const std::map<std::string, CommandFunction> commands = {
       {"add", RunAdd},       {"approve", RunApprove}, {"disable", RunDisable},
-      {"enable", RunEnable}, {"forget", RunForget},   {"get", RunGet},
-      {"list", RunList},     {"reach", RunReach},     {"remove", RunRemove}};
+      {"doctor", RunDoctor}, {"enable", RunEnable},   {"forget", RunForget},
+      {"get", RunGet},       {"list", RunList},       {"reach", RunReach},
+      {"remove", RunRemove}};
   return commands;
 }
 

@@ -53,6 +53,7 @@ int RunApprove(const std::vector<std::string>& words, CommandContext& context);
 int RunEnable(const std::vector<std::string>& words, CommandContext& context);
 int RunDisable(const std::vector<std::string>& words, CommandContext& context);
 int RunForget(const std::vector<std::string>& words, CommandContext& context);
+int RunDoctor(const std::vector<std::string>& words, CommandContext& context);
 
 // True where the front end's incognito session runs us (BRAVEBOT_INCOGNITO=1),
 // which writes nothing under the profile directory.

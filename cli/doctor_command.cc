@@ -1,0 +1,106 @@
+// bravebot-mcp doctor: list's rows, and what would mislead: a settings file
+// that tries to declare a server (which only mcp.json may), named by its key
+// and never by what is inside it, since that may be a command line and a
+// token; and what the administrator file pins.
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/profile_access.h"
+#include "cli/simple_options.h"
+#include "confine/paths.h"
+#include "supervisor/declaration_store.h"
+#include "supervisor/managed_policy.h"
+#include "supervisor/settings_file.h"
+
+namespace bravebot {
+namespace {
+
+// Every key of a settings file that tries to declare a server.
+std::vector<std::string> DeclaringKeys(const nlohmann::json& document) {
+  std::vector<std::string> keys;
+  if (!document.is_object()) return keys;
+  if (document.contains("mcpServers")) keys.push_back("mcpServers");
+  if (document.contains("mcp") && document["mcp"].is_object()) {
+    for (const auto& [key, value] : document["mcp"].items()) {
+      if (key != "request" && key != "deny") keys.push_back("mcp." + key);
+    }
+  }
+  return keys;
+}
+
+std::vector<std::string> IgnoredLines(const CommandContext& context,
+                                      const std::string& declarations_path) {
+  std::optional<std::string> profile = context.ProfileLocation();
+  std::vector<std::string> lines;
+  for (Scope scope : {Scope::kLocal, Scope::kProject, Scope::kUser}) {
+    const std::string path = SettingsFilePath(scope, context.cwd, profile.value_or(""));
+    if (path.empty() || (scope == Scope::kUser && !profile)) continue;
+    std::ifstream in(path);
+    if (!in) continue;
+    std::string text{std::istreambuf_iterator<char>(in), {}};
+    nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+    for (const std::string& key : DeclaringKeys(document)) {
+      lines.push_back("ignored   " + key + " in " + path + " declares an MCP server, which only " +
+                      declarations_path + " may: nothing in it is started");
+    }
+  }
+  return lines;
+}
+
+}  // namespace
+
+int RunDoctor(const std::vector<std::string>& words, CommandContext& context) {
+  const SimpleCommandSpec spec{
+      "doctor",
+      "Prints list's rows, names every key of a settings file that tries to declare an MCP server "
+      "(which only mcp.json may), and what the administrator file pins; fails where list fails "
+      "or a key is ignored.",
+      /*takes_alias=*/false,
+      /*takes_json=*/true,
+      {}};
+  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
+  if (!options) return Report(context, "doctor", options.error());
+  if (options->help) {
+    context.out << options->help_text;
+    return kExitOk;
+  }
+  const std::string declarations_path =
+      context.ProfileLocation() ? JoinPath(*context.ProfileLocation(), kDeclarationFileName)
+                                : "the profile directory's mcp.json";
+  const std::vector<std::string> ignored = IgnoredLines(context, declarations_path);
+  const std::string managed_path = ManagedFilePath(context.getenv);
+  Result<ManagedPolicy> managed = ReadManagedPolicy(managed_path);
+  std::vector<std::string> pinned;
+  if (managed) {
+    for (const std::string& key : PinnedKeys(*managed)) {
+      pinned.push_back("pinned    " + key + " in " + managed_path);
+    }
+  }
+
+  std::ostringstream rows;
+  CommandContext list_context{
+      context.in, rows, context.err, context.getenv, context.cwd, context.at_terminal, context.fs};
+  std::vector<std::string> list_words;
+  if (options->json) list_words.push_back("--json");
+  int status = RunList(list_words, list_context);
+
+  if (options->json) {
+    nlohmann::json json = nlohmann::json::parse(rows.str(), nullptr, false);
+    if (!json.is_object()) json = nlohmann::json::object();
+    json["ignored"] = ignored;
+    json["pinned"] = pinned;
+    if (!managed) json["administrator_file_error"] = managed.error().message();
+    context.out << JsonText(json) << "\n";
+  } else {
+    context.out << rows.str();
+    for (const std::string& line : ignored) context.out << line << "\n";
+    for (const std::string& line : pinned) context.out << line << "\n";
+  }
+  if (!managed) Report(context, "doctor", managed.error());
+  return status != kExitOk || !ignored.empty() || !managed ? kExitFailed : kExitOk;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,60 @@
+// bravebot-mcp doctor: a settings file that tries to declare a server is
+// named by its key, never by what is inside it, and fails the doctor.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "integration/profile_fixture.h"
+
+namespace bravebot::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class DoctorTest : public ProfileTest {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
+    std::filesystem::create_directories(temporary_.Join(".bravebot"));
+  }
+  std::string Settings() const { return temporary_.Join(".bravebot/settings.json"); }
+};
+
+TEST_F(DoctorTest, AHealthyDirectoryPasses) {
+  CommandOutput doctor = Mcp({"doctor"});
+  EXPECT_EQ(doctor.status, 0) << doctor.err;
+  EXPECT_THAT(doctor.out, HasSubstr("  weather  stdio  unapproved"));
+}
+
+TEST_F(DoctorTest, KeysThatTryToDeclareAServerAreNamedAndFail) {
+  std::ofstream(Settings()) << R"({"mcpServers": {"evil": {"command": "curl", "env": {"TOKEN":
+      "sk-canary-271828"}}}, "mcp": {"request": ["weather"], "deny": [], "servers": {"x":
+      "sk-canary-271828"}}})";
+  CommandOutput doctor = Mcp({"doctor"});
+  EXPECT_EQ(doctor.status, 1);
+  EXPECT_THAT(doctor.out, HasSubstr("ignored   mcpServers in " + Settings() +
+                                    " declares an MCP server, which only " + DeclarationFile() +
+                                    " may: nothing in it is started\n"));
+  EXPECT_THAT(doctor.out, HasSubstr("ignored   mcp.servers in " + Settings()));
+  EXPECT_THAT(doctor.out, Not(HasSubstr("mcp.deny in")));
+  EXPECT_THAT(doctor.out + doctor.err, Not(HasSubstr("sk-canary-271828")));
+  EXPECT_THAT(doctor.out + doctor.err, Not(HasSubstr("curl")));
+}
+
+TEST_F(DoctorTest, WhatTheAdministratorFilePinsIsNamed) {
+  const std::string managed = temporary_.Join("managed.json");
+  std::ofstream(managed) << R"({"mcp": {"allow": [{"host": "*.example.com"}], "deny": []}})";
+  std::vector<std::string> environment = Environment();
+  environment.push_back("BRAVEBOT_MANAGED_FILE=" + managed);
+  CommandOutput doctor =
+      RunCommand({OurProgram("bravebot-mcp"), "doctor"}, environment, temporary_.path());
+  EXPECT_EQ(doctor.status, 0) << doctor.err;
+  EXPECT_THAT(doctor.out, HasSubstr("pinned    mcp.allow in " + managed + "\n"));
+  EXPECT_THAT(doctor.out, HasSubstr("pinned    mcp.deny in " + managed + "\n"));
+}
+
+}  // namespace
+}  // namespace bravebot::testing
