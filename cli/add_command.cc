@@ -2,6 +2,7 @@
 #include <ostream>
 
 #include "cli/add_arguments.h"
+#include "cli/administrator_note.h"
 #include "cli/command.h"
 #include "cli/declaration_view.h"
 #include "cli/profile_access.h"
@@ -76,6 +77,7 @@ int AskAfterDeclaring(CommandContext& context, const ProfileDirectory& profile,
   });
   if (!done) return Report(context, "add", done.error());
   context.out << "approved " << declaration.alias << ": " << path << " asks for it\n";
+  SayIfTheAdministratorRefuses(context, declaration);
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 // approved.
 #include <ostream>
 
+#include "cli/administrator_note.h"
 #include "cli/command.h"
 #include "cli/declaration_lookup.h"
 #include "cli/profile_access.h"
@@ -90,6 +91,7 @@ int RunEnable(const std::vector<std::string>& words, CommandContext& context) {
     context.out << "approved " << declaration->alias << ": digest " << digest.Short() << "\n";
   }
   context.out << SaidOf(*change, declaration->alias, path) << "\n";
+  SayIfTheAdministratorRefuses(context, *declaration);
   return kExitOk;
 }
 

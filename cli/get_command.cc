@@ -9,6 +9,8 @@
 #include "confine/digest.h"
 #include "supervisor/approval_store.h"
 #include "supervisor/declaration_store.h"
+#include "supervisor/managed_policy.h"
+#include "supervisor/session_plan.h"
 
 namespace bravebot {
 
@@ -55,16 +57,21 @@ int RunGet(const std::vector<std::string>& words, CommandContext& context) {
   Result<ApprovalFile> approvals = ApprovalStore(**profile).Read();
   if (!approvals) return Report(context, "get", approvals.error());
   const bool approved = approvals->Approves(ComputeDigest(*declaration).hex);
+  const ManagedDecision managed = AdministratorDecision(
+      LoadManagedPolicy(ManagedFilePath(context.getenv)), *declaration, context.getenv, context.fs);
   if (options->json) {
     nlohmann::json summary = DeclarationSummaryJson(*declaration);
     summary["file"] = store.path();
     summary["approved"] = approved;
+    if (!managed.allowed) summary["not_started"] = managed.reason;
     context.out << JsonText(summary) << "\n";
     return kExitOk;
   }
   context.out << "declared in " << store.path() << "\n"
-              << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).hex,
-                                         {approved ? "approved" : "unapproved"});
+              << DisplayDeclarationBlock(
+                     *declaration, ComputeDigest(*declaration).hex,
+                     {std::string(approved ? "approved" : "unapproved") +
+                      (managed.allowed ? "" : "  not started: " + managed.reason)});
   return kExitOk;
 }
 

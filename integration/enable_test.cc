@@ -75,6 +75,21 @@ TEST_F(EnableTest, EnableAsksWhereNotApprovedAndKeepsTheRestOfTheFile) {
   EXPECT_THAT(enable.out, HasSubstr(Project() + " asks for weather already"));
 }
 
+TEST_F(EnableTest, WhatTheAdministratorRefusesIsAskedForAndSaidNotToStart) {
+  const std::string managed = temporary_.Join("managed.json");
+  std::ofstream(managed) << R"({"mcp": {"deny": [{"command": ["/bin/cat"]}]}})";
+  std::vector<std::string> environment = Environment();
+  environment.push_back("BRAVEBOT_MANAGED_FILE=" + managed);
+  CommandOutput add = RunAtTerminal({OurProgram("bravebot-mcp"), "add", "cat", "--", "/bin/cat"},
+                                    environment, Checkout(), "y\n");
+  EXPECT_THAT(add.out, HasSubstr("approved cat: " + Local() + " asks for it"));
+  EXPECT_THAT(add.out, HasSubstr("cat will not start, whatever is declared or approved: " +
+                                 managed + ", which this machine's administrator manages, denies"));
+  CommandOutput get =
+      RunCommand({OurProgram("bravebot-mcp"), "get", "cat"}, environment, Checkout());
+  EXPECT_THAT(get.out, HasSubstr("approved  not started: " + managed));
+}
+
 TEST_F(EnableTest, EnablePipedIsRefused) {
   ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
   CommandOutput enable = Mcp({"enable", "weather"});

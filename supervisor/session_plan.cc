@@ -40,20 +40,8 @@ std::string VariablesRow(const Declaration& declaration) {
   return row;
 }
 
-// Where a program given by name is found, through the PATH it is given.
 std::optional<std::string> Runs(const Declaration& declaration, const SessionInputs& inputs) {
-  if (declaration.transport != Transport::kStdio || !IsProgramNamedByPath(declaration.program)) {
-    return std::nullopt;
-  }
-  std::optional<std::string> path;
-  for (const StoredVariable& stored : declaration.stored_variables) {
-    if (stored.name == "PATH") path = stored.value;
-  }
-  if (!path && declaration.NamesVariable("PATH")) {
-    if (const char* value = inputs.getenv("PATH")) path = value;
-  }
-  Result<std::string> found = FindProgram(declaration.program, path, *inputs.fs);
-  return found ? std::optional<std::string>(*found) : std::nullopt;
+  return WhereItRuns(declaration, inputs.getenv, *inputs.fs);
 }
 
 std::string Question(const PlannedServer& server, const SessionInputs& inputs,
@@ -144,6 +132,29 @@ void DecideServer(PlannedServer& server, const SessionInputs& inputs, bool proje
 }
 
 }  // namespace
+
+std::optional<std::string> WhereItRuns(const Declaration& declaration,
+                                       const EnvironmentLookup& getenv, const FileSystemView& fs) {
+  if (declaration.transport != Transport::kStdio || !IsProgramNamedByPath(declaration.program)) {
+    return std::nullopt;
+  }
+  std::optional<std::string> path;
+  for (const StoredVariable& stored : declaration.stored_variables) {
+    if (stored.name == "PATH") path = stored.value;
+  }
+  if (!path && declaration.NamesVariable("PATH")) {
+    if (const char* value = getenv("PATH")) path = value;
+  }
+  Result<std::string> found = FindProgram(declaration.program, path, fs);
+  return found ? std::optional<std::string>(*found) : std::nullopt;
+}
+
+ManagedDecision AdministratorDecision(const ManagedPolicy& policy, const Declaration& declaration,
+                                      const EnvironmentLookup& getenv, const FileSystemView& fs) {
+  std::optional<std::string> runs = WhereItRuns(declaration, getenv, fs);
+  if (!runs && declaration.program.starts_with('/')) runs = declaration.program;
+  return Decide(policy, declaration, runs.value_or(""));
+}
 
 Result<SessionPlan> PlanSession(const SessionInputs& inputs) {
   SessionPlan plan;

@@ -68,6 +68,16 @@ struct SessionInputs {
 
 Result<SessionPlan> PlanSession(const SessionInputs& inputs);
 
+// Where a program given by name is found through the PATH it is given (what
+// the question shows as runs); nothing for a path, a service, or not found.
+std::optional<std::string> WhereItRuns(const Declaration& declaration,
+                                       const EnvironmentLookup& getenv, const FileSystemView& fs);
+
+// The administrator's decision on `declaration`, matched with the program as
+// the absolute path it is found at.
+ManagedDecision AdministratorDecision(const ManagedPolicy& policy, const Declaration& declaration,
+                                      const EnvironmentLookup& getenv, const FileSystemView& fs);
+
 }  // namespace bravebot
 
 #endif  // BRAVEBOT_SUPERVISOR_SESSION_PLAN_H_

@@ -1,0 +1,18 @@
+#include "cli/administrator_note.h"
+
+#include <ostream>
+
+#include "supervisor/managed_policy.h"
+#include "supervisor/session_plan.h"
+
+namespace bravebot {
+
+void SayIfTheAdministratorRefuses(CommandContext& context, const Declaration& declaration) {
+  const ManagedDecision decision = AdministratorDecision(
+      LoadManagedPolicy(ManagedFilePath(context.getenv)), declaration, context.getenv, context.fs);
+  if (decision.allowed) return;
+  context.out << declaration.alias
+              << " will not start, whatever is declared or approved: " << decision.reason << "\n";
+}
+
+}  // namespace bravebot
