@@ -58,9 +58,22 @@ int AskAfterDeclaring(CommandContext& context, const ProfileDirectory& profile,
   if (!approvals) return Report(context, "add", approvals.error());
   const SettingsFiles settings(context.cwd, &profile);
   const std::string path = settings.PathOf(scope);
-  // A file that cannot take the request is found before anything is asked.
   Result<McpRequest> request = settings.ReadRequest(scope);
   if (!request) return Report(context, "add", request.error());
+  auto ask_for_it = [&](const FileLock& held) -> Status {
+    Result<RequestChange> change =
+        settings.AddRequest(scope, declaration.alias, scope == Scope::kUser ? &held : nullptr);
+    return change ? Status() : Status(change.error());
+  };
+  if (approvals->Approves(ComputeDigest(declaration).hex)) {
+    // Declared again as it was: approved already, so nothing is asked.
+    Result<FileLock> lock = profile.Lock();
+    if (!lock) return Report(context, "add", lock.error());
+    if (Status asked = ask_for_it(*lock); !asked) return Report(context, "add", asked.error());
+    context.out << declaration.alias << " is approved already: " << path << " asks for it\n";
+    SayIfTheAdministratorRefuses(context, declaration);
+    return kExitOk;
+  }
   if (!AskServerQuestion(context, declaration, *approvals)) {
     if (request->Requests(declaration.alias)) {
       context.out << declaration.alias << " is not approved, and " << path
@@ -70,11 +83,7 @@ int AskAfterDeclaring(CommandContext& context, const ProfileDirectory& profile,
     }
     return kExitOk;
   }
-  Status done = ApproveAsShown(profile, declaration, [&](const FileLock& held) -> Status {
-    Result<RequestChange> change =
-        settings.AddRequest(scope, declaration.alias, scope == Scope::kUser ? &held : nullptr);
-    return change ? Status() : Status(change.error());
-  });
+  Status done = ApproveAsShown(profile, declaration, ask_for_it);
   if (!done) return Report(context, "add", done.error());
   context.out << "approved " << declaration.alias << ": " << path << " asks for it\n";
   SayIfTheAdministratorRefuses(context, declaration);
@@ -114,6 +123,13 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
 
   Result<ProfileDirectory> profile = OpenProfileToWrite(context);
   if (!profile) return Refuse(context, profile.error());
+  if (context.at_terminal) {
+    // The file a yes would ask for it in is checked before anything is
+    // written, so the question is never left half answered.
+    Result<McpRequest> request =
+        SettingsFiles(context.cwd, &*profile).ReadRequest(arguments->scope);
+    if (!request) return Refuse(context, request.error());
+  }
   DeclarationStore store(*profile);
   if (auto written = Declare(*profile, *declaration); !written) {
     return Refuse(context, written.error());

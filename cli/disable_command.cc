@@ -53,7 +53,10 @@ int RunDisable(const std::vector<std::string>& words, CommandContext& context) {
       removed_any = true;
     }
   }
-  if (!removed_any) {
+  if (!removed_any && options->scope) {
+    context.out << settings.PathOf(*options->scope) << " does not ask for " << options->alias
+                << ": nothing changed\n";
+  } else if (!removed_any) {
     context.out << "no settings file here asks for " << options->alias << ": nothing changed\n";
   }
   return kExitOk;

@@ -35,7 +35,10 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
   } catch (const CLI::ParseError&) {
     // CLI11's own message repeats the word it did not expect, which may be a
     // key pasted in the wrong place; say what the command takes instead.
-    std::string takes = spec.takes_alias ? "one alias" : "no word";
+    std::string takes = spec.takes_alias           ? "one alias"
+                        : spec.takes_optional_path ? "one path, or none"
+                                                   : "no word";
+    if (spec.takes_scope) takes += ", -s local, project or user";
     if (spec.takes_json) takes += " and --json";
     return Error(ErrorCode::kUsage, spec.name + " takes " + takes + "; bravebot-mcp " + spec.name +
                                         " --help says more");

@@ -13,6 +13,7 @@
 #include "launcher/filesystem_view.h"
 #include "launcher/landlock_ruleset.h"
 #include "supervisor/server_directories.h"
+#include "supervisor/session_plan.h"
 
 namespace bravebot {
 namespace {
@@ -78,6 +79,14 @@ Result<Confinement> PlanConfinement(const Declaration& declaration,
 
 Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
                                              const ServerStartOptions& options) {
+  // Refused by the administrator: nothing is made for it, not even its home.
+  if (options.policy) {
+    ManagedDecision decision =
+        AdministratorDecision(*options.policy, declaration, options.getenv, *options.fs);
+    if (!decision.allowed) {
+      return Error(ErrorCode::kRefused, ManagedRefusalSentence(declaration.alias, decision));
+    }
+  }
   Result<std::string> home = PrepareServerHome(*options.profile, ComputeDigest(declaration).hex);
   if (!home) return home.error();
   Result<std::string> run_directory = MakeRunDirectory(options.system_temporary_root);
@@ -90,12 +99,6 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
 
   Result<Confinement> confinement = PlanConfinement(declaration, options, *run_directory);
   if (!confinement) return fail(confinement.error());
-  if (options.policy) {
-    ManagedDecision decision = Decide(*options.policy, declaration, confinement->reach.program);
-    if (!decision.allowed) {
-      return fail(Error(ErrorCode::kRefused, ManagedRefusalSentence(declaration.alias, decision)));
-    }
-  }
   if (confinement->landlock.abi == 0) {
     return fail(Error(ErrorCode::kRefused, declaration.alias +
                                                " was not started: this kernel has no Landlock, so "

@@ -245,8 +245,9 @@ ManagedPolicy PolicyFromText(std::string_view text, const std::string& path) {
     return policy;
   }
   JsonLayout layout(text);
-  const JsonLayout::Member* mcp_member =
-      FindOnce(layout.Members(layout.Root()), "mcp", "mcp", text, policy.problem);
+  // Kept in a variable: FindOnce answers with a pointer into it.
+  const std::vector<JsonLayout::Member> root_members = layout.Members(layout.Root());
+  const JsonLayout::Member* mcp_member = FindOnce(root_members, "mcp", "mcp", text, policy.problem);
   if (mcp_member == nullptr) return policy;
   const json& mcp = document.at("mcp");
   if (!mcp.is_object()) {
