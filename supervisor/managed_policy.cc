@@ -12,6 +12,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "base/text_position.h"
 #include "base/unique_fd.h"
 #include "confine/url.h"
 
@@ -40,20 +41,6 @@ std::string WhoseFile(const std::string& path) {
 // `doctor` shows and the reason each refused server gives.
 std::string BrokenReason(const std::string& path, const std::string& problem) {
   return WhoseFile(path) + problem + ", so no server starts until it is mended";
-}
-
-// Line and column (both from 1) of byte `offset` in `text`.
-std::pair<size_t, size_t> LineAndColumn(std::string_view text, size_t offset) {
-  offset = std::min(offset, text.size());
-  size_t line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return {line, offset - line_start + 1};
 }
 
 std::string At(std::string_view text, size_t offset) {

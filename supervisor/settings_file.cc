@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "base/files.h"
+#include "base/text_position.h"
 #include "base/unique_fd.h"
 #include "confine/declaration.h"
 #include "confine/paths.h"
@@ -16,20 +17,6 @@ namespace bravebot {
 namespace {
 
 using nlohmann::json;
-
-// Line and column (both from 1) of byte `offset` in `text`.
-std::pair<size_t, size_t> LineAndColumn(std::string_view text, size_t offset) {
-  offset = std::min(offset, text.size());
-  size_t line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return {line, offset - line_start + 1};
-}
 
 Error Corrupt(const std::string& shown_path, const std::string& why) {
   return Error(ErrorCode::kCorrupt,
