@@ -69,6 +69,9 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
   Result<SessionPlan> plan = PlanSession(inputs);
   if (!plan) return Report(context, "list", plan.error());
   rows.plan = &*plan;
+  rows.policy = &policy;
+  rows.getenv = context.getenv;
+  rows.fs = &context.fs;
 
   if (options->json) {
     nlohmann::json json = SessionRowsJson(rows);

@@ -56,6 +56,17 @@ std::string Answered(const SessionRowsInput& input, const std::string& alias) {
   return row;
 }
 
+// Why the administrator refuses it, or "" when it does not.
+std::string AdministratorRefusal(const SessionRowsInput& input, const Declaration& declaration,
+                                 const PlannedServer* planned) {
+  if (planned != nullptr)
+    return planned->refused_by_administrator ? planned->administrator_reason : "";
+  if (input.policy == nullptr || input.fs == nullptr) return "";
+  ManagedDecision decision =
+      AdministratorDecision(*input.policy, declaration, input.getenv, *input.fs);
+  return decision.allowed ? "" : decision.reason;
+}
+
 bool Approved(const SessionRowsInput& input, const Declaration& declaration) {
   return input.approvals->Approves(ComputeDigest(declaration).hex);
 }
@@ -83,8 +94,8 @@ std::string DisplaySessionRows(const SessionRowsInput& input) {
             PaddedTo(std::string(TransportName(declaration.transport)), 7) +
             PaddedTo(Approved(input, declaration) ? "approved" : "unapproved", 12) +
             ComputeDigest(declaration).Short();
-    if (planned != nullptr && planned->refused_by_administrator) {
-      text += "  not started: " + planned->administrator_reason;
+    if (std::string refusal = AdministratorRefusal(input, declaration, planned); !refusal.empty()) {
+      text += "  not started: " + refusal;
     }
     text += "\n";
     if (input.plan == nullptr) continue;
@@ -116,9 +127,12 @@ nlohmann::json SessionRowsJson(const SessionRowsInput& input) {
       summary["session"] = planned->decision == ServerDecision::kStartUnasked ? "start unasked"
                            : planned->decision == ServerDecision::kAsk        ? "ask"
                                                                               : "not started";
-      if (planned->refused_by_administrator) summary["not_started"] = planned->administrator_reason;
     } else {
       summary["requested_by"] = nlohmann::json::array();
+    }
+    const PlannedServer* planned = PlannedFor(input, declaration.alias);
+    if (std::string refusal = AdministratorRefusal(input, declaration, planned); !refusal.empty()) {
+      summary["not_started"] = refusal;
     }
     servers.push_back(summary);
   }

@@ -11,6 +11,7 @@
 
 #include "supervisor/approval_file.h"
 #include "supervisor/declaration_file.h"
+#include "supervisor/managed_policy.h"
 #include "supervisor/session_plan.h"
 #include "supervisor/standing_answers.h"
 
@@ -22,6 +23,10 @@ struct SessionRowsInput {
   const SessionPlan* plan;               // nothing: no directory to speak of
   std::vector<ToolAnswer> tool_answers;  // recorded for the plan's directory
   bool servers_answered = false;         // answer 2 at the server question there
+  // For the administrator's refusal of a server no file here asks for.
+  const ManagedPolicy* policy = nullptr;
+  EnvironmentLookup getenv = {};
+  const FileSystemView* fs = nullptr;
 };
 
 std::string DisplaySessionRows(const SessionRowsInput& input);

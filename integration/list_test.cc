@@ -68,6 +68,13 @@ TEST_F(ListTest, TheAdministratorsRefusalIsShownBesideTheApproval) {
   EXPECT_THAT(list.out, HasSubstr("  not started: " + managed +
                                   ", which this machine's administrator manages, allows only the "
                                   "servers its mcp.allow names, and not this one\n"));
+  // Asked for here or not, a refused server says so beside its approval.
+  EXPECT_THAT(list.out, HasSubstr("  maps     stdio  unapproved  "));
+  size_t refusals = 0;
+  for (size_t at = 0; (at = list.out.find("  not started: ", at)) != std::string::npos; ++at) {
+    ++refusals;
+  }
+  EXPECT_EQ(refusals, 3u);  // weather, docs and maps
 }
 
 TEST_F(ListTest, JsonSaysTheSame) {
