@@ -95,6 +95,26 @@ TEST_F(CommandsTest, AFileAnArgumentNamesIsShownAsMayRead) {
   EXPECT_THAT(add.out, HasSubstr("may read: " + key + "\n"));
 }
 
+TEST_F(CommandsTest, AnIncognitoSessionWritesNothing) {
+  ASSERT_EQ(Mcp({"add", "weather", "--", "npx"}).status, 0);
+  const std::string before = Slurp(DeclarationFile());
+  std::vector<std::string> environment = Environment();
+  environment.push_back("BRAVEBOT_INCOGNITO=1");
+  for (auto words : std::vector<std::vector<std::string>>{{"add", "maps", "--", "npx"},
+                                                          {"remove", "weather"},
+                                                          {"approve", "weather"},
+                                                          {"enable", "weather"},
+                                                          {"disable", "weather"},
+                                                          {"forget"}}) {
+    words.insert(words.begin(), OurProgram("bravebot-mcp"));
+    CommandOutput output = RunCommand(words, environment, temporary_.path());
+    EXPECT_EQ(output.status, 1) << words[1];
+    EXPECT_THAT(output.err, HasSubstr("incognito")) << words[1];
+  }
+  EXPECT_EQ(Slurp(DeclarationFile()), before);
+  EXPECT_FALSE(std::filesystem::exists(temporary_.Join(".bravebot")));
+}
+
 TEST_F(CommandsTest, NoProfileDirectory) {
   const std::vector<std::string> nothing = {"PATH=/usr/bin:/bin"};
   CommandOutput add =
