@@ -4,6 +4,8 @@
 #include <set>
 #include <sstream>
 
+#include "supervisor/line_file.h"
+
 namespace bravebot {
 namespace {
 
@@ -19,9 +21,7 @@ std::vector<std::string> Words(std::string_view line) {
 }
 
 Error Corrupt(const std::string& shown_path, size_t line_number, const std::string& why) {
-  return Error(ErrorCode::kCorrupt,
-               shown_path + " cannot be read at line " + std::to_string(line_number) + ": " + why +
-                   ". It was left as it is: mend it by hand, or move it away to approve again");
+  return UnreadableLine(shown_path, line_number, why, "approve again");
 }
 
 }  // namespace
@@ -77,43 +77,32 @@ size_t ApprovalFile::KeepOnlyThoseOf(const std::vector<Declaration>& declaration
 
 Result<ApprovalFile> ParseApprovalFile(std::string_view text, const std::string& shown_path) {
   ApprovalFile file;
-  size_t line_number = 0;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    std::string_view line = text.substr(start, end == std::string_view::npos ? end : end - start);
-    start = end == std::string_view::npos ? text.size() : end + 1;
-    ++line_number;
-    if (line_number == 1) {
-      if (line != kApprovalFileHeader) {
-        return Corrupt(
-            shown_path, 1,
-            "it does not start with the line \"" + std::string(kApprovalFileHeader) + "\"");
-      }
-      continue;
-    }
-    std::vector<std::string> words = Words(line);
-    if (words.empty()) continue;
-    if (words[0] == "tools" && words.size() == 3 && IsDigest(words[1]) && IsDigest(words[2])) {
-      file.tools.push_back({words[1], words[2]});
-      continue;
-    }
-    if ((words[0] != "server" && words[0] != "previous") || words.size() < 3 ||
-        !IsDigest(words[1]) || !IsValidAlias(words[2])) {
-      return Corrupt(shown_path, line_number,
-                     "it is no server, previous or tools line of this format");
-    }
-    ServerApproval approval{words[1], words[2], {}};
-    for (size_t i = 3; i < words.size(); ++i) {
-      size_t equals = words[i].find('=');
-      if (equals == std::string::npos || !IsDigest(words[i].substr(equals + 1))) {
-        return Corrupt(shown_path, line_number, "a field digest is not NAME=<64 hex digits>");
-      }
-      approval.fields[words[i].substr(0, equals)] = words[i].substr(equals + 1);
-    }
-    (words[0] == "server" ? file.servers : file.previous).push_back(std::move(approval));
-  }
-  if (line_number == 0) return Corrupt(shown_path, 1, "it is empty");
+  Status read = ForEachLine(
+      text, kApprovalFileHeader, shown_path, "approve again",
+      [&](std::string_view line, size_t line_number) -> Status {
+        std::vector<std::string> words = Words(line);
+        if (words.empty()) return {};
+        if (words[0] == "tools" && words.size() == 3 && IsDigest(words[1]) && IsDigest(words[2])) {
+          file.tools.push_back({words[1], words[2]});
+          return {};
+        }
+        if ((words[0] != "server" && words[0] != "previous") || words.size() < 3 ||
+            !IsDigest(words[1]) || !IsValidAlias(words[2])) {
+          return Corrupt(shown_path, line_number,
+                         "it is no server, previous or tools line of this format");
+        }
+        ServerApproval approval{words[1], words[2], {}};
+        for (size_t i = 3; i < words.size(); ++i) {
+          size_t equals = words[i].find('=');
+          if (equals == std::string::npos || !IsDigest(words[i].substr(equals + 1))) {
+            return Corrupt(shown_path, line_number, "a field digest is not NAME=<64 hex digits>");
+          }
+          approval.fields[words[i].substr(0, equals)] = words[i].substr(equals + 1);
+        }
+        (words[0] == "server" ? file.servers : file.previous).push_back(std::move(approval));
+        return {};
+      });
+  if (!read) return read.error();
   return file;
 }
 

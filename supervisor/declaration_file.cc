@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "base/text_position.h"
 #include "supervisor/declaration_json.h"
+#include "supervisor/json_text.h"
 
 namespace bravebot {
 namespace {
@@ -38,18 +38,10 @@ json EmptyDeclarationDocument() {
 }
 
 Result<json> ParseDeclarationDocument(std::string_view text, const std::string& shown_path) {
-  json document;
-  try {
-    document = json::parse(text);
-  } catch (const json::parse_error& error) {
-    // error.byte is one past the character that stopped the parser.
-    auto [line, column] = LineAndColumn(text, error.byte == 0 ? 0 : error.byte - 1);
-    return Corrupt(shown_path, "is not JSON: the parser stopped at line " + std::to_string(line) +
-                                   ", column " + std::to_string(column));
-  } catch (const json::exception&) {
-    // A number too large for any type, for one: JSON in form, but not data.
-    return Corrupt(shown_path, "holds a value no JSON reader can hold (a number out of range)");
-  }
+  std::string problem;
+  std::optional<json> parsed = ParseJsonText(text, problem);
+  if (!parsed) return Corrupt(shown_path, problem);
+  json document = std::move(*parsed);
   if (!document.is_object()) return Corrupt(shown_path, "is not a JSON object");
   if (!document.contains("version") || !document["version"].is_number_integer()) {
     return Corrupt(shown_path, "has no format version (a \"version\" number)");

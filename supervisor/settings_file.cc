@@ -8,10 +8,10 @@
 #include <optional>
 
 #include "base/files.h"
-#include "base/text_position.h"
 #include "base/unique_fd.h"
 #include "confine/declaration.h"
 #include "confine/paths.h"
+#include "supervisor/json_text.h"
 
 namespace bravebot {
 namespace {
@@ -144,17 +144,10 @@ bool McpRequest::Requests(std::string_view alias) const {
 }
 
 Result<json> ParseSettingsDocument(std::string_view text, const std::string& shown_path) {
-  json document;
-  try {
-    document = json::parse(text);
-  } catch (const json::parse_error& error) {
-    // error.byte is one past the character that stopped the parser.
-    auto [line, column] = LineAndColumn(text, error.byte == 0 ? 0 : error.byte - 1);
-    return Corrupt(shown_path, "is not JSON: the parser stopped at line " + std::to_string(line) +
-                                   ", column " + std::to_string(column));
-  } catch (const json::exception&) {
-    return Corrupt(shown_path, "holds a value no JSON reader can hold (a number out of range)");
-  }
+  std::string problem;
+  std::optional<json> parsed = ParseJsonText(text, problem);
+  if (!parsed) return Corrupt(shown_path, problem);
+  json document = std::move(*parsed);
   if (!document.is_object()) return Corrupt(shown_path, "is not a JSON object");
   if (document.contains("mcp") && !document["mcp"].is_object()) {
     return Corrupt(shown_path, "cannot be used: its mcp is not an object");

@@ -7,43 +7,25 @@
 
 #include "base/files.h"
 #include "confine/declaration.h"
+#include "supervisor/line_file.h"
 
 namespace bravebot {
 namespace {
 
+constexpr char kAfterwards[] = "be asked again";
+
 Error Corrupt(const std::string& shown_path, size_t line_number, const std::string& why) {
-  return Error(ErrorCode::kCorrupt,
-               shown_path + " cannot be read at line " + std::to_string(line_number) + ": " + why +
-                   ". It was left as it is: mend it by hand, or move it away to be asked again");
+  return UnreadableLine(shown_path, line_number, why, kAfterwards);
 }
 
 bool HoldsTabOrLineBreak(std::string_view word) {
   return word.find_first_of("\t\n\r") != std::string_view::npos;
 }
 
-// Calls `entry` with each line after the header and its number, stopping at
-// the first error. Empty lines are skipped.
+// Each line after the header, as line_file reads it.
 Status ForEachEntry(std::string_view text, const char* header, const std::string& shown_path,
                     const std::function<Status(std::string_view line, size_t number)>& entry) {
-  size_t line_number = 0;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    std::string_view line = text.substr(start, end == std::string_view::npos ? end : end - start);
-    start = end == std::string_view::npos ? text.size() : end + 1;
-    ++line_number;
-    if (line_number == 1) {
-      if (line != header) {
-        return Corrupt(shown_path, 1,
-                       "it does not start with the line \"" + std::string(header) + "\"");
-      }
-      continue;
-    }
-    if (line.empty()) continue;
-    if (Status status = entry(line, line_number); !status) return status;
-  }
-  if (line_number == 0) return Corrupt(shown_path, 1, "it is empty");
-  return {};
+  return ForEachLine(text, header, shown_path, kAfterwards, entry);
 }
 
 std::string FindToolAnswerProblem(const ToolAnswer& answer) {
