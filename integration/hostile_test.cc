@@ -14,7 +14,6 @@
 #include <pwd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -22,158 +21,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "base/unique_fd.h"
-#include "integration/programs.h"
-#include "integration/run_command.h"
+#include "integration/hostile_fixture.h"
 
 namespace bravebot::testing {
 namespace {
-
-constexpr int kWorked = 0;
-constexpr int kRefused = 1;
-
-// A digest of a server other than the probe's: its home holds a secret.
-constexpr char kOtherDigest[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-
-std::string FromEnvironment(const char* name, const char* fallback) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? value : fallback;
-}
-
-// BRAVEBOT_BIN moves both, for a copy another user can run.
-std::string ConfinedExec() { return OurProgram("confined-exec"); }
-std::string ProbesDirectory() { return OurProgram("probes"); }
-
-int LandlockAbi() {
-  long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, 1 /* ..._VERSION */);
-  return abi < 0 ? 0 : static_cast<int>(abi);
-}
-
-std::string NeedsAbi(int needed, int present) {
-  return "needs Landlock ABI " + std::to_string(needed) + ", this kernel has " +
-         std::to_string(present);
-}
-
-void MakeDirectory(const std::string& path, mode_t mode) {
-  ASSERT_EQ(::mkdir(path.c_str(), mode), 0) << path << ": " << std::strerror(errno);
-  ASSERT_EQ(::chmod(path.c_str(), mode), 0) << path << ": " << std::strerror(errno);
-}
-
-void WriteFile(const std::string& path, const std::string& content, mode_t mode) {
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << content;
-    ASSERT_TRUE(out.good()) << path;
-  }
-  ASSERT_EQ(::chmod(path.c_str(), mode), 0) << path << ": " << std::strerror(errno);
-}
-
-std::string Describe(const CommandOutput& output) {
-  std::string said = "\n  stdout: " + output.out + "\n  stderr: " + output.err;
-  switch (output.status) {
-    case kWorked:
-      return "the attempt WORKED: the promise is broken" + said;
-    case kRefused:
-      return "the attempt was refused" + said;
-    case 2:
-      return "the probe could not set up its attempt" + said;
-    case 125:
-      return "confined-exec refused to start the probe" + said;
-    default:
-      return "the probe ended with status " + std::to_string(output.status) + said;
-  }
-}
-
-// Refused, and saying `words` (an errno's text) when given.
-::testing::AssertionResult Refused(const CommandOutput& output, const std::string& words = "") {
-  if (output.status != kRefused) return ::testing::AssertionFailure() << Describe(output);
-  if (output.out.find(words) == std::string::npos) {
-    return ::testing::AssertionFailure()
-           << "refused, but not with \"" << words << "\"" << Describe(output);
-  }
-  return ::testing::AssertionSuccess();
-}
-
-::testing::AssertionResult Worked(const CommandOutput& output) {
-  if (output.status != kWorked) return ::testing::AssertionFailure() << Describe(output);
-  return ::testing::AssertionSuccess();
-}
-
-constexpr char kNotPermitted[] = "Operation not permitted";
-constexpr char kNoFamily[] = "Address family not supported by protocol";
-
-// A variable in the probe's environment: named with -e NAME and read from the
-// caller's, so its value is never recorded as a file the server may read.
-using Named = std::vector<std::pair<std::string, std::string>>;
-
-class HostileTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    abi_ = LandlockAbi();
-    if (abi_ == 0) GTEST_SKIP() << "this kernel has no Landlock: nothing can be confined";
-    std::string pattern =
-        FromEnvironment("BRAVEBOT_TEST_TMPDIR", "/tmp") + "/bravebot-hostile-XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << pattern << ": " << std::strerror(errno);
-    scenario_ = pattern;
-    ASSERT_EQ(::chmod(scenario_.c_str(), 0755), 0);
-
-    MakeDirectory(Path("home"), 0755);  // the person's home, as HOME says
-    WriteFile(Path("home/secret"), "the person's secret\n", 0644);
-    MakeDirectory(Profile(), 0700);
-    WriteFile(Profile() + "/mcp.json", "{\"mcpServers\": {}}\n", 0644);
-    WriteFile(Profile() + "/mcp-approved", "", 0644);
-    MakeDirectory(Profile() + "/mcp-home", 0700);
-    MakeDirectory(OtherHome(), 0700);
-    WriteFile(OtherHome() + "/secret", "another server's secret\n", 0644);
-    MakeDirectory(Path("outside"), 0755);
-    WriteFile(Outside(), "a file outside the reach\n", 0666);
-    WriteFile(Path("outside/given"), "a file given as an argument\n", 0644);
-    MakeDirectory(Path("work"), 0755);
-    MakeDirectory(Repository(), 0755);
-    MakeDirectory(Repository() + "/.git", 0755);
-    MakeDirectory(Repository() + "/.git/hooks", 0755);
-    WriteFile(Repository() + "/.git/config", "[core]\n\tbare = false\n", 0644);
-    WriteFile(Repository() + "/.git/hooks/pre-commit", "#!/bin/sh\nexit 0\n", 0755);
-  }
-
-  void TearDown() override {
-    std::error_code ignored;
-    if (!scenario_.empty()) std::filesystem::remove_all(scenario_, ignored);
-  }
-
-  std::string Path(const std::string& name) const { return scenario_ + "/" + name; }
-  std::string Profile() const { return Path("profile"); }
-  std::string OtherHome() const { return Profile() + "/mcp-home/" + kOtherDigest; }
-  std::string Outside() const { return Path("outside/secret"); }
-  std::string Repository() const { return Path("repository"); }
-
-  // Runs `probe` under confined-exec, declared with `named` (-e NAME) and
-  // --dir work, with `arguments` after the probe's path.
-  CommandOutput Run(const std::string& probe, const Named& named = {},
-                    const std::vector<std::string>& arguments = {}) const {
-    std::vector<std::string> words = {ConfinedExec(), "hostile-probe"};
-    std::vector<std::string> environment = {"BRAVEBOT_HOME=" + Profile(), "HOME=" + Path("home"),
-                                            "PATH=/usr/bin:/bin"};
-    for (const auto& [name, value] : named) {
-      words.insert(words.end(), {"-e", name});
-      environment.push_back(name + "=" + value);
-    }
-    words.insert(words.end(), {"--dir", Path("work"), "--", ProbesDirectory() + "/" + probe});
-    words.insert(words.end(), arguments.begin(), arguments.end());
-    return RunCommand(words, environment, scenario_);
-  }
-
-  int abi_ = 0;
-  std::string scenario_;
-};
 
 // --- The profile directory, other servers, the person's files ---
 
