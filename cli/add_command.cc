@@ -117,7 +117,8 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   // Everything is checked before the profile directory is made, so a refused
   // add leaves nothing behind.
   DeclarationSurroundings around{context.cwd, *location,
-                                 ResolvedProfileLocation(*location, context.fs), &context.fs};
+                                 ResolvedProfileLocation(*location, context.fs), &context.fs,
+                                 context.UserHome()};
   Result<Declaration> declaration = CompleteDeclaration(arguments->declaration, around);
   if (!declaration) return Refuse(context, declaration.error());
 

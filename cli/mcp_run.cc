@@ -48,7 +48,7 @@ Result<Declaration> DeclarationToRun(const McpRunArguments& arguments,
                                      const ProfileDirectory& profile) {
   if (arguments.ad_hoc) {
     DeclarationSurroundings around{context.cwd, profile.path(), profile.resolved_path(),
-                                   &context.fs};
+                                   &context.fs, context.UserHome()};
     return CompleteDeclaration(arguments.ad_hoc->declaration, around);
   }
   DeclarationStore store(profile);

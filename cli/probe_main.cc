@@ -127,6 +127,8 @@ int main(int argc, char** argv) {
   Try("connect a socket outside its reach", ConnectUnix(text("socket_outside"), false));
   Try("connect an abstract socket outside its confinement", ConnectUnix(text("abstract"), true));
   Try("signal bravebot-mcp", ::kill(supervisor, 0));
+  Try("see bravebot-mcp's process",
+      ::stat(("/proc/" + std::to_string(supervisor)).c_str(), &status));
   Try("ptrace bravebot-mcp", ::ptrace(PTRACE_ATTACH, supervisor, nullptr, nullptr));
   Try("use the kernel keyring",
       ::syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0));

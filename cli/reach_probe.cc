@@ -60,8 +60,10 @@ struct Expectation {
   std::string why;
 };
 
-std::map<std::string, Expectation> Expectations(const Reach& reach, int abi,
+std::map<std::string, Expectation> Expectations(const Confinement& confinement,
                                                 const std::vector<std::string>& may_read) {
+  const Reach& reach = confinement.reach;
+  const int abi = confinement.landlock.abi;
   const std::string reach_says = "as its reach says";
   std::map<std::string, Expectation> expected = {
       {"read a file outside its reach", {false, reach_says}},
@@ -82,13 +84,22 @@ std::map<std::string, Expectation> Expectations(const Reach& reach, int abi,
   expected["connect a socket outside its reach"] =
       abi >= 9 ? Expectation{false, reach_says}
                : Expectation{true, "this kernel cannot refuse it: ABI 9 is needed"};
-  for (const char* check :
-       {"connect an abstract socket outside its confinement", "signal bravebot-mcp"}) {
-    expected[check] = abi >= 6 ? Expectation{false, reach_says}
-                               : Expectation{true, "this kernel cannot refuse it: ABI 6 is needed"};
+  expected["connect an abstract socket outside its confinement"] =
+      abi >= 6 ? Expectation{false, reach_says}
+               : Expectation{true, "this kernel cannot refuse it: ABI 6 is needed"};
+  if (confinement.isolation.pid_namespace) {
+    expected["signal bravebot-mcp"] = {false, "it sees no process outside its PID namespace"};
+    expected["see bravebot-mcp's process"] = {false,
+                                              "it sees no process outside its PID namespace"};
+  } else {
+    expected["signal bravebot-mcp"] =
+        abi >= 6 ? Expectation{false, reach_says}
+                 : Expectation{true, "this kernel cannot refuse it: ABI 6 is needed"};
+    expected["see bravebot-mcp's process"] = {
+        true, "this machine cannot refuse it: it allows no PID namespace"};
   }
   expected["change the mode of a file outside its reach"] =
-      UserNamespacesAvailable()
+      confinement.isolation.user_namespace
           ? Expectation{false, "its filesystem is read-only outside its own directories"}
           : Expectation{true, "this machine cannot refuse it: user namespaces are off"};
   for (const std::string& file : may_read) {
@@ -100,8 +111,7 @@ std::map<std::string, Expectation> Expectations(const Reach& reach, int abi,
 // Prints every attempt beside what was expected of it; 1 when any differs.
 int ReportProbe(const Declaration& declaration, const Confinement& confinement,
                 const std::vector<json>& attempts, bool as_json, CommandContext& context) {
-  std::map<std::string, Expectation> expected =
-      Expectations(confinement.reach, confinement.landlock.abi, declaration.may_read);
+  std::map<std::string, Expectation> expected = Expectations(confinement, declaration.may_read);
   json rows = json::array();
   int contradictions = 0;
   std::string text = "reach --probe of " + declaration.alias + ", under Landlock ABI " +

@@ -5,8 +5,7 @@ namespace bravebot {
 ServerStartOptions StartOptionsFor(const CommandContext& context, const ProfileDirectory& profile) {
   ServerStartOptions options;
   options.profile = &profile;
-  const char* home = context.getenv("HOME");
-  options.user_home = home != nullptr && *home == '/' ? home : "";
+  options.user_home = context.UserHome();
   options.getenv = context.getenv;
   options.fs = &context.fs;
   options.policy = LoadManagedPolicy(ManagedFilePath(context.getenv));

@@ -38,6 +38,13 @@ std::optional<std::string> RealFileSystem::ReadPrefix(const std::string& path, s
   return content;
 }
 
+std::optional<std::string> RealFileSystem::LinkTarget(const std::string& path) const {
+  char target[PATH_MAX];
+  ssize_t length = ::readlink(path.c_str(), target, sizeof(target));
+  if (length < 0 || static_cast<size_t>(length) == sizeof(target)) return std::nullopt;
+  return std::string(target, static_cast<size_t>(length));
+}
+
 std::optional<std::string> RealFileSystem::ResolvedPath(const std::string& path) const {
   char resolved[PATH_MAX];
   if (::realpath(path.c_str(), resolved) == nullptr) return std::nullopt;

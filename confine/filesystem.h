@@ -26,6 +26,10 @@ class FileSystemView {
   // nothing when it cannot be read.
   virtual std::optional<std::string> ReadPrefix(const std::string& path, size_t limit) const = 0;
 
+  // What the link at `path` holds (its last component is not followed), or
+  // nothing when `path` is not a link.
+  virtual std::optional<std::string> LinkTarget(const std::string& path) const = 0;
+
   // `path` with every link resolved, or nothing when some part is missing.
   virtual std::optional<std::string> ResolvedPath(const std::string& path) const = 0;
 
@@ -42,6 +46,7 @@ class RealFileSystem : public FileSystemView {
  public:
   FileKind KindOf(const std::string& path, Follow follow) const override;
   std::optional<std::string> ReadPrefix(const std::string& path, size_t limit) const override;
+  std::optional<std::string> LinkTarget(const std::string& path) const override;
   std::optional<std::string> ResolvedPath(const std::string& path) const override;
   std::vector<std::string> ListDirectory(const std::string& path) const override;
   bool IsExecutableFile(const std::string& path) const override;

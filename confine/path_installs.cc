@@ -4,10 +4,15 @@
 #include <vector>
 
 #include "confine/declaration.h"
+#include "confine/interpreter_line.h"
 #include "confine/paths.h"
 
 namespace bravebot {
 namespace {
+
+// Where env looks for its program once PATH is cleared: the C library's
+// default search path.
+constexpr char kDefaultSearchPath[] = "/bin:/usr/bin";
 
 std::vector<std::string> SplitPath(const std::string& value) {
   std::vector<std::string> entries;
@@ -29,42 +34,27 @@ size_t DepthBelow(const std::string& path, const std::string& directory) {
   return static_cast<size_t>(std::count(rest.begin(), rest.end(), '/')) + 1;
 }
 
-// Why `directory` is never given whole, or "" when it may be.
-std::string WhyNotWhole(const std::string& directory, const InstallRules& rules) {
-  if (!rules.user_home.empty() && directory == rules.user_home) return "it is your home";
-  if (!rules.user_home.empty() && IsSameOrBeneath(rules.user_home, directory)) {
-    return "it holds your home";
-  }
-  if (IsSameOrBeneath(directory, rules.profile.path) ||
-      IsSameOrBeneath(directory, rules.profile.resolved_path)) {
-    return "it is in the profile directory";
-  }
-  if (directory == rules.system_temporary_root) {
-    return "it is the system's temporary directory, where other programs keep their sockets";
-  }
-  return "";
-}
-
-// The installation around a bin directory: its parent, where the parent may
-// be given and is not a shallow directory of the home (~/.local/bin gives
-// only itself; ~/.nvm/versions/node/v20/bin gives ~/.nvm/versions/node/v20).
+// The installation around a bin directory (resolved): its parent, where the
+// parent may be granted whole and is not a shallow directory of the home
+// (~/.local/bin gives only itself; ~/.nvm/versions/node/v20/bin gives
+// ~/.nvm/versions/node/v20).
 void GrantInstallationAround(const std::string& bin_directory, const std::string& why_there,
-                             const InstallRules& rules, ReachPaths& paths) {
+                             const GrantRules& rules, ReachPaths& paths) {
   const std::string name = BaseName(bin_directory);
   if (name != "bin" && name != "sbin" && name != ".bin") return;
   const std::string parent = ParentPath(bin_directory);
-  if (parent == "/" || !WhyNotWhole(parent, rules).empty()) return;
-  if (!rules.user_home.empty() && IsSameOrBeneath(parent, rules.user_home) &&
-      DepthBelow(parent, rules.user_home) < 2) {
-    return;
-  }
+  const std::string& home = rules.limits.user_home;
+  if (parent == "/" || !WhyNotWhole(parent, rules.limits).empty()) return;
+  if (!home.empty() && IsSameOrBeneath(parent, home) && DepthBelow(parent, home) < 2) return;
   paths.Grant(parent, PathAccess::kReadExecute, false, "installation around " + why_there);
 }
 
-void GrantDirectoryOf(const std::string& file, const std::string& what, const InstallRules& rules,
+// Grants the directory holding `file` (both resolved) and the installation
+// around it, or, where that directory is never granted whole, `file` alone.
+void GrantDirectoryOf(const std::string& file, const std::string& what, const GrantRules& rules,
                       ReachPaths& paths) {
   const std::string directory = ParentPath(file);
-  if (std::string why = WhyNotWhole(directory, rules); !why.empty()) {
+  if (std::string why = WhyNotWhole(directory, rules.limits); !why.empty()) {
     paths.Grant(file, PathAccess::kReadExecute, true,
                 what + ", alone: its directory is not given, since " + why);
     return;
@@ -73,48 +63,70 @@ void GrantDirectoryOf(const std::string& file, const std::string& what, const In
   GrantInstallationAround(directory, "the directory of " + what, rules, paths);
 }
 
-// The directory as named and, where links lead elsewhere, as resolved.
-void GrantFileAndItsTarget(const std::string& file, const std::string& what,
-                           const InstallRules& rules, ReachPaths& paths) {
-  GrantDirectoryOf(file, what + " " + file, rules, paths);
-  std::optional<std::string> resolved = rules.fs->ResolvedPath(file);
-  if (resolved && *resolved != file) {
-    GrantDirectoryOf(*resolved, what + " " + file + " (through links, " + *resolved + ")", rules,
-                     paths);
+// Grants where `file` leads, and the directory it is named in when that is
+// another (a bin directory of links into their packages). Returns where it
+// leads.
+Result<std::string> GrantFileAndItsTarget(const std::string& file, const std::string& what,
+                                          const GrantRules& rules, ReachPaths& paths) {
+  Result<std::string> target = rules.Resolve(file);
+  if (!target) return target.error();
+  Result<std::string> named_directory = rules.Resolve(ParentPath(AbsolutePath(file, "/")));
+  if (named_directory && *named_directory != ParentPath(*target) &&
+      WhyNotWhole(*named_directory, rules.limits).empty()) {
+    paths.Grant(*named_directory, PathAccess::kReadExecute, false,
+                "directory of " + what + " " + file);
+    GrantInstallationAround(*named_directory, "the directory of " + what + " " + file, rules,
+                            paths);
   }
+  const std::string described = what + " " + file;
+  GrantDirectoryOf(*target,
+                   *target == file ? described : described + " (through links, " + *target + ")",
+                   rules, paths);
+  return target;
 }
 
-// The interpreter a "#!" line names, and with `env`, the program it runs.
-struct Interpreter {
-  std::string path;
-  std::string env_program;  // the NAME of "#!/usr/bin/env NAME", or ""
-};
+// The interpreters a "#!" line runs: the one the kernel runs, and the program
+// env runs, found as env finds it.
+std::vector<std::string> InterpretersOf(const InterpreterLine& line,
+                                        const std::optional<std::string>& path_value,
+                                        const FileSystemView& fs) {
+  std::vector<std::string> interpreters = {line.interpreter};
+  if (line.env_program.empty()) return interpreters;
+  std::optional<std::string> search = line.env_path_cleared ? kDefaultSearchPath : path_value;
+  Result<std::string> found = FindProgram(line.env_program, search, fs);
+  if (found) interpreters.push_back(*found);
+  return interpreters;
+}
 
-std::optional<Interpreter> ReadInterpreter(const std::string& program, const FileSystemView& fs) {
-  std::optional<std::string> start = fs.ReadPrefix(program, 256);
-  if (!start || !start->starts_with("#!")) return std::nullopt;
-  std::string line = start->substr(2, start->find('\n') - 2);
-  std::vector<std::string> words;
-  size_t at = 0;
-  while (at < line.size()) {
-    size_t begin = line.find_first_not_of(" \t\r", at);
-    if (begin == std::string::npos) break;
-    size_t end = line.find_first_of(" \t\r", begin);
-    words.push_back(line.substr(begin, end - begin));
-    at = end == std::string::npos ? line.size() : end;
+void GrantInterpreters(const std::string& program_path, const std::string& program,
+                       const std::optional<std::string>& path_value, const GrantRules& rules,
+                       ReachPaths& paths) {
+  std::optional<std::string> start = rules.fs->ReadPrefix(program, kInterpreterLineBytes);
+  std::optional<InterpreterLine> line = start ? ReadInterpreterLine(*start) : std::nullopt;
+  if (!line) return;
+  if (!line->unread.empty()) {
+    paths.Refuse(program_path, "nothing its #! line names beyond " +
+                                   (line->interpreter.empty() ? "that" : line->interpreter) +
+                                   " is given, since " + line->unread);
   }
-  if (words.empty() || !words[0].starts_with('/')) return std::nullopt;
-  Interpreter interpreter{words[0], ""};
-  if (BaseName(words[0]) == "env") {
-    // "#!/usr/bin/env -S node --flag": the first word that is not an option.
-    for (size_t i = 1; i < words.size(); ++i) {
-      if (!words[i].starts_with('-')) {
-        interpreter.env_program = words[i];
-        break;
+  if (line->interpreter.empty()) return;
+  const std::string writer = ServerWritableDirectoryHolding(program, rules.server_writable);
+  for (const std::string& interpreter : InterpretersOf(*line, path_value, *rules.fs)) {
+    if (!writer.empty()) {
+      // The server may have written this line itself: it widens nothing.
+      Result<std::string> target = rules.Resolve(interpreter);
+      if (!target || !paths.Covers(*target)) {
+        paths.Refuse(interpreter, "the interpreter the #! line of " + program +
+                                      " names is not given, since that program lies in " + writer +
+                                      ", a directory a server may write");
       }
+      continue;
     }
+    Result<std::string> granted =
+        GrantFileAndItsTarget(interpreter, "the interpreter", rules, paths);
+    if (!granted)
+      paths.Refuse(interpreter, "the interpreter is not given: " + granted.error().message());
   }
-  return interpreter;
 }
 
 }  // namespace
@@ -145,36 +157,45 @@ Result<std::string> FindProgram(const std::string& program,
                    "it, or give the program's full path");
 }
 
-void GrantPathEntries(const std::string& path_value, const InstallRules& rules, ReachPaths& paths) {
+void GrantPathEntries(const std::string& path_value, const GrantRules& rules, ReachPaths& paths) {
   for (const std::string& entry : SplitPath(path_value)) {
     if (entry.empty() || !entry.starts_with('/')) {
       paths.Refuse(entry.empty() ? "(empty)" : entry,
                    "a PATH entry that is not an absolute path is not given");
       continue;
     }
-    const std::string directory = AbsolutePath(entry, "/");
-    if (std::string why = WhyNotWhole(directory, rules); !why.empty()) {
-      paths.Refuse(directory, "PATH entry not given, since " + why);
+    // The rule first as the entry is spelled, then where it leads.
+    if (std::string why = WhyNotWhole(AbsolutePath(entry, "/"), rules.limits); !why.empty()) {
+      paths.Refuse(AbsolutePath(entry, "/"), "PATH entry not given, since " + why);
       continue;
     }
-    if (rules.fs->KindOf(directory, Follow::kYes) != FileKind::kDirectory) continue;
-    paths.Grant(directory, PathAccess::kReadExecute, false, "PATH entry");
-    GrantInstallationAround(directory, "PATH entry " + directory, rules, paths);
+    Result<std::string> directory = rules.Resolve(entry);
+    if (!directory) {
+      if (directory.error().code() != ErrorCode::kNotFound) {
+        paths.Refuse(entry, "PATH entry not given: " + directory.error().message());
+      }
+      continue;
+    }
+    if (rules.fs->KindOf(*directory, Follow::kNo) != FileKind::kDirectory) continue;
+    if (std::string why = WhyNotWhole(*directory, rules.limits); !why.empty()) {
+      paths.Refuse(*directory, "PATH entry not given, since " + why);
+      continue;
+    }
+    const bool through_links = *directory != AbsolutePath(entry, "/");
+    paths.Grant(*directory, PathAccess::kReadExecute, false,
+                through_links ? "PATH entry " + entry + " (through links)" : "PATH entry");
+    GrantInstallationAround(*directory, "PATH entry " + *directory, rules, paths);
   }
 }
 
-void GrantProgram(const std::string& program_path, const std::optional<std::string>& path_value,
-                  const InstallRules& rules, ReachPaths& paths) {
-  GrantFileAndItsTarget(program_path, "the program", rules, paths);
-
-  std::optional<std::string> resolved = rules.fs->ResolvedPath(program_path);
-  std::optional<Interpreter> interpreter =
-      ReadInterpreter(resolved ? *resolved : program_path, *rules.fs);
-  if (!interpreter) return;
-  GrantFileAndItsTarget(interpreter->path, "the interpreter", rules, paths);
-  if (interpreter->env_program.empty()) return;
-  Result<std::string> found = FindProgram(interpreter->env_program, path_value, *rules.fs);
-  if (found) GrantFileAndItsTarget(*found, "the interpreter", rules, paths);
+Status GrantProgram(const std::string& program_path, const std::optional<std::string>& path_value,
+                    const GrantRules& rules, ReachPaths& paths) {
+  Result<std::string> program = GrantFileAndItsTarget(program_path, "the program", rules, paths);
+  if (!program) {
+    return Error(ErrorCode::kRefused, "its program is not started: " + program.error().message());
+  }
+  GrantInterpreters(program_path, *program, path_value, rules, paths);
+  return {};
 }
 
 }  // namespace bravebot

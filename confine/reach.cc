@@ -6,6 +6,7 @@
 #include "confine/path_installs.h"
 #include "confine/paths.h"
 #include "confine/system_paths.h"
+#include "confine/working_directory.h"
 
 namespace bravebot {
 namespace {
@@ -61,17 +62,44 @@ bool IsNamedByDeclaration(const std::string& path, const Declaration& declaratio
   return false;
 }
 
-void GrantFilesItMayRead(const Declaration& declaration, const ReachInputs& inputs,
+void GrantFilesItMayRead(const Declaration& declaration, const GrantRules& rules,
                          ReachPaths& paths) {
   for (const std::string& file : declaration.may_read) {
     if (!IsNamedByDeclaration(file, declaration)) {
       paths.Refuse(file, "no value or argument of the declaration names it");
-    } else if (inputs.fs->KindOf(file, Follow::kYes) != FileKind::kRegular) {
+      continue;
+    }
+    Result<std::string> resolved = rules.Resolve(file);
+    const std::string writer = ServerWritableDirectoryHolding(file, rules.server_writable);
+    if (!resolved) {
+      paths.Refuse(file, resolved.error().code() == ErrorCode::kNotFound
+                             ? "it is no longer there"
+                             : resolved.error().message());
+    } else if (!writer.empty() && *resolved != file) {
+      // What add recorded, and nothing a server put in its place.
+      paths.Refuse(file, "it is now a link, in " + writer +
+                             ", a directory a server may write: a server may have planted it");
+    } else if (rules.fs->KindOf(*resolved, Follow::kNo) != FileKind::kRegular) {
       paths.Refuse(file, "it is no longer a file");
+    } else if (IsSameOrBeneath(*resolved, rules.limits.profile.resolved_path) ||
+               IsSameOrBeneath(*resolved, rules.limits.profile.path)) {
+      paths.Refuse(file, "it leads into the profile directory, which no server reads");
     } else {
-      paths.Grant(file, PathAccess::kRead, true, "a file add showed it may read");
+      paths.Grant(*resolved, PathAccess::kRead, true,
+                  *resolved == file
+                      ? "a file add showed it may read"
+                      : "a file add showed it may read, " + file + " (through links)");
     }
   }
+}
+
+// Where servers may write: every declared --dir, the homes under mcp-home,
+// and the system's temporary directory, which holds every run directory.
+ServerWritableDirectories ServerWritable(const ReachInputs& inputs) {
+  ServerWritableDirectories writable = inputs.declared_directories;
+  writable.push_back(JoinPath(inputs.profile.resolved_path, "mcp-home"));
+  writable.push_back(inputs.system_temporary_root);
+  return writable;
 }
 
 }  // namespace
@@ -80,22 +108,34 @@ std::string HomeOfDeclaration(const Declaration& declaration, const ProfileLocat
   return JoinPath(JoinPath(profile.resolved_path, "mcp-home"), ComputeDigest(declaration).hex);
 }
 
+Result<std::string> LocateProgram(const Declaration& declaration, const EnvironmentLookup& getenv,
+                                  const FileSystemView& fs) {
+  return FindProgram(declaration.program, ValueOf(declaration, "PATH", getenv), fs);
+}
+
 Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& inputs) {
+  const GrantRules rules{inputs.fs,
+                         {inputs.user_home, inputs.profile, inputs.system_temporary_root},
+                         ServerWritable(inputs)};
   Reach reach;
   reach.home = HomeOfDeclaration(declaration, inputs.profile);
   reach.temporary_directory = inputs.temporary_directory;
   reach.working_directory = inputs.temporary_directory;
   if (!declaration.directory.empty()) {
     Result<std::string> directory =
-        CheckWorkingDirectory(declaration.directory, inputs.profile, *inputs.fs);
+        CheckDeclaredWorkingDirectory(declaration.directory, rules.limits, *inputs.fs);
     if (!directory) return directory.error();
     reach.working_directory = *directory;
   }
 
   const std::optional<std::string> path_value = ValueOf(declaration, "PATH", inputs.getenv);
-  Result<std::string> program = FindProgram(declaration.program, path_value, *inputs.fs);
-  if (!program) return program.error();
-  reach.program = *program;
+  if (inputs.program.empty()) {
+    Result<std::string> program = FindProgram(declaration.program, path_value, *inputs.fs);
+    if (!program) return program.error();
+    reach.program = *program;
+  } else {
+    reach.program = inputs.program;
+  }
   reach.argv.push_back(declaration.program);
   reach.argv.insert(reach.argv.end(), declaration.arguments.begin(), declaration.arguments.end());
   ComputeEnvironment(declaration, inputs, reach);
@@ -108,13 +148,14 @@ Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& in
     paths.Grant(reach.working_directory, PathAccess::kReadWriteExecute, false,
                 "the directory --dir gave it");
   }
-  GrantFilesItMayRead(declaration, inputs, paths);
-
-  const InstallRules rules{inputs.fs, inputs.user_home, inputs.profile,
-                           inputs.system_temporary_root};
+  GrantFilesItMayRead(declaration, rules, paths);
+  // The system's directories first, so that what they give already is not
+  // granted again, and an interpreter a server chose is seen to be given.
+  GrantSystemPaths(rules, paths);
   if (path_value) GrantPathEntries(*path_value, rules, paths);
-  GrantProgram(reach.program, path_value, rules, paths);
-  GrantSystemPaths(*inputs.fs, paths);
+  if (Status granted = GrantProgram(reach.program, path_value, rules, paths); !granted) {
+    return granted.error();
+  }
 
   reach.paths = paths.granted();
   reach.not_granted = paths.not_granted();

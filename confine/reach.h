@@ -16,7 +16,7 @@
 #include "confine/declaration.h"
 #include "confine/filesystem.h"
 #include "confine/reach_paths.h"
-#include "confine/working_directory.h"
+#include "confine/whole_directory.h"
 
 namespace bravebot {
 
@@ -27,6 +27,12 @@ struct ReachInputs {
   ProfileLocation profile;            // the profile directory
   std::string system_temporary_root;  // "/tmp": where the run's directory is made
   std::string temporary_directory;    // this run's private directory (made at start)
+  // Every --dir declared in mcp.json, for any server: a server may write each,
+  // so nothing found in one steers this server's reach.
+  std::vector<std::string> declared_directories;
+  // The program, found already (by LocateProgram) where a decision was made on
+  // it: the reach then runs exactly that one. Empty: found here.
+  std::string program;
 };
 
 // One variable the server starts with. The value may be a key: it is handed
@@ -54,9 +60,15 @@ struct Reach {
 };
 
 // Computes the reach of `declaration` (a stdio server). Refuses a program that
-// cannot be found the way the server would find it, and a working directory
-// that is no longer one a server may be given.
+// cannot be found the way the server would find it, or is reached through a
+// link a server may have planted, and a working directory that is no longer
+// the one add resolved, or no longer one a server may be given.
 Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& inputs);
+
+// Where the program of `declaration` (a stdio server) is found: through the
+// PATH it is given, when it is named without a path.
+Result<std::string> LocateProgram(const Declaration& declaration, const EnvironmentLookup& getenv,
+                                  const FileSystemView& fs);
 
 // The private home of a declaration: mcp-home/<full digest> in the profile
 // directory (as resolved).

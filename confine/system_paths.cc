@@ -1,5 +1,6 @@
 #include "confine/system_paths.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -12,76 +13,101 @@ namespace {
 constexpr std::array<std::string_view, 9> kProgramDirectories = {
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix/store"};
 
-bool IsEtcSecretPath(const std::optional<std::string>& path) {
-  return path && IsSameOrBeneath(*path, "/etc") && *path != "/etc" && IsEtcSecret(path->substr(5));
+// How deep GrantAround goes looking for what it must leave out.
+constexpr int kMostLevels = 32;
+
+bool IsEtcSecretPath(const std::string& path) {
+  return IsSameOrBeneath(path, "/etc") && path != "/etc" && IsEtcSecret(path.substr(5));
 }
 
-void GrantEtcEntry(const FileSystemView& fs, const std::string& relative, ReachPaths& paths,
-                   std::vector<std::string>& links) {
+// Grants `directory` (resolved) whole, or, where WhyNotWhole says it holds
+// something never given, everything in it around that one thing.
+void GrantWholeOrAround(const std::string& directory, PathAccess access, const std::string& reason,
+                        const GrantRules& rules, ReachPaths& paths, int level = 0) {
+  if (paths.Covers(directory)) return;
+  const std::string why = WhyNotWhole(directory, rules.limits);
+  if (why.empty()) {
+    paths.Grant(directory, access, false, reason);
+    return;
+  }
+  if (!HoldsProtectedDirectory(directory, rules.limits) || level == kMostLevels) {
+    paths.Refuse(directory, "not given, since " + why);
+    return;
+  }
+  for (const std::string& name : rules.fs->ListDirectory(directory)) {
+    Result<std::string> entry = rules.Resolve(JoinPath(directory, name));
+    if (!entry) continue;
+    if (rules.fs->KindOf(*entry, Follow::kNo) == FileKind::kDirectory) {
+      GrantWholeOrAround(*entry, access, reason, rules, paths, level + 1);
+    } else if (!paths.Covers(*entry)) {
+      paths.Grant(*entry, access, true, reason);
+    }
+  }
+}
+
+void GrantEtcEntry(const GrantRules& rules, const std::string& relative, ReachPaths& paths) {
   const std::string path = JoinPath("/etc", relative);
   if (IsEtcSecret(relative)) {
     paths.Refuse(path, "a secret of the system's, which a server run by root could read");
     return;
   }
-  FileKind kind = fs.KindOf(path, Follow::kNo);
+  const FileKind kind = rules.fs->KindOf(path, Follow::kNo);
   if (kind == FileKind::kLink) {
-    // A rule is made on what a path leads to, so a link to a secret is one.
-    if (IsEtcSecretPath(fs.ResolvedPath(path))) {
+    // A rule is made on where a link leads, so a link to a secret is one.
+    Result<std::string> target = rules.Resolve(path);
+    if (!target) return;
+    if (IsEtcSecretPath(*target)) {
       paths.Refuse(path, "a link to a secret of the system's");
-      return;
-    }
-    links.push_back(path);
-  }
-  if (kind == FileKind::kDirectory && IsEtcDirectoryWithSecrets(relative)) {
-    for (const std::string& name : fs.ListDirectory(path)) {
-      GrantEtcEntry(fs, relative + "/" + name, paths, links);
+    } else if (!paths.Covers(*target)) {
+      if (rules.fs->KindOf(*target, Follow::kNo) == FileKind::kDirectory) {
+        GrantWholeOrAround(*target, PathAccess::kRead, "target of the link " + path, rules, paths);
+      } else {
+        paths.Grant(*target, PathAccess::kRead, true, "target of the link " + path);
+      }
     }
     return;
   }
-  FileKind target = kind == FileKind::kLink ? fs.KindOf(path, Follow::kYes) : kind;
-  if (target == FileKind::kMissing) return;
-  paths.Grant(path, PathAccess::kRead, target != FileKind::kDirectory, "system configuration");
-}
-
-// A link in /etc that leads out of everything given (resolv.conf into
-// /run/systemd/resolve, say) is given its target too, unless the target is a
-// secret of /etc reached another way.
-void GrantLinkTargets(const FileSystemView& fs, const std::vector<std::string>& links,
-                      ReachPaths& paths) {
-  for (const std::string& link : links) {
-    std::optional<std::string> target = fs.ResolvedPath(link);
-    if (!target || paths.Covers(*target)) continue;
-    if (IsEtcSecretPath(target)) continue;
-    paths.Grant(*target, PathAccess::kRead,
-                fs.KindOf(*target, Follow::kYes) != FileKind::kDirectory,
-                "target of the link " + link);
+  if (kind == FileKind::kDirectory && IsEtcDirectoryWithSecrets(relative)) {
+    for (const std::string& name : rules.fs->ListDirectory(path)) {
+      GrantEtcEntry(rules, relative + "/" + name, paths);
+    }
+    return;
+  }
+  if (kind == FileKind::kDirectory) {
+    GrantWholeOrAround(path, PathAccess::kRead, "system configuration", rules, paths);
+  } else if (kind != FileKind::kMissing) {
+    paths.Grant(path, PathAccess::kRead, true, "system configuration");
   }
 }
 
 }  // namespace
 
-void GrantSystemPaths(const FileSystemView& fs, ReachPaths& paths) {
-  for (std::string_view directory : kProgramDirectories) {
-    std::string path(directory);
-    if (fs.KindOf(path, Follow::kYes) == FileKind::kDirectory) {
-      paths.Grant(path, PathAccess::kReadExecute, false, "system programs and libraries");
-    }
+void GrantSystemPaths(const GrantRules& rules, ReachPaths& paths) {
+  for (std::string_view name : kProgramDirectories) {
+    Result<std::string> directory = rules.Resolve(std::string(name));
+    if (!directory || rules.fs->KindOf(*directory, Follow::kNo) != FileKind::kDirectory) continue;
+    GrantWholeOrAround(*directory, PathAccess::kReadExecute, "system programs and libraries", rules,
+                       paths);
   }
-  std::vector<std::string> links;
-  for (const std::string& name : fs.ListDirectory("/etc")) GrantEtcEntry(fs, name, paths, links);
+  // Targets of links in /etc come after every directory, so that one already
+  // given is not granted again.
+  std::vector<std::string> entries = rules.fs->ListDirectory("/etc");
+  std::stable_partition(entries.begin(), entries.end(), [&](const std::string& name) {
+    return rules.fs->KindOf(JoinPath("/etc", name), Follow::kNo) != FileKind::kLink;
+  });
   for (const char* directory : {"/proc", "/sys"}) {
-    if (fs.KindOf(directory, Follow::kYes) == FileKind::kDirectory) {
-      paths.Grant(directory, PathAccess::kRead, false,
-                  "the kernel's view of processes and devices");
+    if (rules.fs->KindOf(directory, Follow::kNo) == FileKind::kDirectory) {
+      GrantWholeOrAround(directory, PathAccess::kRead, "the kernel's view of processes and devices",
+                         rules, paths);
     }
   }
+  for (const std::string& name : entries) GrantEtcEntry(rules, name, paths);
   for (const char* device : {"/dev/null", "/dev/zero", "/dev/full"}) {
     paths.Grant(device, PathAccess::kReadWrite, true, "a device every program may use");
   }
   for (const char* device : {"/dev/random", "/dev/urandom"}) {
     paths.Grant(device, PathAccess::kRead, true, "random numbers");
   }
-  GrantLinkTargets(fs, links, paths);
 }
 
 }  // namespace bravebot

@@ -1,15 +1,18 @@
 // The machine's own system directories every server is given: programs and
 // libraries to read and run, /etc to read entry by entry without its secrets,
-// /proc and /sys to read, and the few devices a program expects.
+// /proc and /sys to read, and the few devices a program expects. Each is
+// granted where its links lead, and around the profile directory or the
+// person's home where one lies inside it (BRAVEBOT_HOME=/opt/bb leaves
+// /opt/bb out of /opt).
 #ifndef BRAVEBOT_CONFINE_SYSTEM_PATHS_H_
 #define BRAVEBOT_CONFINE_SYSTEM_PATHS_H_
 
-#include "confine/filesystem.h"
+#include "confine/grant_path.h"
 #include "confine/reach_paths.h"
 
 namespace bravebot {
 
-void GrantSystemPaths(const FileSystemView& fs, ReachPaths& paths);
+void GrantSystemPaths(const GrantRules& rules, ReachPaths& paths);
 
 }  // namespace bravebot
 

@@ -1,12 +1,33 @@
 #include "confine/working_directory.h"
 
+#include <array>
+#include <string_view>
+
 #include "confine/paths.h"
 #include "confine/repository.h"
 
 namespace bravebot {
+namespace {
+
+constexpr std::array<std::string_view, 3> kSystemDirectoriesThemselves = {"/", "/run", "/var"};
+constexpr std::array<std::string_view, 12> kSystemTrees = {"/etc",  "/usr",   "/bin",   "/sbin",
+                                                           "/lib",  "/lib32", "/lib64", "/libx32",
+                                                           "/boot", "/dev",   "/proc",  "/sys"};
+
+}  // namespace
+
+bool IsSystemDirectory(const std::string& directory) {
+  for (std::string_view system : kSystemDirectoriesThemselves) {
+    if (directory == system) return true;
+  }
+  for (std::string_view tree : kSystemTrees) {
+    if (IsSameOrBeneath(directory, tree)) return true;
+  }
+  return false;
+}
 
 Result<std::string> CheckWorkingDirectory(const std::string& directory,
-                                          const ProfileLocation& profile,
+                                          const WholeDirectoryLimits& limits,
                                           const FileSystemView& fs) {
   std::optional<std::string> resolved = fs.ResolvedPath(directory);
   if (!resolved) {
@@ -15,6 +36,12 @@ Result<std::string> CheckWorkingDirectory(const std::string& directory,
   }
   if (fs.KindOf(*resolved, Follow::kYes) != FileKind::kDirectory) {
     return Error(ErrorCode::kRefused, directory + " is not a directory");
+  }
+  if (IsSystemDirectory(*resolved)) {
+    return Error(ErrorCode::kRefused,
+                 *resolved +
+                     " is one of the system's own directories, which a server run by root would "
+                     "rewrite: give the server a directory of its own");
   }
   if (std::optional<std::string> repository = FindEnclosingRepository(*resolved, fs)) {
     std::string where = *repository == *resolved
@@ -27,14 +54,32 @@ Result<std::string> CheckWorkingDirectory(const std::string& directory,
                      "may run code unconfined the next time you run git there. Give the server a "
                      "directory of its own, outside every repository");
   }
-  if (IsSameOrBeneath(*resolved, profile.resolved_path) ||
-      IsSameOrBeneath(profile.resolved_path, *resolved)) {
-    return Error(ErrorCode::kRefused,
-                 *resolved + " holds or lies in the profile directory " + profile.path +
-                     ", and a server that may write there could approve itself: give the server "
-                     "a directory of its own");
+  if (std::string why = WhyNotWhole(*resolved, limits); !why.empty()) {
+    std::string consequence =
+        IsSameOrBeneath(*resolved, limits.profile.resolved_path) ||
+                IsSameOrBeneath(limits.profile.resolved_path, *resolved)
+            ? ", and a server that may write the profile directory could approve itself"
+            : ", and a server is never given it to write";
+    return Error(ErrorCode::kRefused, *resolved + " is not given to a server, since " + why +
+                                          consequence + ": give the server a directory of its own");
   }
   return *resolved;
+}
+
+Result<std::string> CheckDeclaredWorkingDirectory(const std::string& declared,
+                                                  const WholeDirectoryLimits& limits,
+                                                  const FileSystemView& fs) {
+  Result<std::string> checked = CheckWorkingDirectory(declared, limits, fs);
+  if (!checked) return checked;
+  if (*checked != declared) {
+    return Error(ErrorCode::kRefused,
+                 declared + " now leads through a link to " + *checked +
+                     ", and a server's directory is never reached through one (a server that "
+                     "may write the directory above it could have planted it): remove the link, "
+                     "or declare the server again with --dir " +
+                     *checked);
+  }
+  return checked;
 }
 
 }  // namespace bravebot

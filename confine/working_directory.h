@@ -1,7 +1,10 @@
-// The directory a server runs in and may write: never inside a git
-// repository, and never the profile directory, inside it or above it. Checked
-// when a server is declared and again every time it starts, since a directory
-// can become a repository, or a link, after it was declared.
+// The directory a server runs in and may write. Checked when a server is
+// declared and again every time it starts, since a directory can become a
+// repository, or a link, after it was declared. Refused: one inside a git
+// repository; one WhyNotWhole refuses (the profile directory, in it or above
+// it; the home or above it; the system's temporary directory); and the
+// system's own directories, where a server run by root would rewrite the
+// machine.
 #ifndef BRAVEBOT_CONFINE_WORKING_DIRECTORY_H_
 #define BRAVEBOT_CONFINE_WORKING_DIRECTORY_H_
 
@@ -9,20 +12,28 @@
 
 #include "base/result.h"
 #include "confine/filesystem.h"
+#include "confine/whole_directory.h"
 
 namespace bravebot {
 
-// The profile directory as named and with its links resolved.
-struct ProfileLocation {
-  std::string path;
-  std::string resolved_path;
-};
-
-// Checks `directory` (absolute) and returns it with every link resolved.
-// Refuses (kRefused) one that is missing, not a directory, inside a git
-// repository, or holds or lies in the profile directory.
+// At add: checks `directory` (absolute) and returns it with every link
+// resolved, which is what the declaration keeps. Refuses (kRefused) one that
+// is missing, not a directory, or one of those above.
 Result<std::string> CheckWorkingDirectory(const std::string& directory,
-                                          const ProfileLocation& profile, const FileSystemView& fs);
+                                          const WholeDirectoryLimits& limits,
+                                          const FileSystemView& fs);
+
+// At each start: the same checks, and `declared` (what add kept) must still be
+// that very directory, reached through no link; a server that may write the
+// directory above it could have swapped it for one.
+Result<std::string> CheckDeclaredWorkingDirectory(const std::string& declared,
+                                                  const WholeDirectoryLimits& limits,
+                                                  const FileSystemView& fs);
+
+// True for the system's own directories: "/", "/run", "/var" themselves, and
+// /etc, /usr, /bin, /sbin, /lib*, /boot, /dev, /proc and /sys with everything
+// in them.
+bool IsSystemDirectory(const std::string& directory);
 
 }  // namespace bravebot
 

@@ -3,7 +3,13 @@
 // standard streams, and exits with its status. The hostile probes run under
 // it, so each is confined exactly as a server is.
 //
-//   confined-exec ALIAS [add's options] -- PROGRAM [ARGS...]
+//   confined-exec [--without-landlock | --without-read-only-view | --without-namespaces]
+//                 ALIAS [add's options] -- PROGRAM [ARGS...]
+//
+// Each --without- flag turns one layer off, so the hostile battery proves each
+// of the others alone: Landlock without the read-only view, the view without
+// Landlock, and what a machine without user namespaces gets. Nothing a person
+// runs has these flags.
 #include <unistd.h>
 
 #include <climits>
@@ -23,7 +29,23 @@ int main(int argc, char** argv) {
   if (::getcwd(cwd, sizeof(cwd)) == nullptr) return 125;
   RealFileSystem fs;
   CommandContext context{std::cin, std::cout, std::cerr, ::getenv, cwd, false, fs};
-  Result<AddArguments> arguments = ParseAddArguments({argv + 1, argv + argc});
+  std::vector<std::string> words(argv + 1, argv + argc);
+  bool landlock = true, read_only_view = true, namespaces = true;
+  while (!words.empty() && words.front().starts_with("--without-")) {
+    const std::string layer = words.front();
+    if (layer == "--without-landlock") {
+      landlock = false;
+    } else if (layer == "--without-read-only-view") {
+      read_only_view = false;
+    } else if (layer == "--without-namespaces") {
+      namespaces = false;
+    } else {
+      std::cerr << "confined-exec: no layer is called " << layer << "\n";
+      return 125;
+    }
+    words.erase(words.begin());
+  }
+  Result<AddArguments> arguments = ParseAddArguments(words);
   if (!arguments) {
     std::cerr << "confined-exec: " << arguments.error().message() << "\n";
     return 125;
@@ -33,7 +55,8 @@ int main(int argc, char** argv) {
     std::cerr << "confined-exec: " << profile.error().message() << "\n";
     return 125;
   }
-  DeclarationSurroundings around{cwd, profile->path(), profile->resolved_path(), &fs};
+  DeclarationSurroundings around{cwd, profile->path(), profile->resolved_path(), &fs,
+                                 context.UserHome()};
   Result<Declaration> declaration = CompleteDeclaration(arguments->declaration, around);
   if (!declaration) {
     std::cerr << "confined-exec: " << declaration.error().message() << "\n";
@@ -41,6 +64,9 @@ int main(int argc, char** argv) {
   }
   ServerStartOptions options = StartOptionsFor(context, *profile);
   options.stdio = ChildStdio::kInherit;
+  options.landlock = landlock;
+  options.read_only_view = read_only_view;
+  options.namespaces = namespaces;
   Result<ConfinedServer> server = ConfinedServer::Start(*declaration, options);
   if (!server) {
     std::cerr << "confined-exec: " << server.error().message() << "\n";

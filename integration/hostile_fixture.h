@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -100,8 +101,85 @@ inline ::testing::AssertionResult Worked(const CommandOutput& output) {
   return ::testing::AssertionSuccess();
 }
 
-inline constexpr char kNotPermitted[] = "Operation not permitted";
+// The words of the errno each layer refuses with.
+inline constexpr char kNotPermitted[] = "Operation not permitted";  // seccomp, EPERM
+inline constexpr char kDenied[] = "Permission denied";              // Landlock, EACCES
+inline constexpr char kReadOnly[] = "Read-only file system";        // the view, EROFS
+inline constexpr char kNoProcess[] = "No such process";             // the PID namespace
+inline constexpr char kNoSuchFile[] = "No such file or directory";  // the PID namespace's /proc
 inline constexpr char kNoFamily[] = "Address family not supported by protocol";
+inline constexpr char kCrossDevice[] = "Invalid cross-device link";  // EXDEV
+inline constexpr char kHoldsNoDescriptor[] = "holds no descriptor";
+// Not a refusal: the attempt must work.
+inline constexpr char kWorks[] = "(works)";
+
+// Which layers of confinement a probe runs under. Every layer is what a server
+// gets; each of the others turns one layer off (confined-exec's --without-
+// flags), so that a probe proves the layer meant to refuse it, not one that
+// happened to refuse first: with the read-only view on, a write outside fails
+// with EROFS before Landlock is ever asked.
+enum class Layers {
+  kEvery,              // Landlock, the read-only view, namespaces, seccomp, no capabilities
+  kLandlockAlone,      // no read-only view
+  kViewAlone,          // no Landlock
+  kWithoutNamespaces,  // a machine without user namespaces: no view, no PID namespace
+};
+
+inline const char* LayersName(Layers layers) {
+  switch (layers) {
+    case Layers::kEvery:
+      return "every layer";
+    case Layers::kLandlockAlone:
+      return "Landlock without the read-only view";
+    case Layers::kViewAlone:
+      return "the read-only view without Landlock";
+    case Layers::kWithoutNamespaces:
+      return "no user or PID namespace";
+  }
+  return "";
+}
+
+inline std::vector<std::string> LayersFlags(Layers layers) {
+  switch (layers) {
+    case Layers::kEvery:
+      return {};
+    case Layers::kLandlockAlone:
+      return {"--without-read-only-view"};
+    case Layers::kViewAlone:
+      return {"--without-landlock"};
+    case Layers::kWithoutNamespaces:
+      return {"--without-namespaces"};
+  }
+  return {};
+}
+
+// What a probe must meet under each set of layers: the words of the errno it
+// is refused with (kWorks where it must work), or nothing where that set is
+// not the one that decides it, and the probe is not run under it.
+struct Expectations {
+  std::optional<std::string> every;
+  std::optional<std::string> landlock_alone;
+  std::optional<std::string> view_alone;
+  std::optional<std::string> without_namespaces;
+
+  const std::optional<std::string>& For(Layers layers) const {
+    switch (layers) {
+      case Layers::kEvery:
+        return every;
+      case Layers::kLandlockAlone:
+        return landlock_alone;
+      case Layers::kViewAlone:
+        return view_alone;
+      case Layers::kWithoutNamespaces:
+        return without_namespaces;
+    }
+    return every;
+  }
+};
+
+// The same words under every set of layers: a refusal of seccomp's, which
+// stays on whatever else is off.
+inline Expectations Everywhere(const std::string& words) { return {words, words, words, words}; }
 
 // A variable in the probe's environment: named with -e NAME and read from the
 // caller's, so its value is never recorded as a file the server may read.
@@ -121,7 +199,7 @@ class HostileTest : public ::testing::Test {
     MakeDirectory(Path("home"), 0755);  // the person's home, as HOME says
     WriteFile(Path("home/secret"), "the person's secret\n", 0644);
     MakeDirectory(Profile(), 0700);
-    WriteFile(Profile() + "/mcp.json", "{\"mcpServers\": {}}\n", 0644);
+    WriteFile(Profile() + "/mcp.json", "{\"version\": 1, \"servers\": {}}\n", 0644);
     WriteFile(Profile() + "/mcp-approved", "", 0644);
     MakeDirectory(Profile() + "/mcp-home", 0700);
     MakeDirectory(OtherHome(), 0700);
@@ -148,11 +226,14 @@ class HostileTest : public ::testing::Test {
   std::string Outside() const { return Path("outside/secret"); }
   std::string Repository() const { return Path("repository"); }
 
-  // Runs `probe` under confined-exec, declared with `named` (-e NAME) and
-  // --dir work, with `arguments` after the probe's path.
+  // Runs `probe` under confined-exec with `layers`, declared with `named`
+  // (-e NAME) and --dir work, with `arguments` after the probe's path.
   CommandOutput Run(const std::string& probe, const Named& named = {},
-                    const std::vector<std::string>& arguments = {}) const {
-    std::vector<std::string> words = {ConfinedExec(), "hostile-probe"};
+                    const std::vector<std::string>& arguments = {},
+                    Layers layers = Layers::kEvery) const {
+    std::vector<std::string> words = {ConfinedExec()};
+    for (const std::string& flag : LayersFlags(layers)) words.push_back(flag);
+    words.push_back("hostile-probe");
     std::vector<std::string> environment = {"BRAVEBOT_HOME=" + Profile(), "HOME=" + Path("home"),
                                             "PATH=/usr/bin:/bin"};
     for (const auto& [name, value] : named) {
@@ -162,6 +243,37 @@ class HostileTest : public ::testing::Test {
     words.insert(words.end(), {"--dir", Path("work"), "--", ProbesDirectory() + "/" + probe});
     words.insert(words.end(), arguments.begin(), arguments.end());
     return RunCommand(words, environment, scenario_);
+  }
+
+  // Runs `probe` under each set of layers `expected` names, and checks it
+  // meets each.
+  ::testing::AssertionResult Meets(const std::string& probe, const Named& named,
+                                   const std::vector<std::string>& arguments,
+                                   const Expectations& expected) const {
+    std::string failures;
+    for (Layers layers :
+         {Layers::kEvery, Layers::kLandlockAlone, Layers::kViewAlone, Layers::kWithoutNamespaces}) {
+      const std::optional<std::string>& words = expected.For(layers);
+      if (!words) continue;
+      CommandOutput output = Run(probe, named, arguments, layers);
+      ForgetWhatTheProbeMade();
+      ::testing::AssertionResult met = *words == kWorks ? Worked(output) : Refused(output, *words);
+      if (!met) failures += std::string("\nunder ") + LayersName(layers) + ": " + met.message();
+    }
+    if (failures.empty()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << probe << failures;
+  }
+
+  // What a probe left in its home and its working directory, so the next set
+  // of layers starts where the first did.
+  void ForgetWhatTheProbeMade() const {
+    std::error_code ignored;
+    for (const auto& entry : std::filesystem::directory_iterator(Profile() + "/mcp-home")) {
+      if (entry.path().filename() != kOtherDigest) std::filesystem::remove_all(entry, ignored);
+    }
+    for (const auto& entry : std::filesystem::directory_iterator(Path("work"))) {
+      std::filesystem::remove_all(entry, ignored);
+    }
   }
 
   int abi_ = 0;

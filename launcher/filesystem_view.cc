@@ -1,87 +1,63 @@
 #include "launcher/filesystem_view.h"
 
 #include <fcntl.h>
-#include <sched.h>
 #include <sys/mount.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 
 namespace bravebot {
-namespace {
 
-constexpr int kMostWritable = 8;
-
-int WriteWhole(const char* path, const char* text) {
-  int fd = ::open(path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return errno;
-  size_t length = std::strlen(text);
-  ssize_t written = ::write(fd, text, length);
-  int error = written == static_cast<ssize_t>(length) ? 0 : (written < 0 ? errno : EIO);
-  ::close(fd);
-  return error;
-}
-
-}  // namespace
-
-bool UserNamespacesAvailable() {
-  static const bool available = [] {
-    pid_t pid = ::fork();
-    if (pid < 0) return false;
-    if (pid == 0) ::_exit(::unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0 ? 0 : 1);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  }();
-  return available;
-}
-
-FilesystemViewPlan PlanFilesystemView(std::vector<std::string> writable) {
+FilesystemViewPlan PlanFilesystemView(std::vector<VerifiedPath> writable,
+                                      bool namespaces_available) {
   FilesystemViewPlan plan;
-  if (!UserNamespacesAvailable() || writable.size() > kMostWritable) return plan;
+  if (!namespaces_available) return plan;
   plan.enabled = true;
-  const std::string uid = std::to_string(::geteuid());
-  const std::string gid = std::to_string(::getegid());
-  plan.uid_map = uid + " " + uid + " 1\n";
-  plan.gid_map = gid + " " + gid + " 1\n";
   // Outermost first, so an inner directory is bound onto the outer one's copy.
-  std::sort(writable.begin(), writable.end(),
-            [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+  std::stable_sort(
+      writable.begin(), writable.end(),
+      [](const VerifiedPath& a, const VerifiedPath& b) { return a.path.size() < b.path.size(); });
   plan.writable = std::move(writable);
   return plan;
 }
 
 int EnterFilesystemView(const FilesystemViewStep& step) {
   if (!step.enabled) return 0;
-  if (::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return errno;
-  // gid_map may be written only once setgroups is denied.
-  if (int error = WriteWhole("/proc/self/setgroups", "deny"); error != 0) return error;
-  if (int error = WriteWhole("/proc/self/uid_map", step.uid_map); error != 0) return error;
-  if (int error = WriteWhole("/proc/self/gid_map", step.gid_map); error != 0) return error;
-  // Nothing done here may reach the mounts of anything outside.
-  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return errno;
-  int copies[kMostWritable];
-  for (int i = 0; i < step.writable_count; ++i) {
-    copies[i] =
-        ::open_tree(AT_FDCWD, step.writable[i], OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
-    if (copies[i] < 0) return errno;
-  }
-  struct mount_attr read_only = {};
-  read_only.attr_set = MOUNT_ATTR_RDONLY;
-  if (::mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &read_only, sizeof(read_only)) != 0) {
-    return errno;
-  }
-  for (int i = 0; i < step.writable_count; ++i) {
-    if (::move_mount(copies[i], "", AT_FDCWD, step.writable[i], MOVE_MOUNT_F_EMPTY_PATH) != 0) {
-      return errno;
+  // Each writable directory is cloned before everything turns read-only:
+  // scratch[2i] is the place to bind clone scratch[2i + 1] back onto.
+  int* places = step.scratch;
+  int copies_made = 0;
+  int error = 0;
+  for (int i = 0; i < step.writable_count && error == 0; ++i) {
+    int place = OpenVerifiedDirectory(step.writable[i]);
+    if (place < 0) {
+      error = -place;
+      break;
     }
-    ::close(copies[i]);
+    int copy =
+        ::open_tree(place, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
+    if (copy < 0) error = errno;
+    places[2 * i] = place;
+    places[2 * i + 1] = copy;
+    ++copies_made;
   }
-  return 0;
+  if (error == 0) {
+    struct mount_attr read_only = {};
+    read_only.attr_set = MOUNT_ATTR_RDONLY;
+    if (::mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &read_only, sizeof(read_only)) != 0) {
+      error = errno;
+    }
+  }
+  for (int i = 0; i < copies_made; ++i) {
+    if (error == 0 && ::move_mount(places[2 * i + 1], "", places[2 * i], "",
+                                   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0) {
+      error = errno;
+    }
+    ::close(places[2 * i]);
+    if (places[2 * i + 1] >= 0) ::close(places[2 * i + 1]);
+  }
+  return error;
 }
 
 }  // namespace bravebot

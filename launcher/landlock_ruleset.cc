@@ -14,25 +14,28 @@ int ProbeLandlockAbi() {
   return abi < 0 ? 0 : static_cast<int>(abi);
 }
 
-Result<UniqueFd> CreateLandlockRuleset(const LandlockPlan& plan) {
+Result<UniqueFd> CreateLandlockRuleset(const LandlockPlan& plan,
+                                       std::vector<VerifiedPath>* opened) {
   landlock::RulesetAttr attr{plan.handled_access_fs, 0, plan.scoped};
   UniqueFd ruleset(
       static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0)));
   if (!ruleset.valid()) return Error::FromErrno("create the Landlock ruleset");
 
   for (const LandlockRule& rule : plan.rules) {
-    UniqueFd path(::open(rule.path.c_str(), O_PATH | O_CLOEXEC));
-    if (!path.valid()) {
-      if (errno == ENOENT) continue;
-      return Error::FromErrno("open " + rule.path + " for its Landlock rule");
+    VerifiedPath identity;
+    Result<UniqueFd> path = OpenWithoutLinks(rule.path, &identity);
+    if (!path) {
+      if (path.error().errno_value() == ENOENT) continue;
+      return path.error();
     }
+    if (opened != nullptr) opened->push_back(identity);
     // The reach said file or directory when it was computed; trust what is
     // there now, since a rule with directory rights on a file is refused.
     struct stat status;
-    if (::fstat(path.get(), &status) != 0) return Error::FromErrno("stat " + rule.path);
+    if (::fstat(path->get(), &status) != 0) return Error::FromErrno("stat " + rule.path);
     uint64_t allowed = rule.allowed_access;
     if (!S_ISDIR(status.st_mode)) allowed &= landlock::kFileRights;
-    landlock::PathBeneathAttr beneath{allowed, path.get()};
+    landlock::PathBeneathAttr beneath{allowed, path->get()};
     if (::syscall(SYS_landlock_add_rule, ruleset.get(), landlock::kRulePathBeneath, &beneath, 0) !=
         0) {
       return Error::FromErrno("add the Landlock rule for " + rule.path);

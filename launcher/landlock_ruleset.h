@@ -4,8 +4,11 @@
 #ifndef BRAVEBOT_LAUNCHER_LANDLOCK_RULESET_H_
 #define BRAVEBOT_LAUNCHER_LANDLOCK_RULESET_H_
 
+#include <vector>
+
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "launcher/verified_path.h"
 #include "profiles/landlock_plan.h"
 
 namespace bravebot {
@@ -15,9 +18,13 @@ namespace bravebot {
 int ProbeLandlockAbi();
 
 // Creates the ruleset of `plan` (whose abi is not 0) and adds each rule,
-// opening its path with O_PATH. A rule whose path is missing is skipped, since
-// it grants nothing; any other failure is an error naming the path.
-Result<UniqueFd> CreateLandlockRuleset(const LandlockPlan& plan);
+// opening its path with O_PATH and without following any link (the reach
+// holds resolved paths only), so that a rule is on exactly the path that was
+// checked. A rule whose path is missing is skipped, since it grants nothing; a
+// path that became a link is refused, and any other failure is an error
+// naming the path. Each path opened is recorded in `opened` when given.
+Result<UniqueFd> CreateLandlockRuleset(const LandlockPlan& plan,
+                                       std::vector<VerifiedPath>* opened = nullptr);
 
 }  // namespace bravebot
 

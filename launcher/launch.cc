@@ -1,6 +1,8 @@
 #include "launcher/launch.h"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,53 +50,77 @@ Status AwaitExec(int error_read_fd, pid_t pid) {
                           failure.errno_value);
 }
 
+std::vector<VerifiedPathStep> Steps(const std::vector<VerifiedPath>& paths) {
+  std::vector<VerifiedPathStep> steps;
+  for (const VerifiedPath& path : paths)
+    steps.push_back({path.path.c_str(), path.device, path.inode});
+  return steps;
+}
+
 }  // namespace
 
 Result<LaunchedChild> Launch(LaunchRequest& request) {
-  if (!request.landlock_ruleset.valid()) {
+  if (!request.landlock_ruleset.valid() && !request.without_landlock) {
     return Error(ErrorCode::kRefused, "no server is started without its Landlock ruleset");
   }
   std::vector<char*> argv = PointerArray(request.argv);
   std::vector<char*> envp = PointerArray(request.environment);
   struct sock_fprog seccomp = {static_cast<unsigned short>(request.seccomp.instructions.size()),
                                request.seccomp.instructions.data()};
+  std::vector<VerifiedPathStep> writable = Steps(request.view.writable);
+  std::vector<int> view_scratch(2 * writable.size() + 1);
+  static const CommandLineRegions command_line = ReadCommandLineRegions();
 
+  UniqueFd parent(static_cast<int>(::syscall(SYS_pidfd_open, ::getpid(), 0)));
+  if (!parent.valid()) return Error::FromErrno("open a pidfd on this process");
   Result<Pipe> error_pipe = MakePipe();
   if (!error_pipe) return error_pipe.error();
   Pipe stdio[3];
-  if (request.stdio == ChildStdio::kPipes) {
+  const bool piped = request.stdio == ChildStdio::kPipes;
+  if (piped) {
     for (Pipe& pipe : stdio) {
       Result<Pipe> made = MakePipe();
       if (!made) return made.error();
       pipe = std::move(*made);
     }
   }
-  const bool piped = request.stdio == ChildStdio::kPipes;
   ChildPlan plan{};
-  plan.parent = ::getpid();
+  plan.parent_pidfd = parent.get();
   plan.program = request.program.c_str();
   plan.argv = argv.data();
   plan.envp = envp.data();
-  plan.working_directory = request.working_directory.c_str();
+  plan.working_directory = {request.working_directory.path.c_str(),
+                            request.working_directory.device, request.working_directory.inode};
   plan.stdio_fds[0] = piped ? stdio[0].read_end.get() : -1;
   plan.stdio_fds[1] = piped ? stdio[1].write_end.get() : -1;
   plan.stdio_fds[2] = piped ? stdio[2].write_end.get() : -1;
   plan.error_fd = error_pipe->write_end.get();
-  plan.ruleset_fd = request.landlock_ruleset.get();
+  plan.ruleset_fd = request.landlock_ruleset.valid() ? request.landlock_ruleset.get() : -1;
   plan.seccomp = &seccomp;
   plan.capabilities = &request.capabilities;
-  std::vector<const char*> writable;
-  for (const std::string& directory : request.view.writable) writable.push_back(directory.c_str());
-  plan.view = {request.view.enabled, request.view.uid_map.c_str(), request.view.gid_map.c_str(),
-               writable.data(), static_cast<int>(writable.size())};
+  const IsolationPlan& isolation = request.isolation;
+  plan.isolation = {isolation.user_namespace, isolation.pid_namespace, isolation.uid_map.c_str(),
+                    isolation.gid_map.c_str(), isolation.proc_access};
+  plan.view = {request.view.enabled, writable.data(), static_cast<int>(writable.size()),
+               view_scratch.data()};
+  plan.wipe = command_line;
 
-  pid_t pid = ::fork();
-  if (pid < 0) return Error::FromErrno("fork");
+  // Without a PID namespace, what the server leaves behind comes to us, to be
+  // found and ended when it stops.
+  if (!isolation.pid_namespace && ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
+    return Error::FromErrno("become a subreaper");
+  }
+  // Like fork(), in the namespaces of the plan: the child is the first process
+  // of its PID namespace.
+  pid_t pid = static_cast<pid_t>(
+      ::syscall(SYS_clone, CloneFlagsOf(isolation) | SIGCHLD, nullptr, nullptr, nullptr, nullptr));
+  if (pid < 0) return Error::FromErrno("start the confined child");
   if (pid == 0) RunChild(plan);
 
   error_pipe->write_end.reset();
   LaunchedChild child;
   child.pid = pid;
+  child.in_pid_namespace = isolation.pid_namespace;
   if (piped) {
     child.stdin_fd = std::move(stdio[0].write_end);
     child.stdout_fd = std::move(stdio[1].read_end);

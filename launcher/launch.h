@@ -1,10 +1,12 @@
-// Starting a program confined: everything it needs is prepared before fork()
+// Starting a program confined: everything it needs is prepared before clone()
 // — the argv and environment arrays, the Landlock ruleset with its rules
-// added, the seccomp program, the capability plan — and the child only makes
-// system calls on it, in the order that leaves each step able to run, seccomp
-// last, then execve. A step that fails in the child is reported back through
-// a close-on-exec pipe as {step, errno}, and the parent returns it as an
-// error naming the step; a child never runs with less confinement than asked.
+// added, the seccomp program, the capability plan, the namespaces and the
+// directories it may write, found without following links — and the child
+// only makes system calls on it, in the order that leaves each step able to
+// run, seccomp last, then execve. A step that fails in the child is reported
+// back through a close-on-exec pipe as {step, errno}, and the parent returns
+// it as an error naming the step; a child never runs with less confinement
+// than asked.
 //
 //   LaunchRequest request = ...;
 //   Result<LaunchedChild> child = Launch(request);
@@ -21,6 +23,8 @@
 #include "base/unique_fd.h"
 #include "launcher/capabilities.h"
 #include "launcher/filesystem_view.h"
+#include "launcher/isolation.h"
+#include "launcher/verified_path.h"
 #include "profiles/seccomp_filter.h"
 
 namespace bravebot {
@@ -34,23 +38,34 @@ struct LaunchRequest {
   std::string program;                   // absolute path, executed as it is
   std::vector<std::string> argv;         // argv[0] included
   std::vector<std::string> environment;  // NAME=value, exactly what it gets
-  std::string working_directory;
-  UniqueFd landlock_ruleset;  // every rule added
+  VerifiedPath working_directory;
+  // Every rule added. Invalid only with `without_landlock`, which the hostile
+  // battery sets to prove the other layers alone; nothing a person runs does.
+  UniqueFd landlock_ruleset;
+  bool without_landlock = false;
   SeccompProgram seccomp;
   CapabilityPlan capabilities;
+  IsolationPlan isolation;
   FilesystemViewPlan view;
   ChildStdio stdio = ChildStdio::kPipes;
 };
 
 struct LaunchedChild {
-  pid_t pid = -1;     // also its process group: it leads a session of its own
+  // The first process: its PID namespace's init, or the server itself where
+  // there is none. It leads a process group of its own.
+  pid_t pid = -1;
+  // True when the server has a PID namespace, so that ending `pid` ends it and
+  // everything it started; false where a subreaper must find them.
+  bool in_pid_namespace = false;
   UniqueFd stdin_fd;  // the parent's ends, with ChildStdio::kPipes
   UniqueFd stdout_fd;
   UniqueFd stderr_fd;
 };
 
-// Forks and execs `request` confined. Returns once the program is executing
-// (the error pipe closed on exec), or an error naming the step that failed.
+// Starts `request` confined. Returns once the program is executing (the error
+// pipe closed on exec), or an error naming the step that failed. Without a
+// PID namespace, makes the calling process a subreaper, so that what the
+// server leaves behind becomes its child.
 Result<LaunchedChild> Launch(LaunchRequest& request);
 
 }  // namespace bravebot

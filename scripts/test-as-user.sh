@@ -28,6 +28,6 @@ for suite in bravebot_integration_tests bravebot_servers_tests; do
   echo "as-user: $suite as $user"
   runuser -u "$user" -- env -i HOME="$(getent passwd "$user" | cut -d: -f6)" PATH=/usr/bin:/bin \
     BRAVEBOT_BIN="$stage/bin" BRAVEBOT_PEERS="$stage/peers" BRAVEBOT_TEST_TMPDIR="$stage/tmp" \
-    TMPDIR="$stage/tmp" sh -c "cd '$stage/tmp' && '$stage/bin/$suite' --gtest_brief=1" || status=1
+    TMPDIR="$stage/tmp" sh -c "cd '$stage/tmp' && '$stage/bin/$suite' --gtest_brief=${GTEST_BRIEF:-1}" || status=1
 done
 exit $status

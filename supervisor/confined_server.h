@@ -19,6 +19,7 @@
 #include "confine/declaration.h"
 #include "confine/filesystem.h"
 #include "confine/reach.h"
+#include "launcher/isolation.h"
 #include "launcher/launch.h"
 #include "profiles/landlock_plan.h"
 #include "supervisor/managed_policy.h"
@@ -31,7 +32,7 @@ struct ServerStartOptions {
   std::string user_home;  // "" when there is none
   EnvironmentLookup getenv;
   const FileSystemView* fs = nullptr;
-  std::string system_temporary_root = "/tmp";
+  std::string system_temporary_root = kSystemTemporaryRoot;
   ChildStdio stdio = ChildStdio::kPipes;
   // The administrator file's policy: a server it refuses is not started.
   std::optional<ManagedPolicy> policy;
@@ -40,20 +41,30 @@ struct ServerStartOptions {
   // argv made from the reach computed. Empty to run the server.
   std::string program_override;
   std::function<std::vector<std::string>(const Reach&)> argv_override;
+  // Every layer is on, except where the hostile battery turns one off to prove
+  // the others alone (integration/confined-exec); nothing a person runs does.
+  bool landlock = true;
+  bool read_only_view = true;
+  bool namespaces = true;
 };
 
-// What was computed to start a server: its reach and the Landlock plan for
-// this kernel. Both are what `reach` prints.
+// What was computed to start a server: its reach, the Landlock plan for this
+// kernel, and the namespaces this machine allows it. All are what `reach`
+// prints.
 struct Confinement {
   Reach reach;
   LandlockPlan landlock;
+  IsolationPlan isolation;
 };
 
 // Computes the confinement of `declaration` on this machine without starting
 // anything; the home and the temporary directory are named but not made.
+// `program` is where its program was found (LocateProgram), or "" to find it
+// here. Reads mcp.json for the directories other servers may write.
 Result<Confinement> PlanConfinement(const Declaration& declaration,
                                     const ServerStartOptions& options,
-                                    const std::string& temporary_directory);
+                                    const std::string& temporary_directory,
+                                    const std::string& program = "");
 
 class ConfinedServer {
  public:
@@ -64,7 +75,9 @@ class ConfinedServer {
   ConfinedServer& operator=(ConfinedServer&&) = delete;
   ~ConfinedServer();
 
+  // Its first process: the init of its PID namespace, or the server itself.
   pid_t pid() const { return child_.pid; }
+  const std::string& run_directory() const { return run_directory_; }
   int stdin_fd() const { return child_.stdin_fd.get(); }
   int stdout_fd() const { return child_.stdout_fd.get(); }
   int stderr_fd() const { return child_.stderr_fd.get(); }
@@ -78,8 +91,10 @@ class ConfinedServer {
   std::optional<int> WaitFor(std::chrono::milliseconds timeout);
 
   // Ends it: closes its input and waits `grace`, then SIGTERM to its process
-  // group and waits `grace`, then SIGKILL; removes its temporary directory.
-  // Its output descriptors close with this object. Returns its exit status.
+  // group and waits `grace`, then SIGKILL, which ends its PID namespace and
+  // every process in it (where it has none, every process it left behind is
+  // found and killed); removes its temporary directory. Its output
+  // descriptors close with this object. Returns its exit status.
   int Stop(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
 
  private:

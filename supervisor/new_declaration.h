@@ -18,11 +18,13 @@ struct DeclarationSurroundings {
   std::string profile_path;           // the profile directory as named
   std::string profile_resolved_path;  // and with links resolved
   const FileSystemView* fs = nullptr;
+  std::string user_home;  // "" when there is none
 };
 
 // Completes `typed` (what ParseAddArguments read). Refuses (kRefused) a
-// directory that is missing, not a directory, inside a git repository, or the
-// profile directory, inside it or above it.
+// directory CheckWorkingDirectory refuses: missing, not a directory, inside a
+// git repository, the profile directory, inside it or above it, the home or
+// above it, the system's temporary directory or one of its own directories.
 Result<Declaration> CompleteDeclaration(Declaration typed, const DeclarationSurroundings& around);
 
 }  // namespace bravebot

@@ -111,6 +111,12 @@ std::optional<std::string> FakeFileSystem::ReadPrefix(const std::string& path, s
   return nodes_.at(*resolved).content.substr(0, limit);
 }
 
+std::optional<std::string> FakeFileSystem::LinkTarget(const std::string& path) const {
+  std::optional<std::string> resolved = Resolve(path, Follow::kNo);
+  if (!resolved || nodes_.at(*resolved).kind != FileKind::kLink) return std::nullopt;
+  return nodes_.at(*resolved).content;
+}
+
 std::optional<std::string> FakeFileSystem::ResolvedPath(const std::string& path) const {
   return Resolve(path, Follow::kYes);
 }

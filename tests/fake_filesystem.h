@@ -27,6 +27,7 @@ class FakeFileSystem : public FileSystemView {
 
   FileKind KindOf(const std::string& path, Follow follow) const override;
   std::optional<std::string> ReadPrefix(const std::string& path, size_t limit) const override;
+  std::optional<std::string> LinkTarget(const std::string& path) const override;
   std::optional<std::string> ResolvedPath(const std::string& path) const override;
   std::vector<std::string> ListDirectory(const std::string& path) const override;
   bool IsExecutableFile(const std::string& path) const override;

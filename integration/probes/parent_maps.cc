@@ -3,6 +3,6 @@
 #include "integration/probes/probe.h"
 
 int main() {
-  const char* target = probe::Words("/proc/%d/maps", static_cast<int>(::getppid()));
+  const char* target = probe::Words("/proc/%d/maps", static_cast<int>(probe::TargetProcess()));
   return probe::Report(probe::ReadFile(target), probe::Words("read %s", target));
 }

@@ -5,7 +5,7 @@
 #include "integration/probes/probe.h"
 
 int main() {
-  pid_t parent = ::getppid();
+  pid_t parent = probe::TargetProcess();
   long pidfd = ::syscall(SYS_pidfd_open, parent, 0);
   if (pidfd < 0)
     return probe::Denied(probe::Words("pidfd_open(%d)", static_cast<int>(parent)), errno);

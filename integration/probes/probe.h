@@ -39,12 +39,12 @@ inline int Allowed(const char* what) {
   return kWorked;
 }
 
-// A failure that says the target is not there (every target the test names
-// exists) is a setup problem, never a refusal.
+// A refusal, with the errno's words: the test asserts which layer gave it
+// (Landlock's EACCES, the read-only view's EROFS, seccomp's EPERM, the PID
+// namespace's ESRCH), so a missing target is no refusal it accepts.
 inline int Denied(const char* what, int error) {
-  const bool missing = error == ENOENT || error == ESRCH || error == ECONNREFUSED;
-  std::printf("%s: %s: %s\n", missing ? "setup" : "denied", what, std::strerror(error));
-  return missing ? kSetupFailed : kRefused;
+  std::printf("denied: %s: %s\n", what, std::strerror(error));
+  return kRefused;
 }
 
 // A call's result: negative (with errno set) is a refusal.
@@ -66,6 +66,15 @@ inline const char* Need(const char* name) {
     SetupFailed(Words("the variable %s is not set", name));
   }
   return value;
+}
+
+// The process a probe aimed at another process tries: TARGET_PID when the
+// test names one (a process outside, such as the test itself), else its
+// parent (the init of its PID namespace, or, without one, its starter).
+inline pid_t TargetProcess() {
+  const char* target = std::getenv("TARGET_PID");
+  return target != nullptr && *target != '\0' ? static_cast<pid_t>(std::strtol(target, nullptr, 10))
+                                              : ::getppid();
 }
 
 // The value of `name` in /proc/self/status, read as hexadecimal for the Cap*

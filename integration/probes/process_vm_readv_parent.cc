@@ -6,7 +6,7 @@
 #include "integration/probes/probe.h"
 
 int main() {
-  pid_t parent = ::getppid();
+  pid_t parent = probe::TargetProcess();
   char buffer[16];
   struct iovec local = {buffer, sizeof(buffer)};
   struct iovec remote = {buffer, sizeof(buffer)};

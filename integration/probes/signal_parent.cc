@@ -5,6 +5,6 @@
 #include "integration/probes/probe.h"
 
 int main() {
-  pid_t parent = ::getppid();
+  pid_t parent = probe::TargetProcess();
   return probe::Report(::kill(parent, 0), probe::Words("kill(%d, 0)", static_cast<int>(parent)));
 }

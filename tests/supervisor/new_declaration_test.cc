@@ -21,7 +21,7 @@ class NewDeclarationTest : public ::testing::Test {
     fs_.AddFile("/home/u/keys/brave-api-key", "sk");
     fs_.AddFile("/home/u/.bravebot/mcp.json", "{}");
     fs_.AddFile("/etc/server.conf", "");
-    around_ = {"/home/u/work", "/home/u/.bravebot", "/home/u/.bravebot", &fs_};
+    around_ = {"/home/u/work", "/home/u/.bravebot", "/home/u/.bravebot", &fs_, "/home/u"};
   }
 
   Declaration Stdio(const std::string& program, std::vector<std::string> arguments = {}) {

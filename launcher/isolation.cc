@@ -1,0 +1,108 @@
+#include "launcher/isolation.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "profiles/landlock_abi.h"
+
+namespace bravebot {
+namespace {
+
+int WriteWhole(const char* path, const char* text) {
+  int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  size_t length = std::strlen(text);
+  ssize_t written = ::write(fd, text, length);
+  int error = written == static_cast<ssize_t>(length) ? 0 : (written < 0 ? errno : EIO);
+  ::close(fd);
+  return error;
+}
+
+// Starts a child in `flags`' namespaces that makes `step` and reports by its
+// exit status whether every step worked.
+bool ChildManages(unsigned long flags, const IsolationStep& step) {
+  pid_t pid =
+      static_cast<pid_t>(::syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr));
+  if (pid < 0) return false;
+  if (pid == 0) {
+    bool ok = EnterUserNamespace(step) == 0 && (!step.pid_namespace || MountOwnProc(step, -1) == 0);
+    ::_exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+}  // namespace
+
+IsolationPlan PlanIsolation(IsolationSupport support, uint64_t proc_access) {
+  IsolationPlan plan;
+  plan.user_namespace = support.user_namespace;
+  plan.pid_namespace = support.user_namespace && support.pid_namespace;
+  const std::string uid = std::to_string(::geteuid());
+  const std::string gid = std::to_string(::getegid());
+  plan.uid_map = uid + " " + uid + " 1\n";
+  plan.gid_map = gid + " " + gid + " 1\n";
+  plan.proc_access = proc_access;
+  return plan;
+}
+
+IsolationSupport ProbeIsolation() {
+  static const IsolationSupport support = [] {
+    IsolationPlan plan = PlanIsolation({true, true}, 0);
+    IsolationStep step{true, false, plan.uid_map.c_str(), plan.gid_map.c_str(), 0};
+    IsolationSupport found;
+    found.user_namespace = ChildManages(CLONE_NEWUSER | CLONE_NEWNS, step);
+    step.pid_namespace = true;
+    found.pid_namespace =
+        found.user_namespace && ChildManages(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID, step);
+    return found;
+  }();
+  return support;
+}
+
+unsigned long CloneFlagsOf(const IsolationPlan& plan) {
+  unsigned long flags = 0;
+  if (plan.user_namespace) flags |= CLONE_NEWUSER | CLONE_NEWNS;
+  if (plan.pid_namespace) flags |= CLONE_NEWPID;
+  return flags;
+}
+
+int EnterUserNamespace(const IsolationStep& step) {
+  if (!step.user_namespace) return 0;
+  // gid_map may be written only once setgroups is denied.
+  if (int error = WriteWhole("/proc/self/setgroups", "deny"); error != 0) return error;
+  if (int error = WriteWhole("/proc/self/uid_map", step.uid_map); error != 0) return error;
+  if (int error = WriteWhole("/proc/self/gid_map", step.gid_map); error != 0) return error;
+  // Nothing done here may reach the mounts of anything outside.
+  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return errno;
+  return 0;
+}
+
+int MountOwnProc(const IsolationStep& step, int ruleset_fd) {
+  if (!step.pid_namespace) return 0;
+  if (::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) {
+    return errno;
+  }
+  if (ruleset_fd < 0 || step.proc_access == 0) return 0;
+  int proc = ::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (proc < 0) return errno;
+  landlock::PathBeneathAttr beneath{step.proc_access, proc};
+  int error =
+      ::syscall(SYS_landlock_add_rule, ruleset_fd, landlock::kRulePathBeneath, &beneath, 0) == 0
+          ? 0
+          : errno;
+  ::close(proc);
+  return error;
+}
+
+}  // namespace bravebot

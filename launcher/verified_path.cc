@@ -1,0 +1,59 @@
+#include "launcher/verified_path.h"
+
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace bravebot {
+namespace {
+
+int OpenAt2WithoutLinks(const char* path, unsigned long flags) {
+  struct open_how how = {};
+  how.flags = flags | O_PATH | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_SYMLINKS;
+  return static_cast<int>(::syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how)));
+}
+
+}  // namespace
+
+Result<UniqueFd> OpenWithoutLinks(const std::string& path, VerifiedPath* identity) {
+  UniqueFd fd(OpenAt2WithoutLinks(path.c_str(), 0));
+  if (!fd.valid()) {
+    if (errno == ELOOP) {
+      return Error(ErrorCode::kRefused,
+                   path +
+                       " became a link after its reach was computed, and nothing is granted "
+                       "through one",
+                   ELOOP);
+    }
+    return Error::FromErrno("open " + path);
+  }
+  if (identity != nullptr) {
+    struct stat status;
+    if (::fstat(fd.get(), &status) != 0) return Error::FromErrno("stat " + path);
+    *identity = {path, status.st_dev, status.st_ino};
+  }
+  return fd;
+}
+
+int OpenVerifiedDirectory(const VerifiedPathStep& step) {
+  int fd = OpenAt2WithoutLinks(step.path, O_DIRECTORY);
+  if (fd < 0) return -errno;
+  struct stat status;
+  if (::fstat(fd, &status) != 0) {
+    int error = errno;
+    ::close(fd);
+    return -error;
+  }
+  if (status.st_dev != step.device || status.st_ino != step.inode) {
+    ::close(fd);
+    return -ESTALE;
+  }
+  return fd;
+}
+
+}  // namespace bravebot
