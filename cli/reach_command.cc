@@ -55,10 +55,9 @@ int RunReach(const std::vector<std::string>& words, CommandContext& context) {
       PlanConfinement(*declaration, StartOptionsFor(context, *profile), kRunDirectoryShown);
   if (!confinement) return Report(context, "reach", confinement.error());
   if (options->json) {
-    context.out << JsonText(ReachJson(*declaration, confinement->reach, confinement->landlock))
-                << "\n";
+    context.out << JsonText(ReachJson(*declaration, *confinement)) << "\n";
   } else {
-    context.out << DisplayReach(*declaration, confinement->reach, confinement->landlock);
+    context.out << DisplayReach(*declaration, *confinement);
   }
   return kExitOk;
 }

@@ -41,6 +41,14 @@ std::string Heading(PathAccess access) {
   return "reads";
 }
 
+std::string Processes(const IsolationPlan& isolation) {
+  return isolation.pid_namespace
+             ? "processes: a PID namespace of its own: it sees no process of the machine's, and "
+               "whatever it starts ends with it"
+             : "processes: the machine's (see below); what it leaves running is found and ended "
+               "when it stops";
+}
+
 std::string LocalSockets(const LandlockPlan& landlock) {
   return landlock.abi >= 9 ? "local sockets: only those in the directories it may write"
                            : "local sockets: every one (see below)";
@@ -48,8 +56,9 @@ std::string LocalSockets(const LandlockPlan& landlock) {
 
 }  // namespace
 
-std::string DisplayReach(const Declaration& declaration, const Reach& reach,
-                         const LandlockPlan& landlock) {
+std::string DisplayReach(const Declaration& declaration, const Confinement& confinement) {
+  const Reach& reach = confinement.reach;
+  const LandlockPlan& landlock = confinement.landlock;
   std::string text = "  " + declaration.alias + "   stdio   " + DisplayCommandLine(declaration) +
                      "\n" + "    digest: " + ComputeDigest(declaration).hex + "\n" + "    runs " +
                      DisplayWord(reach.program) + "\n" + "    starts in " +
@@ -74,7 +83,7 @@ std::string DisplayReach(const Declaration& declaration, const Reach& reach,
     }
   }
   text += "\n  " + std::string(kNetwork) + "\n  " + LocalSockets(landlock) + "\n  " +
-          kLookAtAnyPath +
+          Processes(confinement.isolation) + "\n  " + kLookAtAnyPath +
           "\n  nothing else: the rest of your home, the workspace, other "
           "servers' homes and the profile directory's files\n\n";
   if (landlock.abi == 0) {
@@ -91,8 +100,9 @@ std::string DisplayReach(const Declaration& declaration, const Reach& reach,
   return text;
 }
 
-nlohmann::json ReachJson(const Declaration& declaration, const Reach& reach,
-                         const LandlockPlan& landlock) {
+nlohmann::json ReachJson(const Declaration& declaration, const Confinement& confinement) {
+  const Reach& reach = confinement.reach;
+  const LandlockPlan& landlock = confinement.landlock;
   nlohmann::json environment = nlohmann::json::array();
   for (const ReachVariable& variable : reach.environment) {
     environment.push_back({{"name", variable.name}, {"reason", variable.reason}});
@@ -122,6 +132,9 @@ nlohmann::json ReachJson(const Declaration& declaration, const Reach& reach,
           {"network", "every address, by IP"},
           {"local_sockets", landlock.abi >= 9 ? "in the directories it may write" : "every one"},
           {"socket_directories", reach.socket_directories},
+          {"processes",
+           confinement.isolation.pid_namespace ? "a PID namespace of its own" : "the machine's"},
+          {"read_only_view", confinement.isolation.user_namespace},
           {"landlock_abi", landlock.abi},
           {"unkept_promises", landlock.unkept_promises}};
 }

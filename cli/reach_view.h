@@ -7,15 +7,13 @@
 #include <string>
 
 #include "confine/declaration.h"
-#include "profiles/landlock_plan.h"
+#include "supervisor/confined_server.h"
 
 namespace bravebot {
 
-std::string DisplayReach(const Declaration& declaration, const Reach& reach,
-                         const LandlockPlan& landlock);
+std::string DisplayReach(const Declaration& declaration, const Confinement& confinement);
 
-nlohmann::json ReachJson(const Declaration& declaration, const Reach& reach,
-                         const LandlockPlan& landlock);
+nlohmann::json ReachJson(const Declaration& declaration, const Confinement& confinement);
 
 }  // namespace bravebot
 

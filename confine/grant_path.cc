@@ -53,7 +53,7 @@ Result<std::string> ResolveGrantPath(const std::string& path,
     const FileKind kind = fs.KindOf(next, Follow::kNo);
     if (kind == FileKind::kMissing ||
         (kind != FileKind::kDirectory && kind != FileKind::kLink && !pending.empty())) {
-      return Error(ErrorCode::kNotFound, path + " does not exist");
+      return Error(ErrorCode::kNotFound, "it does not exist");
     }
     if (kind != FileKind::kLink) {
       current = next;
@@ -61,7 +61,7 @@ Result<std::string> ResolveGrantPath(const std::string& path,
     }
     std::optional<std::string> target = fs.LinkTarget(next);
     if (++links > kMostLinks || !target) {
-      return Error(ErrorCode::kRefused, path + " leads through too many links");
+      return Error(ErrorCode::kRefused, "it leads through too many links");
     }
     if (std::string directory = ServerWritableDirectoryHolding(next, writable);
         !directory.empty()) {
@@ -74,7 +74,7 @@ Result<std::string> ResolveGrantPath(const std::string& path,
   for (const auto& [directory, link] : confined) {
     if (!IsSameOrBeneath(current, directory)) {
       return Error(ErrorCode::kRefused,
-                   path + " leads through the link " + link + " to " + current + ", out of " +
+                   "it leads through the link " + link + " to " + current + ", out of " +
                        directory +
                        ", a directory a server may write: a server may have planted it to widen "
                        "its reach, so nothing is granted through it");

@@ -30,9 +30,10 @@ using ServerWritableDirectories = std::vector<std::string>;
 std::string ServerWritableDirectoryHolding(const std::string& path,
                                            const ServerWritableDirectories& writable);
 
-// `path` (absolute) with every link resolved. Errors: kNotFound when some part
-// is missing or not a directory; kRefused for a loop of links, or for a link
-// in a directory of `writable` that leads out of it, naming both.
+// `path` (absolute) with every link resolved. Errors, worded to follow the
+// path ("... : it leads through the link ..."): kNotFound when some part is
+// missing or not a directory; kRefused for a loop of links, or for a link in a
+// directory of `writable` that leads out of it, naming both.
 Result<std::string> ResolveGrantPath(const std::string& path,
                                      const ServerWritableDirectories& writable,
                                      const FileSystemView& fs);

@@ -192,7 +192,8 @@ Status GrantProgram(const std::string& program_path, const std::optional<std::st
                     const GrantRules& rules, ReachPaths& paths) {
   Result<std::string> program = GrantFileAndItsTarget(program_path, "the program", rules, paths);
   if (!program) {
-    return Error(ErrorCode::kRefused, "its program is not started: " + program.error().message());
+    return Error(ErrorCode::kRefused,
+                 "its program " + program_path + " is not started: " + program.error().message());
   }
   GrantInterpreters(program_path, *program, path_value, rules, paths);
   return {};

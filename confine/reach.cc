@@ -72,9 +72,7 @@ void GrantFilesItMayRead(const Declaration& declaration, const GrantRules& rules
     Result<std::string> resolved = rules.Resolve(file);
     const std::string writer = ServerWritableDirectoryHolding(file, rules.server_writable);
     if (!resolved) {
-      paths.Refuse(file, resolved.error().code() == ErrorCode::kNotFound
-                             ? "it is no longer there"
-                             : resolved.error().message());
+      paths.Refuse(file, resolved.error().message());
     } else if (!writer.empty() && *resolved != file) {
       // What add recorded, and nothing a server put in its place.
       paths.Refuse(file, "it is now a link, in " + writer +
@@ -93,10 +91,13 @@ void GrantFilesItMayRead(const Declaration& declaration, const GrantRules& rules
   }
 }
 
-// Where servers may write: every declared --dir, the homes under mcp-home,
-// and the system's temporary directory, which holds every run directory.
-ServerWritableDirectories ServerWritable(const ReachInputs& inputs) {
+// Where servers may write: its own --dir and every declared one, the homes
+// under mcp-home, and the system's temporary directory, which holds every run
+// directory.
+ServerWritableDirectories ServerWritable(const Declaration& declaration,
+                                         const ReachInputs& inputs) {
   ServerWritableDirectories writable = inputs.declared_directories;
+  if (!declaration.directory.empty()) writable.push_back(declaration.directory);
   writable.push_back(JoinPath(inputs.profile.resolved_path, "mcp-home"));
   writable.push_back(inputs.system_temporary_root);
   return writable;
@@ -116,7 +117,7 @@ Result<std::string> LocateProgram(const Declaration& declaration, const Environm
 Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& inputs) {
   const GrantRules rules{inputs.fs,
                          {inputs.user_home, inputs.profile, inputs.system_temporary_root},
-                         ServerWritable(inputs)};
+                         ServerWritable(declaration, inputs)};
   Reach reach;
   reach.home = HomeOfDeclaration(declaration, inputs.profile);
   reach.temporary_directory = inputs.temporary_directory;

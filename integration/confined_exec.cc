@@ -5,6 +5,7 @@
 //
 //   confined-exec [--without-landlock | --without-read-only-view | --without-namespaces]
 //                 ALIAS [add's options] -- PROGRAM [ARGS...]
+//   confined-exec [--without-...] ALIAS     (a server declared with bravebot-mcp add)
 //
 // Each --without- flag turns one layer off, so the hostile battery proves each
 // of the others alone: Landlock without the read-only view, the view without
@@ -21,10 +22,34 @@
 #include "cli/profile_access.h"
 #include "cli/start_options.h"
 #include "supervisor/confined_server.h"
+#include "supervisor/declaration_store.h"
 #include "supervisor/new_declaration.h"
 
+namespace {
+
+using namespace bravebot;  // NOLINT: a test tool
+
+Result<Declaration> DeclaredServer(const std::string& alias, const ProfileDirectory& profile) {
+  Result<DeclarationFile> file = DeclarationStore(profile).Read();
+  if (!file) return file.error();
+  const Declaration* declaration = file->Find(alias);
+  if (declaration == nullptr) return Error(ErrorCode::kNotFound, alias + " is not declared");
+  return *declaration;
+}
+
+Result<Declaration> ServerGivenHere(const std::vector<std::string>& words,
+                                    const CommandContext& context,
+                                    const ProfileDirectory& profile) {
+  Result<AddArguments> arguments = ParseAddArguments(words);
+  if (!arguments) return arguments.error();
+  DeclarationSurroundings around{context.cwd, profile.path(), profile.resolved_path(), &context.fs,
+                                 context.UserHome()};
+  return CompleteDeclaration(arguments->declaration, around);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  using namespace bravebot;  // NOLINT: a test tool's main
   char cwd[PATH_MAX];
   if (::getcwd(cwd, sizeof(cwd)) == nullptr) return 125;
   RealFileSystem fs;
@@ -45,19 +70,13 @@ int main(int argc, char** argv) {
     }
     words.erase(words.begin());
   }
-  Result<AddArguments> arguments = ParseAddArguments(words);
-  if (!arguments) {
-    std::cerr << "confined-exec: " << arguments.error().message() << "\n";
-    return 125;
-  }
   Result<ProfileDirectory> profile = OpenProfileToWrite(context);
   if (!profile) {
     std::cerr << "confined-exec: " << profile.error().message() << "\n";
     return 125;
   }
-  DeclarationSurroundings around{cwd, profile->path(), profile->resolved_path(), &fs,
-                                 context.UserHome()};
-  Result<Declaration> declaration = CompleteDeclaration(arguments->declaration, around);
+  Result<Declaration> declaration = words.size() == 1 ? DeclaredServer(words[0], *profile)
+                                                      : ServerGivenHere(words, context, *profile);
   if (!declaration) {
     std::cerr << "confined-exec: " << declaration.error().message() << "\n";
     return 125;

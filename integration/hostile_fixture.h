@@ -200,7 +200,7 @@ class HostileTest : public ::testing::Test {
     WriteFile(Path("home/secret"), "the person's secret\n", 0644);
     MakeDirectory(Profile(), 0700);
     WriteFile(Profile() + "/mcp.json", "{\"version\": 1, \"servers\": {}}\n", 0644);
-    WriteFile(Profile() + "/mcp-approved", "", 0644);
+    WriteFile(Profile() + "/mcp-approved", "# bravebot-mcp approvals, format 1\n", 0644);
     MakeDirectory(Profile() + "/mcp-home", 0700);
     MakeDirectory(OtherHome(), 0700);
     WriteFile(OtherHome() + "/secret", "another server's secret\n", 0644);

@@ -341,5 +341,188 @@ TEST_F(ReachTest, FilesItMayReadAreGivenAloneWhileTheDeclarationNamesThem) {
   EXPECT_THAT(WhyNot(reach, "/home/u/keys/other-key"), HasSubstr("no value or argument"));
 }
 
+// --- What a server may write never steers its reach ---
+
+TEST_F(ReachTest, AFileItMayReadThatBecameALinkInItsDirectoryIsNotGiven) {
+  fs_.AddDirectory("/srv/memory");
+  fs_.AddFile("/home/u/.bravebot/mcp.json");
+  fs_.AddLink("/srv/memory/memory.json", "/home/u/.bravebot/mcp.json");
+  fs_.AddFile("/srv/memory/notes.json");
+  fs_.AddLink("/srv/memory/latest.json", "notes.json");
+  Declaration declaration = Npx();
+  declaration.directory = "/srv/memory";
+  declaration.stored_variables = {{"MEMORY_FILE_PATH", "/srv/memory/memory.json"},
+                                  {"NOTES", "/srv/memory/latest.json"}};
+  declaration.may_read = {"/srv/memory/memory.json", "/srv/memory/latest.json"};
+  Reach reach = ReachOf(declaration);
+  EXPECT_FALSE(Reaches(reach, "/home/u/.bravebot/mcp.json"));
+  EXPECT_THAT(WhyNot(reach, "/srv/memory/memory.json"), HasSubstr("leads through the link"));
+  // A link inside the directory to a file inside it is not what add recorded either.
+  EXPECT_THAT(WhyNot(reach, "/srv/memory/latest.json"), HasSubstr("it is now a link"));
+}
+
+TEST_F(ReachTest, AFileItMayReadIsGivenWhereItLeadsOutsideEveryWritableDirectory) {
+  fs_.AddFile("/home/u/keys/brave-api-key");
+  fs_.AddLink("/home/u/current-key", "keys/brave-api-key");
+  fs_.AddLink("/home/u/profile-key", ".bravebot/mcp.json");
+  fs_.AddFile("/home/u/.bravebot/mcp.json");
+  Declaration declaration = Npx();
+  declaration.arguments = {"--key=/home/u/current-key", "/home/u/profile-key"};
+  declaration.may_read = {"/home/u/current-key", "/home/u/profile-key"};
+  Reach reach = ReachOf(declaration);
+  const ReachPath* key = Find(reach, "/home/u/keys/brave-api-key");
+  ASSERT_NE(key, nullptr);
+  EXPECT_THAT(key->reason, HasSubstr("/home/u/current-key (through links)"));
+  EXPECT_THAT(WhyNot(reach, "/home/u/profile-key"), HasSubstr("profile directory"));
+}
+
+TEST_F(ReachTest, APathEntryThatBecameALinkInAWritableDirectoryIsNotGiven) {
+  fs_.AddDirectory("/srv/work/bin");
+  fs_.AddLink("/srv/work/tools", "/home/u");
+  fs_.AddLink("/srv/work/local", "bin");
+  environment_["PATH"] = "/srv/work/tools:/srv/work/local:/usr/bin";
+  Declaration declaration = Npx();
+  declaration.program = "/usr/bin/python3";
+  declaration.directory = "/srv/work";
+  Reach reach = ReachOf(declaration);
+  EXPECT_THAT(WhyNot(reach, "/srv/work/tools"), HasSubstr("leads through the link"));
+  EXPECT_FALSE(Reaches(reach, "/home/u/notes.txt"));
+  EXPECT_NE(Find(reach, "/srv/work/bin"), nullptr);
+}
+
+TEST_F(ReachTest, AnotherServersDirectoryIsWritableToo) {
+  fs_.AddDirectory("/srv/other/bin");
+  fs_.AddLink("/srv/other/bin/tools", "/home/u/.cargo/bin");
+  environment_["PATH"] = "/srv/other/bin/tools:/usr/bin";
+  Declaration declaration = Npx();
+  declaration.program = "/usr/bin/python3";
+  ReachInputs inputs = Inputs();
+  inputs.declared_directories = {"/srv/other"};
+  Result<Reach> reach = ComputeReach(declaration, inputs);
+  ASSERT_TRUE(reach.ok());
+  EXPECT_THAT(WhyNot(*reach, "/srv/other/bin/tools"), HasSubstr("out of /srv/other"));
+  // Not written by a server, the same link is followed.
+  reach = ComputeReach(declaration, Inputs());
+  EXPECT_NE(Find(*reach, "/home/u/.cargo/bin"), nullptr);
+}
+
+TEST_F(ReachTest, TheHashBangLineOfAProgramAServerMayWriteWidensNothing) {
+  fs_.AddDirectory("/srv/work");
+  fs_.AddExecutable("/home/u/.ssh/interpreter");
+  fs_.AddExecutable("/srv/work/server", "#!/home/u/.ssh/interpreter\n");
+  fs_.AddExecutable("/srv/work/python-server", "#!/usr/bin/python3\n");
+  Declaration declaration = Npx();
+  declaration.program = "/srv/work/server";
+  declaration.directory = "/srv/work";
+  Reach reach = ReachOf(declaration);
+  EXPECT_FALSE(Reaches(reach, "/home/u/.ssh/interpreter"));
+  EXPECT_THAT(WhyNot(reach, "/home/u/.ssh/interpreter"),
+              HasSubstr("lies in /srv/work, a directory a server may write"));
+  // An interpreter the reach gives already still runs it.
+  declaration.program = "/srv/work/python-server";
+  reach = ReachOf(declaration);
+  EXPECT_TRUE(Reaches(reach, "/usr/bin/python3"));
+  EXPECT_EQ(WhyNot(reach, "/usr/bin/python3"), "");
+}
+
+TEST_F(ReachTest, AProgramReachedThroughALinkOutOfAWritableDirectoryIsNotStarted) {
+  fs_.AddDirectory("/srv/work");
+  fs_.AddExecutable("/home/u/.ssh/tool");
+  fs_.AddLink("/srv/work/server", "/home/u/.ssh/tool");
+  Declaration declaration = Npx();
+  declaration.program = "/srv/work/server";
+  declaration.directory = "/srv/work";
+  Result<Reach> reach = ComputeReach(declaration, Inputs());
+  ASSERT_FALSE(reach.ok());
+  EXPECT_THAT(reach.error().message(), HasSubstr("its program /srv/work/server is not started"));
+}
+
+TEST_F(ReachTest, AnEnvLineIsReadAsEnvReadsIt) {
+  fs_.AddDirectory("/home/u/bin");
+  fs_.AddExecutable("/opt/app/server", "#!/usr/bin/env -S -u /home/u/././bin/x /usr/bin/python3\n");
+  Declaration declaration = Npx();
+  declaration.program = "/opt/app/server";
+  Reach reach = ReachOf(declaration);
+  EXPECT_FALSE(Reaches(reach, "/home/u/bin"));
+  EXPECT_TRUE(Reaches(reach, "/usr/bin/python3"));
+}
+
+TEST_F(ReachTest, AnEnvLineNotReadWholeIsSaid) {
+  fs_.AddExecutable("/opt/app/server", "#!/usr/bin/env -S \"/home/u/bin/x\"\n");
+  Declaration declaration = Npx();
+  declaration.program = "/opt/app/server";
+  Reach reach = ReachOf(declaration);
+  EXPECT_THAT(WhyNot(reach, "/opt/app/server"), HasSubstr("quotes, escapes"));
+}
+
+// --- The profile directory, wherever it is ---
+
+TEST_F(ReachTest, AProfileInASystemDirectoryIsLeftOutOfIt) {
+  fs_.AddDirectory("/opt/bb/mcp-home");
+  fs_.AddFile("/opt/bb/mcp.json");
+  fs_.AddDirectory("/opt/tool/bin");
+  fs_.AddFile("/opt/readme");
+  ReachInputs inputs = Inputs();
+  inputs.profile = {"/opt/bb", "/opt/bb"};
+  Result<Reach> reach = ComputeReach(Npx(), inputs);
+  ASSERT_TRUE(reach.ok()) << reach.error().message();
+  EXPECT_EQ(Find(*reach, "/opt"), nullptr);
+  EXPECT_FALSE(Reaches(*reach, "/opt/bb/mcp.json"));
+  EXPECT_TRUE(Reaches(*reach, "/opt/tool/bin"));
+  EXPECT_TRUE(Reaches(*reach, "/opt/readme"));
+  EXPECT_THAT(WhyNot(*reach, "/opt/bb"), HasSubstr("profile directory"));
+}
+
+TEST_F(ReachTest, AProfileBesideAPathInstallationKeepsTheInstallationFromBeingGiven) {
+  fs_.AddDirectory("/srv/a/bb/mcp-home");
+  fs_.AddFile("/srv/a/bb/mcp.json");
+  fs_.AddExecutable("/srv/a/bin/tool");
+  environment_["PATH"] = "/srv/a/bin:/usr/bin";
+  Declaration declaration = Npx();
+  declaration.program = "tool";
+  ReachInputs inputs = Inputs();
+  inputs.profile = {"/srv/a/bb", "/srv/a/bb"};
+  Result<Reach> reach = ComputeReach(declaration, inputs);
+  ASSERT_TRUE(reach.ok()) << reach.error().message();
+  EXPECT_NE(Find(*reach, "/srv/a/bin"), nullptr);
+  EXPECT_EQ(Find(*reach, "/srv/a"), nullptr);
+  EXPECT_FALSE(Reaches(*reach, "/srv/a/bb/mcp.json"));
+}
+
+TEST_F(ReachTest, AProfileReachedThroughALinkIsLeftOutWhereItLeads) {
+  fs_.AddDirectory("/data/bb/bin");
+  fs_.AddLink("/home/u/.bravebot-link", "/data/bb");
+  fs_.AddDirectory("/data/tools/bin");
+  environment_["PATH"] = "/data/tools/bin:/data/bb/bin:/usr/bin";
+  Declaration declaration = Npx();
+  declaration.program = "/usr/bin/python3";
+  ReachInputs inputs = Inputs();
+  inputs.profile = {"/home/u/.bravebot-link", "/data/bb"};
+  Result<Reach> reach = ComputeReach(declaration, inputs);
+  ASSERT_TRUE(reach.ok());
+  EXPECT_NE(Find(*reach, "/data/tools"), nullptr);
+  EXPECT_THAT(WhyNot(*reach, "/data/bb/bin"), HasSubstr("profile directory"));
+  EXPECT_FALSE(Reaches(*reach, "/data/bb"));
+}
+
+TEST_F(ReachTest, SystemDirectoriesThatAreLinksAreGivenWhereTheyLead) {
+  FakeFileSystem merged;
+  merged.AddDirectory("/usr/bin");
+  merged.AddDirectory("/usr/lib");
+  merged.AddLink("/bin", "usr/bin");
+  merged.AddLink("/lib", "usr/lib");
+  merged.AddExecutable("/usr/bin/python3");
+  merged.AddDirectory("/home/u/.bravebot");
+  ReachInputs inputs = Inputs();
+  inputs.fs = &merged;
+  Declaration declaration = Npx();
+  declaration.program = "/usr/bin/python3";
+  Result<Reach> reach = ComputeReach(declaration, inputs);
+  ASSERT_TRUE(reach.ok());
+  EXPECT_NE(Find(*reach, "/usr"), nullptr);
+  EXPECT_EQ(Find(*reach, "/bin"), nullptr);
+  EXPECT_EQ(Find(*reach, "/lib"), nullptr);
+}
+
 }  // namespace
 }  // namespace bravebot

@@ -1,0 +1,61 @@
+#include "confine/whole_directory.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace bravebot {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+// The profile directory in each place a person or a packager puts it.
+struct Place {
+  std::string profile;
+  std::vector<std::string> never_whole;
+  std::vector<std::string> holding;  // what is never whole only for what it holds
+};
+
+TEST(WholeDirectoryTest, NeverTheProfileDirectoryWhatIsInItOrWhatHoldsIt) {
+  const Place places[] = {
+      {"/home/u/.bravebot", {"/home/u/.bravebot", "/home/u/.bravebot/mcp-home/x"}, {"/"}},
+      {"/opt/x", {"/opt/x", "/opt/x/mcp-home"}, {"/opt", "/"}},
+      {"/srv/tools/bb", {"/srv/tools/bb"}, {"/srv/tools", "/srv"}},
+  };
+  for (const Place& place : places) {
+    WholeDirectoryLimits limits{"/home/u", {place.profile, place.profile}, "/tmp"};
+    for (const std::string& directory : place.never_whole) {
+      EXPECT_THAT(WhyNotWhole(directory, limits), HasSubstr("profile directory")) << directory;
+      EXPECT_FALSE(HoldsProtectedDirectory(directory, limits)) << directory;
+    }
+    for (const std::string& directory : place.holding) {
+      EXPECT_THAT(WhyNotWhole(directory, limits), HasSubstr("holds")) << directory;
+      EXPECT_TRUE(HoldsProtectedDirectory(directory, limits)) << directory;
+    }
+    EXPECT_THAT(WhyNotWhole("/usr", limits), IsEmpty());
+    EXPECT_THAT(WhyNotWhole("/srv/tools/bbb", limits), IsEmpty());
+  }
+}
+
+TEST(WholeDirectoryTest, TheProfileIsJudgedAsNamedAndAsResolved) {
+  WholeDirectoryLimits limits{"/home/u", {"/home/u/.bravebot", "/data/bb"}, "/tmp"};
+  EXPECT_THAT(WhyNotWhole("/data", limits), HasSubstr("holds the profile directory"));
+  EXPECT_THAT(WhyNotWhole("/data/bb/mcp-home", limits), HasSubstr("profile directory"));
+}
+
+TEST(WholeDirectoryTest, NeverTheHomeOrWhatHoldsItOrTheTemporaryDirectory) {
+  WholeDirectoryLimits limits{"/home/u", {"/home/u/.bravebot", "/home/u/.bravebot"}, "/tmp"};
+  EXPECT_EQ(WhyNotWhole("/home/u", limits), "it is your home");
+  EXPECT_EQ(WhyNotWhole("/home", limits), "it holds your home");
+  EXPECT_THAT(WhyNotWhole("/tmp", limits), HasSubstr("temporary directory"));
+  EXPECT_THAT(WhyNotWhole("/home/u/.local/bin", limits), IsEmpty());
+  EXPECT_THAT(WhyNotWhole("/tmp/work", limits), IsEmpty());
+}
+
+TEST(WholeDirectoryTest, NoHomeLimitsNothing) {
+  WholeDirectoryLimits limits{"", {"/p", "/p"}, "/tmp"};
+  EXPECT_THAT(WhyNotWhole("/home", limits), IsEmpty());
+}
+
+}  // namespace
+}  // namespace bravebot
