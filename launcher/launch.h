@@ -66,6 +66,9 @@ struct LaunchedChild {
 // pipe closed on exec), or an error naming the step that failed. Without a
 // PID namespace, makes the calling process a subreaper, so that what the
 // server leaves behind becomes its child.
+//
+// Call it from a thread that lives as long as the server: the child's death
+// signal fires when the thread that started it ends, not only the process.
 Result<LaunchedChild> Launch(LaunchRequest& request);
 
 }  // namespace bravebot
