@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 CC=clang CXX=clang++ scripts/build.sh build-fuzz -DBRAVEBOT_FUZZ=ON -DBRAVEBOT_TESTS=OFF \
   -DBRAVEBOT_BENCH=OFF
-for fuzzer in mcp_json_fuzzer add_arguments_fuzzer; do
+for fuzzer in mcp_json_fuzzer add_arguments_fuzzer interpreter_line_fuzzer; do
   seeds=fuzz/corpus/${fuzzer%_fuzzer}
   corpus=build-fuzz/corpus/${fuzzer%_fuzzer}
   mkdir -p "$corpus" build-fuzz/crashes
