@@ -78,8 +78,6 @@ std::map<std::string, Expectation> Expectations(const Confinement& confinement,
       {"set up io_uring", {false, "seccomp refuses io_uring"}},
       {"mount a filesystem", {false, "seccomp refuses mount, and it holds no capability"}},
       {"unshare a user namespace", {false, "seccomp refuses unshare"}},
-      {"read bravebot-mcp's environment",
-       {false, "Landlock keeps it from every process outside its confinement"}},
   };
   expected["connect a socket outside its reach"] =
       abi >= 9 ? Expectation{false, reach_says}
@@ -91,12 +89,16 @@ std::map<std::string, Expectation> Expectations(const Confinement& confinement,
     expected["signal bravebot-mcp"] = {false, "it sees no process outside its PID namespace"};
     expected["see bravebot-mcp's process"] = {false,
                                               "it sees no process outside its PID namespace"};
+    expected["read bravebot-mcp's environment"] = {false,
+                                                   "it sees no process outside its PID namespace"};
   } else {
     expected["signal bravebot-mcp"] =
         abi >= 6 ? Expectation{false, reach_says}
                  : Expectation{true, "this kernel cannot refuse it: ABI 6 is needed"};
     expected["see bravebot-mcp's process"] = {
         true, "this machine cannot refuse it: it allows no PID namespace"};
+    expected["read bravebot-mcp's environment"] = {
+        false, "Landlock keeps it from every process outside its confinement"};
   }
   expected["change the mode of a file outside its reach"] =
       confinement.isolation.user_namespace
