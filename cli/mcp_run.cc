@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "base/json_depth.h"
 #include "cli/mcp_run_arguments.h"
 #include "cli/profile_access.h"
 #include "cli/start_options.h"
@@ -103,6 +104,11 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   }
   nlohmann::json call_arguments;
   if (arguments->call_tool) {
+    if (NestsDeeperThan(arguments->call_arguments, kMaxJsonDepth)) {
+      context.err << "mcp-run: the arguments --call was given are nested deeper than "
+                  << kMaxJsonDepth << " levels, which no tool needs\n";
+      return kExitUsage;
+    }
     call_arguments = nlohmann::json::parse(arguments->call_arguments, nullptr, false);
     if (call_arguments.is_discarded() || !call_arguments.is_object()) {
       context.err << "mcp-run: --call takes the tool's arguments as a JSON object, such as "

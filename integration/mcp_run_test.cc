@@ -115,6 +115,33 @@ TEST_F(McpRunTest, TheAdministratorsRefusalAppliesHereToo) {
   EXPECT_THAT(allowed.err, Not(HasSubstr("whatever was declared")));
 }
 
+TEST_F(McpRunTest, AToolListNestedTooDeepIsRefusedInOurWords) {
+  CommandOutput run = McpRun({"x", "--", OurProgram("fake_servers/deep_answers"), "tools/list"});
+  EXPECT_EQ(run.status, 1);  // not 128 + a signal: no crash
+  EXPECT_THAT(run.err, HasSubstr("mcp-run: x did not start: the server wrote JSON nested deeper "
+                                 "than 128 levels while bravebot-mcp waited for its answer to "
+                                 "tools/list; bravebot-mcp reads no deeper\n"));
+}
+
+TEST_F(McpRunTest, ACallResultNestedTooDeepIsRefusedInOurWords) {
+  CommandOutput run = McpRun(
+      {"--call", "deep", "{}", "x", "--", OurProgram("fake_servers/deep_answers"), "tools/call"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("mcp-run: the server wrote JSON nested deeper than 128 levels "
+                                 "while bravebot-mcp waited for its answer to tools/call for "
+                                 "deep; bravebot-mcp reads no deeper\n"));
+  EXPECT_EQ(run.out, "");
+}
+
+TEST_F(McpRunTest, CallArgumentsNestedTooDeepAreRefusedBeforeAnythingStarts) {
+  // As deep as one word of a command line can hold (128 KiB).
+  const std::string deep = "{\"a\": " + std::string(60'000, '[') + std::string(60'000, ']') + "}";
+  CommandOutput run = McpRun({"--call", "t", deep, "x", "--", "/bin/cat"});
+  EXPECT_EQ(run.status, 2);
+  EXPECT_THAT(run.err, HasSubstr("mcp-run: the arguments --call was given are nested deeper than "
+                                 "128 levels, which no tool needs\n"));
+}
+
 TEST_F(McpRunTest, UsageMistakesAreSaid) {
   EXPECT_EQ(McpRun({}).status, 2);
   EXPECT_EQ(McpRun({"--timeout", "soon", "x"}).status, 2);

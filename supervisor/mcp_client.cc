@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "base/json_depth.h"
+
 namespace bravebot {
 namespace {
 
@@ -202,6 +204,12 @@ Result<ordered_json> McpClient::Request(const std::string& method, const std::st
     const std::string& line = read->line;
     if (IsBlank(line)) continue;
 
+    if (NestsDeeperThan(line, kMaxJsonDepth)) {
+      return Fail(McpFailureKind::kMalformed, method,
+                  "the server wrote JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                      " levels while bravebot-mcp waited for its answer to " + what +
+                      "; bravebot-mcp reads no deeper");
+    }
     ordered_json parsed = ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded()) {
       if (Status skipped = NotAMessage(line, false, method); !skipped) return skipped.error();

@@ -21,7 +21,8 @@
 // A line that is not JSON (or JSON but no message) ends the exchange until the server has answered
 // initialize (a program that prints a banner on standard output is not an MCP
 // server, and the error quotes the line); after that it is skipped and
-// counted, as SDK servers may print stray lines.
+// counted, as SDK servers may print stray lines. A line nested deeper than
+// kMaxJsonDepth (base/json_depth.h) ends the exchange whenever it comes.
 //
 // Every failure is an Error worded by us, naming the method (and for
 // tools/call the tool: "the server answered tools/call for get_alerts with
@@ -67,7 +68,7 @@ enum class McpFailureKind {
   kErrorResponse,       // the server answered with a JSON-RPC error: method and code
   kUnsupportedVersion,  // initialize answered in a protocol version we do not speak
   kMalformed,           // JSON, but no answer we can use: a field missing, a cursor loop, a
-                        // line over 16 MiB
+                        // line over 16 MiB, JSON nested deeper than 128 levels
   kIo,                  // reading or writing a pipe failed (errno_value says how)
 };
 
