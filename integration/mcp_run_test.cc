@@ -133,6 +133,13 @@ TEST_F(McpRunTest, ACallResultNestedTooDeepIsRefusedInOurWords) {
   EXPECT_EQ(run.out, "");
 }
 
+TEST_F(McpRunTest, AToolListWithoutEndIsRefusedPast16MiB) {
+  CommandOutput run = McpRun({"x", "--", OurProgram("fake_servers/endless_pages")});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("mcp-run: x did not start: the server's tools/list ran past 16 "
+                                 "MiB across its pages; bravebot-mcp reads no more\n"));
+}
+
 TEST_F(McpRunTest, CallArgumentsNestedTooDeepAreRefusedBeforeAnythingStarts) {
   // As deep as one word of a command line can hold (128 KiB).
   const std::string deep = "{\"a\": " + std::string(60'000, '[') + std::string(60'000, ']') + "}";

@@ -229,7 +229,10 @@ Result<ordered_json> McpClient::Request(const std::string& method, const std::st
                          : NotAMessage(line, true, method);
       if (!taken) return taken.error();
     }
-    if (answer) return std::move(*answer);
+    if (answer) {
+      answer_bytes_ = line.size();
+      return std::move(*answer);
+    }
   }
 }
 
@@ -287,6 +290,7 @@ Result<std::vector<ordered_json>> McpClient::ListTools(Deadline deadline) {
   std::vector<ordered_json> tools;
   std::set<std::string> cursors_seen;
   std::optional<std::string> cursor;
+  std::size_t list_bytes = 0;
   for (std::size_t page = 0;; ++page) {
     if (page == kMaxToolListPages) {
       return Fail(McpFailureKind::kMalformed, method,
@@ -298,6 +302,12 @@ Result<std::vector<ordered_json>> McpClient::ListTools(Deadline deadline) {
     if (cursor) params = {{"cursor", *cursor}};
     auto result = Request(method, method, params, deadline);
     if (!result) return result.error();
+    list_bytes += answer_bytes_;
+    if (list_bytes > kMaxToolListBytes) {
+      return Fail(McpFailureKind::kMalformed, method,
+                  "the server's tools/list ran past " + std::to_string(kMaxToolListBytes >> 20) +
+                      " MiB across its pages; bravebot-mcp reads no more");
+    }
 
     auto listed = result->is_object() ? result->find("tools") : result->end();
     if (!result->is_object() || listed == result->end() || !listed->is_array()) {

@@ -275,6 +275,30 @@ TEST_F(McpClientTest, EndlessPagesAreRefused) {
   EXPECT_EQ(Received().size(), 2u + kMaxToolListPages);
 }
 
+TEST_F(McpClientTest, LargePagesAreRefusedPast16MiBInAll) {
+  Serve([](ServerSide& server) {
+    server.Handshake();
+    const std::string description(6 << 20, 'x');
+    // Eight pages of 6 MiB: a client without a cap takes all 48 MiB.
+    for (int page = 1; page <= 8; ++page) {
+      json request = server.Read();
+      if (request.is_null()) return;
+      json result = {
+          {"tools", {{{"name", "t" + std::to_string(page)}, {"description", description}}}}};
+      if (page < 8) result["nextCursor"] = std::to_string(page);
+      server.Answer(request, result);
+    }
+    server.ReadsNothingMore();
+  });
+  Initialize();
+  auto tools = client_->ListTools(Soon());
+  ASSERT_FALSE(tools.ok());
+  EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kMalformed);
+  EXPECT_EQ(tools.error().message(),
+            "the server's tools/list ran past 16 MiB across its pages; bravebot-mcp reads no more");
+  EXPECT_EQ(Received().size(), 2u + 3u);  // the third page went past
+}
+
 // An answer to `id` whose result nests `levels` deep in all: the message, its
 // result, the list of tools, the tool and its schema are five of them.
 std::string ToolListNested(const json& id, std::size_t levels) {
