@@ -144,7 +144,7 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   const auto timeout = std::chrono::seconds(arguments->timeout_seconds);
   auto deadline = [&] { return std::chrono::steady_clock::now() + timeout; };
   // Non-blocking, so a message larger than the pipe holds waits only until
-  // the deadline (the bridge above copies with blocking writes instead).
+  // the deadline.
   ::fcntl(server->stdin_fd(), F_SETFL, ::fcntl(server->stdin_fd(), F_GETFL) | O_NONBLOCK);
   McpClient client(server->stdin_fd(), server->stdout_fd());
   Result<InitializeResult> hello = client.Initialize(deadline());
