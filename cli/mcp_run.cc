@@ -15,6 +15,7 @@
 #include "cli/start_options.h"
 #include "cli/stderr_tail.h"
 #include "cli/stdio_bridge.h"
+#include "cli/stop_on_signal.h"
 #include "cli/tool_list_view.h"
 #include "supervisor/declaration_store.h"
 #include "supervisor/mcp_client.h"
@@ -138,6 +139,8 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
                              ? why
                              : declaration->alias + " did not start: " + why);
   }
+  // From here until it is stopped, a signal to mcp-run stops it too.
+  StopOnSignal stop_on_signal(server->pid(), server->run_directory());
   StderrTail tail(server->stderr_fd(), arguments->bridge ? STDERR_FILENO : -1);
   if (arguments->bridge) return BridgeStdio(*server);
 

@@ -5,8 +5,10 @@
 #include <iostream>
 
 #include "cli/mcp_run.h"
+#include "cli/stop_on_signal.h"
 
 int main(int argc, char** argv) {
+  bravebot::StopOnSignal::Install();
   char cwd[PATH_MAX];
   if (::getcwd(cwd, sizeof(cwd)) == nullptr) {
     std::cerr << "mcp-run: the current directory cannot be read: it may have been removed\n";

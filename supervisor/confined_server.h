@@ -69,6 +69,9 @@ class ConfinedServer {
   int stdout_fd() const { return child_.stdout_fd.get(); }
   int stderr_fd() const { return child_.stderr_fd.get(); }
   const Confinement& confinement() const { return confinement_; }
+  // Its temporary directory for this run (its TMPDIR), which Stop removes;
+  // empty once it has.
+  const std::string& run_directory() const { return run_directory_; }
 
   // Closes its standard input so it can end by itself.
   void CloseInput() { child_.stdin_fd.reset(); }
