@@ -2,13 +2,16 @@
 // our words, with the server's last lines on standard error.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "integration/dumpable.h"
 #include "integration/profile_fixture.h"
 #include "integration/programs.h"
+#include "integration/running_command.h"
 
 namespace bravebot::testing {
 namespace {
@@ -147,6 +150,18 @@ TEST_F(McpRunTest, CallArgumentsNestedTooDeepAreRefusedBeforeAnythingStarts) {
   EXPECT_EQ(run.status, 2);
   EXPECT_THAT(run.err, HasSubstr("mcp-run: the arguments --call was given are nested deeper than "
                                  "128 levels, which no tool needs\n"));
+}
+
+TEST_F(McpRunTest, ItMakesItselfNonDumpable) {
+  RunningCommand run(WithAnOwnerOtherThanRoot({OurProgram("mcp-run"), "--stdio", "x", "--",
+                                               "/bin/sh", "-c", "echo ready; exec sleep 30"}),
+                     Environment(), temporary_.path(), temporary_.Join("stderr"));
+  ASSERT_EQ(run.ReadLines(1, In(std::chrono::seconds(10))), std::vector<std::string>{"ready"})
+      << Slurp(temporary_.Join("stderr"));
+  EXPECT_TRUE(BecomesNonDumpable(run.pid(), "mcp-run"));
+  // Asked to end, it stops the server and removes its run directory.
+  ::kill(run.pid(), SIGTERM);
+  EXPECT_EQ(run.Wait(In(std::chrono::seconds(10))), 128 + SIGTERM);
 }
 
 TEST_F(McpRunTest, UsageMistakesAreSaid) {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +23,21 @@ int WriteWhole(const char* path, const char* text) {
   ssize_t written = ::write(fd, text, length);
   int error = written == static_cast<ssize_t>(length) ? 0 : (written < 0 ? errno : EIO);
   ::close(fd);
+  return error;
+}
+
+// Writes the maps of the user namespace just entered. A non-dumpable process
+// (mcp-run and bravebot-mcp make themselves so, and this child is a fork of
+// one) finds its /proc/self files owned by root and may not open them: it is
+// dumpable for these three writes only, as runc's nsexec is, then as before.
+int WriteOwnMaps(const FilesystemViewStep& step) {
+  const int dumpable = ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+  if (dumpable == 0 && ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) return errno;
+  // gid_map may be written only once setgroups is denied.
+  int error = WriteWhole("/proc/self/setgroups", "deny");
+  if (error == 0) error = WriteWhole("/proc/self/uid_map", step.uid_map);
+  if (error == 0) error = WriteWhole("/proc/self/gid_map", step.gid_map);
+  if (dumpable == 0 && ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 && error == 0) error = errno;
   return error;
 }
 
@@ -58,10 +74,7 @@ FilesystemViewPlan PlanFilesystemView(std::vector<std::string> writable) {
 int EnterFilesystemView(const FilesystemViewStep& step) {
   if (!step.enabled) return 0;
   if (::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return errno;
-  // gid_map may be written only once setgroups is denied.
-  if (int error = WriteWhole("/proc/self/setgroups", "deny"); error != 0) return error;
-  if (int error = WriteWhole("/proc/self/uid_map", step.uid_map); error != 0) return error;
-  if (int error = WriteWhole("/proc/self/gid_map", step.gid_map); error != 0) return error;
+  if (int error = WriteOwnMaps(step); error != 0) return error;
   // Nothing done here may reach the mounts of anything outside.
   if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return errno;
   int copies[kMostWritable];
