@@ -37,7 +37,8 @@ everything it started. Nothing is asked: naming the server is the consent.
   --call TOOL JSON      call one tool with these arguments and print the result
   --stdio               join the confined server to mcp-run's own standard input
                         and output, unchanged, so any MCP client can use it
-  --timeout SECONDS     how long start-up and each answer may take (default 30)
+  --timeout SECONDS     how long start-up and each answer may take (default 30;
+                        not with --stdio, where the client does the waiting)
 )";
 
 int Fail(CommandContext& context, const std::string& message) {
