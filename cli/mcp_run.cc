@@ -39,6 +39,9 @@ everything it started. Nothing is asked: naming the server is the consent.
                         and output, unchanged, so any MCP client can use it
   --timeout SECONDS     how long start-up and each answer may take (default 30;
                         not with --stdio, where the client does the waiting)
+
+With --stdio, mcp-run exits with the server's exit status. SIGTERM, SIGINT and
+SIGHUP stop the server and remove its temporary directory.
 )";
 
 int Fail(CommandContext& context, const std::string& message) {
