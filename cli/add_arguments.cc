@@ -225,12 +225,7 @@ class AddParser {
   }
 
   Status UnknownFlag(const std::string& word) {
-    // Named only when it reads as an option name, and then only up to '=':
-    // "--token=sk-..." or a value that starts with '-' must not come back.
-    std::string name = word.substr(0, word.find('='));
-    std::string what =
-        LooksLikeOptionName(name) ? "the option " + name : Place(index_) + ", which starts with -";
-    return Usage("add does not know " + what +
+    return Usage("add does not know " + UnknownFlagWords(word, Place(index_)) +
                  "; bravebot-mcp add --help lists its options, a flag meant for the server goes "
                  "after --, and a value is stored as -e NAME=value");
   }
@@ -266,6 +261,17 @@ class AddParser {
 
 Result<AddArguments> ParseAddArguments(const std::vector<std::string>& words) {
   return AddParser(words).Parse();
+}
+
+bool IsAddFlag(const std::string& word) {
+  static const char* const kFlags[] = {"--stdio", "-h",    "--help", "-s",    "--scope",
+                                       "-e",      "--env", "--dir",  "--http"};
+  return std::find(std::begin(kFlags), std::end(kFlags), word) != std::end(kFlags);
+}
+
+std::string UnknownFlagWords(const std::string& word, const std::string& place) {
+  std::string name = word.substr(0, word.find('='));
+  return LooksLikeOptionName(name) ? "the option " + name : place + ", which starts with -";
 }
 
 }  // namespace bravebot

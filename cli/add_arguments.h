@@ -30,6 +30,15 @@ struct AddArguments {
 // Reads `words` (what follows "add"). Every refusal is ErrorCode::kUsage.
 Result<AddArguments> ParseAddArguments(const std::vector<std::string>& words);
 
+// Whether `word` is a flag add takes (-s, -e, --dir, --http, --stdio, --help
+// and their other forms), for mcp-run, which takes them too before --.
+bool IsAddFlag(const std::string& word);
+
+// How a refusal names a flag it does not know: "the option --frobnicate", up
+// to any '=', when the word reads as an option name; else `place` and ", which
+// starts with -", since "--token=sk-..." or a value must not come back.
+std::string UnknownFlagWords(const std::string& word, const std::string& place);
+
 }  // namespace bravebot
 
 #endif  // BRAVEBOT_CLI_ADD_ARGUMENTS_H_

@@ -1,3 +1,4 @@
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <climits>
@@ -7,6 +8,9 @@
 #include "cli/command.h"
 
 int main(int argc, char** argv) {
+  // It holds stored values (the keys of mcp.json): no core file, and no
+  // reading of its memory through /proc by another process of the same user.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   char cwd[PATH_MAX];
   if (::getcwd(cwd, sizeof(cwd)) == nullptr) {
     std::cerr << "bravebot-mcp: the current directory cannot be read: it may have been removed\n";

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "base/json_depth.h"
 #include "cli/command.h"
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
@@ -41,6 +42,8 @@ std::vector<std::string> IgnoredLines(const CommandContext& context,
     std::ifstream in(path);
     if (!in) continue;
     std::string text{std::istreambuf_iterator<char>(in), {}};
+    // Too deep to read is unreadable, which list's rows say already.
+    if (NestsDeeperThan(text, kMaxJsonDepth)) continue;
     nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
     for (const std::string& key : DeclaringKeys(document)) {
       lines.push_back("ignored   " + key + " in " + path + " declares an MCP server, which only " +

@@ -9,11 +9,13 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "base/json_depth.h"
 #include "cli/mcp_run_arguments.h"
 #include "cli/profile_access.h"
 #include "cli/start_options.h"
 #include "cli/stderr_tail.h"
 #include "cli/stdio_bridge.h"
+#include "cli/stop_on_signal.h"
 #include "cli/tool_list_view.h"
 #include "supervisor/declaration_store.h"
 #include "supervisor/mcp_client.h"
@@ -35,7 +37,11 @@ everything it started. Nothing is asked: naming the server is the consent.
   --call TOOL JSON      call one tool with these arguments and print the result
   --stdio               join the confined server to mcp-run's own standard input
                         and output, unchanged, so any MCP client can use it
-  --timeout SECONDS     how long start-up and each answer may take (default 30)
+  --timeout SECONDS     how long start-up and each answer may take (default 30;
+                        not with --stdio, where the client does the waiting)
+
+With --stdio, mcp-run exits with the server's exit status. SIGTERM, SIGINT and
+SIGHUP stop the server and remove its temporary directory.
 )";
 
 int Fail(CommandContext& context, const std::string& message) {
@@ -103,6 +109,11 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   }
   nlohmann::json call_arguments;
   if (arguments->call_tool) {
+    if (NestsDeeperThan(arguments->call_arguments, kMaxJsonDepth)) {
+      context.err << "mcp-run: the arguments --call was given are nested deeper than "
+                  << kMaxJsonDepth << " levels, which no tool needs\n";
+      return kExitUsage;
+    }
     call_arguments = nlohmann::json::parse(arguments->call_arguments, nullptr, false);
     if (call_arguments.is_discarded() || !call_arguments.is_object()) {
       context.err << "mcp-run: --call takes the tool's arguments as a JSON object, such as "
@@ -132,13 +143,15 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
                              ? why
                              : declaration->alias + " did not start: " + why);
   }
+  // From here until it is stopped, a signal to mcp-run stops it too.
+  StopOnSignal stop_on_signal(server->pid(), server->run_directory());
   StderrTail tail(server->stderr_fd(), arguments->bridge ? STDERR_FILENO : -1);
   if (arguments->bridge) return BridgeStdio(*server);
 
   const auto timeout = std::chrono::seconds(arguments->timeout_seconds);
   auto deadline = [&] { return std::chrono::steady_clock::now() + timeout; };
   // Non-blocking, so a message larger than the pipe holds waits only until
-  // the deadline (the bridge above copies with blocking writes instead).
+  // the deadline.
   ::fcntl(server->stdin_fd(), F_SETFL, ::fcntl(server->stdin_fd(), F_GETFL) | O_NONBLOCK);
   McpClient client(server->stdin_fd(), server->stdout_fd());
   Result<InitializeResult> hello = client.Initialize(deadline());

@@ -19,11 +19,14 @@ Result<int> ReadTimeout(const std::string& word) {
   return seconds;
 }
 
+bool IsFlag(const std::string& word) { return word.size() > 1 && word.front() == '-'; }
+
 }  // namespace
 
 Result<McpRunArguments> ParseMcpRunArguments(const std::vector<std::string>& words) {
   McpRunArguments result;
   std::vector<std::string> rest;  // what is left for the alias or add's grammar
+  bool timeout_given = false;
   size_t i = 0;
   for (; i < words.size() && words[i] != "--"; ++i) {
     const std::string& word = words[i];
@@ -34,20 +37,32 @@ Result<McpRunArguments> ParseMcpRunArguments(const std::vector<std::string>& wor
     if (word == "--stdio") {
       result.bridge = true;
     } else if (word == "--call") {
+      if (result.call_tool) return Usage("--call is given twice, and mcp-run calls one tool a run");
       if (i + 2 >= words.size()) return Usage("--call takes a tool's name and its arguments");
       result.call_tool = words[i + 1];
       result.call_arguments = words[i + 2];
       i += 2;
     } else if (word == "--timeout") {
+      if (timeout_given) return Usage("--timeout is given twice");
       if (i + 1 >= words.size()) return Usage("--timeout takes a number of seconds");
       Result<int> seconds = ReadTimeout(words[++i]);
       if (!seconds) return seconds.error();
       result.timeout_seconds = *seconds;
+      timeout_given = true;
+    } else if (IsFlag(word) && !IsAddFlag(word)) {
+      return Usage("mcp-run does not know " +
+                   UnknownFlagWords(word, "word " + std::to_string(i + 1) + " after mcp-run") +
+                   " (a flag meant for the server goes after --)");
     } else {
       rest.push_back(word);
     }
   }
   if (result.bridge && result.call_tool) return Usage("give --stdio or --call, not both");
+  if (result.bridge && timeout_given) {
+    return Usage(
+        "--timeout does nothing with --stdio, where the client, not mcp-run, waits for the "
+        "server's answers: leave it out");
+  }
 
   const bool given_here =
       i < words.size() || std::find(rest.begin(), rest.end(), "--http") != rest.end();

@@ -1,3 +1,4 @@
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <climits>
@@ -5,8 +6,13 @@
 #include <iostream>
 
 #include "cli/mcp_run.h"
+#include "cli/stop_on_signal.h"
 
 int main(int argc, char** argv) {
+  // It holds stored values (a server's keys): no core file, and no reading of
+  // its memory through /proc by another process of the same user.
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  bravebot::StopOnSignal::Install();
   char cwd[PATH_MAX];
   if (::getcwd(cwd, sizeof(cwd)) == nullptr) {
     std::cerr << "mcp-run: the current directory cannot be read: it may have been removed\n";

@@ -24,6 +24,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/json_depth.h"
+
 namespace {
 
 using nlohmann::json;
@@ -105,6 +107,7 @@ int main(int argc, char** argv) {
     std::cerr << "bravebot-mcp-probe is run by bravebot-mcp reach --probe, with its targets\n";
     return 2;
   }
+  if (bravebot::NestsDeeperThan(argv[1], bravebot::kMaxJsonDepth)) return 2;
   const json targets = json::parse(argv[1], nullptr, false);
   if (!targets.is_object()) return 2;
   auto text = [&](const char* key) { return targets.value(key, std::string()); };

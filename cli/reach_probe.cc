@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "base/json_depth.h"
 #include "base/unique_fd.h"
 #include "cli/start_options.h"
 #include "confine/paths.h"
@@ -209,6 +210,7 @@ int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profil
   for (;;) {
     Result<LineRead> line = reader.ReadLine(deadline);
     if (!line || line->status != LineStatus::kLine) break;
+    if (NestsDeeperThan(line->line, kMaxJsonDepth)) continue;
     json attempt = json::parse(line->line, nullptr, false);
     if (attempt.is_object()) attempts.push_back(attempt);
   }

@@ -1,49 +1,159 @@
 #include "cli/stdio_bridge.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
+#include <optional>
+#include <vector>
 
+// One poll() loop over the four descriptors rather than Boost.Asio, the house
+// choice for event loops: Asio's epoll reactor refuses regular files, and a
+// person may well redirect a file into mcp-run or its output into one.
 namespace bravebot {
 namespace {
 
-// Copies what one read gives from `from` to `to`; false at end of file or
-// when either side fails.
-bool CopyOnce(int from, int to) {
-  char buffer[65536];
-  ssize_t got;
-  do {
-    got = ::read(from, buffer, sizeof(buffer));
-  } while (got < 0 && errno == EINTR);
-  if (got <= 0) return false;
-  for (ssize_t written = 0; written < got;) {
-    ssize_t step = ::write(to, buffer + written, static_cast<size_t>(got - written));
-    if (step < 0 && errno == EINTR) continue;
-    if (step <= 0) return false;
-    written += step;
+using Clock = std::chrono::steady_clock;
+
+// One direction's bytes in flight.
+class RelayBuffer {
+ public:
+  explicit RelayBuffer(std::size_t capacity) : bytes_(capacity) {}
+
+  bool HasRoom() const { return end_ < bytes_.size() || start_ > 0; }
+  bool IsEmpty() const { return start_ == end_; }
+  void Clear() { start_ = end_ = 0; }
+
+  // Reads what fits from `fd`: as read() answers, 0 at its end.
+  ssize_t ReadFrom(int fd) {
+    if (end_ == bytes_.size()) {
+      std::memmove(bytes_.data(), bytes_.data() + start_, end_ - start_);
+      end_ -= start_;
+      start_ = 0;
+    }
+    ssize_t got = ::read(fd, bytes_.data() + end_, bytes_.size() - end_);
+    if (got > 0) end_ += static_cast<std::size_t>(got);
+    return got;
   }
-  return true;
+
+  // Writes what it holds to `fd`, as much as `fd` takes: as write() answers.
+  ssize_t WriteTo(int fd) {
+    ssize_t put = ::write(fd, bytes_.data() + start_, end_ - start_);
+    if (put > 0) start_ += static_cast<std::size_t>(put);
+    if (start_ == end_) Clear();
+    return put;
+  }
+
+ private:
+  std::vector<char> bytes_;
+  std::size_t start_ = 0;
+  std::size_t end_ = 0;
+};
+
+// A read or write that did nothing for now, and is to be tried again.
+bool IsRetry(ssize_t result) {
+  return result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
+}
+
+void SetNonBlocking(int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+// O_NONBLOCK on one of mcp-run's own descriptors while this lives, and its
+// flags as they were afterwards: the open file may be shared with the shell
+// that started mcp-run (a terminal), which expects it blocking.
+class NonBlockingWhileAlive {
+ public:
+  explicit NonBlockingWhileAlive(int fd) : fd_(fd), flags_(::fcntl(fd, F_GETFL)) {
+    if (flags_ >= 0) ::fcntl(fd_, F_SETFL, flags_ | O_NONBLOCK);
+  }
+  ~NonBlockingWhileAlive() {
+    if (flags_ >= 0) ::fcntl(fd_, F_SETFL, flags_);
+  }
+  NonBlockingWhileAlive(const NonBlockingWhileAlive&) = delete;
+  NonBlockingWhileAlive& operator=(const NonBlockingWhileAlive&) = delete;
+
+ private:
+  int fd_;
+  int flags_;
+};
+
+int MillisecondsUntil(Clock::time_point when) {
+  auto left = std::chrono::ceil<std::chrono::milliseconds>(when - Clock::now()).count();
+  return left < 0 ? 0 : static_cast<int>(left);
+}
+
+void Relay(ConfinedServer& server) {
+  // Standard input and output may be one open file (a terminal, a socket):
+  // the second one made non-blocking is restored first, to what the first
+  // saw, so both end as they began.
+  NonBlockingWhileAlive input(STDIN_FILENO);
+  NonBlockingWhileAlive output(STDOUT_FILENO);
+  SetNonBlocking(server.stdin_fd());
+  SetNonBlocking(server.stdout_fd());
+
+  RelayBuffer to_server(kBridgeBufferBytes);
+  RelayBuffer to_client(kBridgeBufferBytes);
+  bool client_input_open = true;
+  bool server_input_open = true;
+  bool server_output_open = true;
+  std::optional<Clock::time_point> give_up_at;  // once mcp-run's input ended
+
+  for (;;) {
+    if (!client_input_open && server_input_open && to_server.IsEmpty()) {
+      server.CloseInput();  // the client is done: let the server end by itself
+      server_input_open = false;
+    }
+    if (!server_output_open && to_client.IsEmpty()) return;
+    if (give_up_at && Clock::now() >= *give_up_at) return;
+
+    struct pollfd fds[4] = {
+        {client_input_open && to_server.HasRoom() ? STDIN_FILENO : -1, POLLIN, 0},
+        {server_input_open && !to_server.IsEmpty() ? server.stdin_fd() : -1, POLLOUT, 0},
+        {server_output_open && to_client.HasRoom() ? server.stdout_fd() : -1, POLLIN, 0},
+        {!to_client.IsEmpty() ? STDOUT_FILENO : -1, POLLOUT, 0},
+    };
+    if (::poll(fds, 4, give_up_at ? MillisecondsUntil(*give_up_at) : -1) < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+
+    if (fds[0].revents != 0) {
+      ssize_t got = to_server.ReadFrom(STDIN_FILENO);
+      if (!IsRetry(got) && got <= 0) {
+        client_input_open = false;
+        give_up_at = Clock::now() + kBridgeGraceAfterInput;
+      }
+      if (!server_input_open) to_server.Clear();  // nobody to give them to
+    }
+    if (fds[1].revents != 0) {
+      ssize_t put = to_server.WriteTo(server.stdin_fd());
+      if (!IsRetry(put) && put <= 0) {
+        // The server closed its input: what the client still sends is dropped.
+        server.CloseInput();
+        server_input_open = false;
+        to_server.Clear();
+      }
+    }
+    if (fds[2].revents != 0) {
+      ssize_t got = to_client.ReadFrom(server.stdout_fd());
+      if (!IsRetry(got) && got <= 0) server_output_open = false;
+    }
+    if (fds[3].revents != 0) {
+      ssize_t put = to_client.WriteTo(STDOUT_FILENO);
+      if (!IsRetry(put) && put <= 0) return;  // the client is gone
+    }
+  }
 }
 
 }  // namespace
 
 int BridgeStdio(ConfinedServer& server) {
-  bool input_open = true;
-  for (;;) {
-    struct pollfd fds[2] = {{input_open ? STDIN_FILENO : -1, POLLIN, 0},
-                            {server.stdout_fd(), POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    if (fds[1].revents != 0 && !CopyOnce(server.stdout_fd(), STDOUT_FILENO)) break;
-    if (fds[0].revents != 0 && !CopyOnce(STDIN_FILENO, server.stdin_fd())) {
-      input_open = false;
-      server.CloseInput();  // the client is done: let the server end by itself
-    }
-  }
-  return server.Stop();
+  Relay(server);
+  return server.Stop(kBridgeStopGrace);
 }
 
 }  // namespace bravebot

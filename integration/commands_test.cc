@@ -1,13 +1,19 @@
 // The commands end to end: what a person types and what comes back, with the
 // exit status a script reads.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "base/unique_fd.h"
+#include "integration/dumpable.h"
 #include "integration/profile_fixture.h"
+#include "integration/running_command.h"
 
 namespace bravebot::testing {
 namespace {
@@ -113,6 +119,22 @@ TEST_F(CommandsTest, AnIncognitoSessionWritesNothing) {
   }
   EXPECT_EQ(Slurp(DeclarationFile()), before);
   EXPECT_FALSE(std::filesystem::exists(temporary_.Join(".bravebot")));
+}
+
+TEST_F(CommandsTest, ItMakesItselfNonDumpable) {
+  // Held here, the lock keeps add waiting, and running, for as long as we look.
+  std::filesystem::create_directories(Profile());
+  ::chmod(Profile().c_str(), 0700);
+  UniqueFd lock(::open((Profile() + "/.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+  ASSERT_TRUE(lock.valid());
+  ASSERT_EQ(::flock(lock.get(), LOCK_EX), 0);
+  RunningCommand add(
+      WithAnOwnerOtherThanRoot({OurProgram("bravebot-mcp"), "add", "x", "--", "/bin/cat"}),
+      Environment(), temporary_.path(), temporary_.Join("stderr"));
+  EXPECT_TRUE(BecomesNonDumpable(add.pid(), "bravebot-mcp"));
+  EXPECT_FALSE(add.Wait(In(std::chrono::milliseconds(0)))) << Slurp(temporary_.Join("stderr"));
+  ::flock(lock.get(), LOCK_UN);
+  EXPECT_EQ(add.Wait(In(std::chrono::seconds(10))), 0) << Slurp(temporary_.Join("stderr"));
 }
 
 TEST_F(CommandsTest, NoProfileDirectory) {

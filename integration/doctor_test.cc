@@ -44,6 +44,18 @@ TEST_F(DoctorTest, KeysThatTryToDeclareAServerAreNamedAndFail) {
   EXPECT_THAT(doctor.out + doctor.err, Not(HasSubstr("curl")));
 }
 
+TEST_F(DoctorTest, ASettingsFileNestedTooDeepIsNamedAsUnreadable) {
+  std::ofstream(Settings()) << R"({"mcpServers": {"evil": )" << std::string(100'000, '[')
+                            << std::string(100'000, ']') << "}}";
+  CommandOutput doctor = Mcp({"doctor"});
+  EXPECT_EQ(doctor.status, 1);
+  EXPECT_THAT(doctor.err,
+              HasSubstr(Settings() + " is nested deeper than 128 levels, which no file of "
+                                     "bravebot-mcp needs. It was left as it is: mend it by hand"));
+  // Too deep to read is not read at all, its keys included.
+  EXPECT_THAT(doctor.out, Not(HasSubstr("ignored")));
+}
+
 TEST_F(DoctorTest, WhatTheAdministratorFilePinsIsNamed) {
   const std::string managed = temporary_.Join("managed.json");
   std::ofstream(managed) << R"({"mcp": {"allow": [{"host": "*.example.com"}], "deny": []}})";

@@ -2,15 +2,18 @@
 // our words, with the server's last lines on standard error.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "integration/dumpable.h"
 #include "integration/process_scan.h"
 #include "integration/profile_fixture.h"
 #include "integration/programs.h"
+#include "integration/running_command.h"
 
 namespace bravebot::testing {
 namespace {
@@ -117,6 +120,52 @@ TEST_F(McpRunTest, TheAdministratorsRefusalAppliesHereToo) {
   // What it allows starts (and here fails later, at the handshake: cat is no MCP server).
   CommandOutput allowed = McpRun({"--timeout", "1", "y", "--", "/bin/cat"}, environment);
   EXPECT_THAT(allowed.err, Not(HasSubstr("whatever was declared")));
+}
+
+TEST_F(McpRunTest, AToolListNestedTooDeepIsRefusedInOurWords) {
+  CommandOutput run = McpRun({"x", "--", OurProgram("fake_servers/deep_answers"), "tools/list"});
+  EXPECT_EQ(run.status, 1);  // not 128 + a signal: no crash
+  EXPECT_THAT(run.err, HasSubstr("mcp-run: x did not start: the server wrote JSON nested deeper "
+                                 "than 128 levels while bravebot-mcp waited for its answer to "
+                                 "tools/list; bravebot-mcp reads no deeper\n"));
+}
+
+TEST_F(McpRunTest, ACallResultNestedTooDeepIsRefusedInOurWords) {
+  CommandOutput run = McpRun(
+      {"--call", "deep", "{}", "x", "--", OurProgram("fake_servers/deep_answers"), "tools/call"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("mcp-run: the server wrote JSON nested deeper than 128 levels "
+                                 "while bravebot-mcp waited for its answer to tools/call for "
+                                 "deep; bravebot-mcp reads no deeper\n"));
+  EXPECT_EQ(run.out, "");
+}
+
+TEST_F(McpRunTest, AToolListWithoutEndIsRefusedPast16MiB) {
+  CommandOutput run = McpRun({"x", "--", OurProgram("fake_servers/endless_pages")});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("mcp-run: x did not start: the server's tools/list ran past 16 "
+                                 "MiB across its pages; bravebot-mcp reads no more\n"));
+}
+
+TEST_F(McpRunTest, CallArgumentsNestedTooDeepAreRefusedBeforeAnythingStarts) {
+  // As deep as one word of a command line can hold (128 KiB).
+  const std::string deep = "{\"a\": " + std::string(60'000, '[') + std::string(60'000, ']') + "}";
+  CommandOutput run = McpRun({"--call", "t", deep, "x", "--", "/bin/cat"});
+  EXPECT_EQ(run.status, 2);
+  EXPECT_THAT(run.err, HasSubstr("mcp-run: the arguments --call was given are nested deeper than "
+                                 "128 levels, which no tool needs\n"));
+}
+
+TEST_F(McpRunTest, ItMakesItselfNonDumpable) {
+  RunningCommand run(WithAnOwnerOtherThanRoot({OurProgram("mcp-run"), "--stdio", "x", "--",
+                                               "/bin/sh", "-c", "echo ready; exec sleep 30"}),
+                     Environment(), temporary_.path(), temporary_.Join("stderr"));
+  ASSERT_EQ(run.ReadLines(1, In(std::chrono::seconds(10))), std::vector<std::string>{"ready"})
+      << Slurp(temporary_.Join("stderr"));
+  EXPECT_TRUE(BecomesNonDumpable(run.pid(), "mcp-run"));
+  // Asked to end, it stops the server and removes its run directory.
+  ::kill(run.pid(), SIGTERM);
+  EXPECT_EQ(run.Wait(In(std::chrono::seconds(10))), 128 + SIGTERM);
 }
 
 TEST_F(McpRunTest, UsageMistakesAreSaid) {

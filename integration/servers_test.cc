@@ -138,5 +138,35 @@ await client.close();
   EXPECT_EQ(answer["sum"], "The sum of 20 and 22 is 42.");
 }
 
+TEST_F(RealServersTest, StdioBridgeCarriesLargeMessagesBothWaysAtOnce) {
+  SKIP_WITHOUT_PEERS();
+  const std::string client_dir = PeersDirectory() + "/client";
+  std::filesystem::create_directory_symlink(client_dir + "/node_modules",
+                                            temporary_.Join("node_modules"));
+  // Three calls of 1 MiB at once from the SDK's client, which writes them all
+  // while a synchronous server writes each answer whole before reading on.
+  const std::string script = temporary_.Join("flood.mjs");
+  std::ofstream(script) << R"(
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const [command, ...args] = process.argv.slice(2);
+const client = new Client({ name: "flood", version: "1.0.0" });
+await client.connect(new StdioClientTransport({ command, args, env: process.env }));
+const texts = ["a", "b", "c"].map((letter) => letter.repeat(1 << 20));
+const answers = await Promise.all(
+  texts.map((text) => client.callTool({ name: "echo", arguments: { text } })));
+console.log(JSON.stringify(answers.map((answer, i) => answer.content[0].text === texts[i])));
+await client.close();
+)";
+  // Bounded, since a relay that stops one direction for the other hangs here.
+  CommandOutput run = RunCommand(
+      {"/usr/bin/timeout", "60", "/usr/bin/node", script, OurProgram("mcp-run"), "--stdio", "echo",
+       "--", OurProgram("fake_servers/echo_server"), "synchronous"},
+      {"BRAVEBOT_HOME=" + temporary_.Join("profile"), "HOME=" + Home(), "PATH=/usr/bin:/bin"},
+      temporary_.path());
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out, "[true,true,true]\n");
+}
+
 }  // namespace
 }  // namespace bravebot::testing

@@ -135,6 +135,30 @@ TEST_F(StoreTest, TheProfileDirectoryItselfMayBeALink) {
   EXPECT_TRUE(std::filesystem::exists(temporary_.Join("real/mcp.json")));
 }
 
+TEST_F(StoreTest, AFileNestedTooDeepIsRefusedByEveryCommandAndLeftAsItIs) {
+  // A hand edit gone wrong: an argument 100,000 lists deep, which a copy or a
+  // dump of the document would recurse through until the stack ran out.
+  const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+  const std::string text =
+      R"({"version": 1, "servers": {"weather": {"program": "npx", "args": )" + deep + "}}}";
+  std::filesystem::create_directories(Profile());
+  std::ofstream(DeclarationFile()) << text;
+  const std::string refusal = DeclarationFile() +
+                              " is nested deeper than 128 levels, which no file of bravebot-mcp "
+                              "needs. It was left as it is";
+
+  CommandOutput list = Mcp({"list"});
+  EXPECT_EQ(list.status, 1);
+  EXPECT_THAT(list.err, HasSubstr(refusal));
+  CommandOutput add = Mcp({"add", "maps", "--", "npx"});
+  EXPECT_EQ(add.status, 1);
+  EXPECT_THAT(add.err, HasSubstr(refusal));
+  CommandOutput run = RunCommand({OurProgram("mcp-run"), "weather"}, Environment());
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr(refusal));
+  EXPECT_EQ(Slurp(DeclarationFile()), text);
+}
+
 TEST_F(StoreTest, AnUnusableEntryIsListedAndMakesListFail) {
   ASSERT_EQ(Mcp({"add", "weather", "--", "npx"}).status, 0);
   auto document = nlohmann::json::parse(Slurp(DeclarationFile()));

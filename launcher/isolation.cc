@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +24,23 @@ int WriteWhole(const char* path, const char* text) {
   ssize_t written = ::write(fd, text, length);
   int error = written == static_cast<ssize_t>(length) ? 0 : (written < 0 ? errno : EIO);
   ::close(fd);
+  return error;
+}
+
+// Writes the maps of the user namespace just entered. A non-dumpable process
+// (mcp-run and bravebot-mcp make themselves so, and this child is a copy of
+// one) finds its /proc/self files owned by root and may not open them: it is
+// dumpable for these three writes only, as runc's nsexec is, then as before.
+// A process of the same user could read its memory meanwhile; one confined
+// could not, and one that is not can read mcp.json itself.
+int WriteOwnMaps(const IsolationStep& step) {
+  const int dumpable = ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+  if (dumpable == 0 && ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) return errno;
+  // gid_map may be written only once setgroups is denied.
+  int error = WriteWhole("/proc/self/setgroups", "deny");
+  if (error == 0) error = WriteWhole("/proc/self/uid_map", step.uid_map);
+  if (error == 0) error = WriteWhole("/proc/self/gid_map", step.gid_map);
+  if (dumpable == 0 && ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 && error == 0) error = errno;
   return error;
 }
 
@@ -79,10 +97,7 @@ unsigned long CloneFlagsOf(const IsolationPlan& plan) {
 
 int EnterUserNamespace(const IsolationStep& step) {
   if (!step.user_namespace) return 0;
-  // gid_map may be written only once setgroups is denied.
-  if (int error = WriteWhole("/proc/self/setgroups", "deny"); error != 0) return error;
-  if (int error = WriteWhole("/proc/self/uid_map", step.uid_map); error != 0) return error;
-  if (int error = WriteWhole("/proc/self/gid_map", step.gid_map); error != 0) return error;
+  if (int error = WriteOwnMaps(step); error != 0) return error;
   // Nothing done here may reach the mounts of anything outside.
   if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return errno;
   return 0;

@@ -77,11 +77,13 @@ class ConfinedServer {
 
   // Its first process: the init of its PID namespace, or the server itself.
   pid_t pid() const { return child_.pid; }
-  const std::string& run_directory() const { return run_directory_; }
   int stdin_fd() const { return child_.stdin_fd.get(); }
   int stdout_fd() const { return child_.stdout_fd.get(); }
   int stderr_fd() const { return child_.stderr_fd.get(); }
   const Confinement& confinement() const { return confinement_; }
+  // Its temporary directory for this run (its TMPDIR), which Stop removes;
+  // empty once it has.
+  const std::string& run_directory() const { return run_directory_; }
 
   // Closes its standard input so it can end by itself.
   void CloseInput() { child_.stdin_fd.reset(); }

@@ -1,10 +1,16 @@
 #include "supervisor/json_text.h"
 
+#include "base/json_depth.h"
 #include "base/text_position.h"
 
 namespace bravebot {
 
 std::optional<nlohmann::json> ParseJsonText(std::string_view text, std::string& problem) {
+  if (NestsDeeperThan(text, kMaxJsonDepth)) {
+    problem = "is nested deeper than " + std::to_string(kMaxJsonDepth) +
+              " levels, which no file of bravebot-mcp needs";
+    return std::nullopt;
+  }
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& error) {

@@ -11,7 +11,8 @@
 namespace bravebot {
 
 // The document, or nothing with `problem` set: "is not JSON: the parser
-// stopped at line 3, column 5", or that it holds a number out of range.
+// stopped at line 3, column 5", that it holds a number out of range, or that
+// it nests deeper than kMaxJsonDepth (base/json_depth.h).
 std::optional<nlohmann::json> ParseJsonText(std::string_view text, std::string& problem);
 
 }  // namespace bravebot

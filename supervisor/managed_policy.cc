@@ -12,6 +12,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "base/json_depth.h"
 #include "base/text_position.h"
 #include "base/unique_fd.h"
 #include "confine/url.h"
@@ -215,6 +216,11 @@ void ReadList(const json& mcp, const std::vector<JsonLayout::Member>& members,
 ManagedPolicy PolicyFromText(std::string_view text, const std::string& path) {
   ManagedPolicy policy;
   policy.path = path;
+  if (NestsDeeperThan(text, kMaxJsonDepth)) {
+    policy.problem =
+        "is nested deeper than " + std::to_string(kMaxJsonDepth) + " levels, which no policy needs";
+    return policy;
+  }
   json document;
   try {
     document = json::parse(text);

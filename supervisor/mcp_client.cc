@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "base/json_depth.h"
+
 namespace bravebot {
 namespace {
 
@@ -202,6 +204,12 @@ Result<ordered_json> McpClient::Request(const std::string& method, const std::st
     const std::string& line = read->line;
     if (IsBlank(line)) continue;
 
+    if (NestsDeeperThan(line, kMaxJsonDepth)) {
+      return Fail(McpFailureKind::kMalformed, method,
+                  "the server wrote JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                      " levels while bravebot-mcp waited for its answer to " + what +
+                      "; bravebot-mcp reads no deeper");
+    }
     ordered_json parsed = ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded()) {
       if (Status skipped = NotAMessage(line, false, method); !skipped) return skipped.error();
@@ -221,7 +229,10 @@ Result<ordered_json> McpClient::Request(const std::string& method, const std::st
                          : NotAMessage(line, true, method);
       if (!taken) return taken.error();
     }
-    if (answer) return std::move(*answer);
+    if (answer) {
+      answer_bytes_ = line.size();
+      return std::move(*answer);
+    }
   }
 }
 
@@ -279,6 +290,7 @@ Result<std::vector<ordered_json>> McpClient::ListTools(Deadline deadline) {
   std::vector<ordered_json> tools;
   std::set<std::string> cursors_seen;
   std::optional<std::string> cursor;
+  std::size_t list_bytes = 0;
   for (std::size_t page = 0;; ++page) {
     if (page == kMaxToolListPages) {
       return Fail(McpFailureKind::kMalformed, method,
@@ -290,6 +302,12 @@ Result<std::vector<ordered_json>> McpClient::ListTools(Deadline deadline) {
     if (cursor) params = {{"cursor", *cursor}};
     auto result = Request(method, method, params, deadline);
     if (!result) return result.error();
+    list_bytes += answer_bytes_;
+    if (list_bytes > kMaxToolListBytes) {
+      return Fail(McpFailureKind::kMalformed, method,
+                  "the server's tools/list ran past " + std::to_string(kMaxToolListBytes >> 20) +
+                      " MiB across its pages; bravebot-mcp reads no more");
+    }
 
     auto listed = result->is_object() ? result->find("tools") : result->end();
     if (!result->is_object() || listed == result->end() || !listed->is_array()) {

@@ -21,7 +21,8 @@
 // A line that is not JSON (or JSON but no message) ends the exchange until the server has answered
 // initialize (a program that prints a banner on standard output is not an MCP
 // server, and the error quotes the line); after that it is skipped and
-// counted, as SDK servers may print stray lines.
+// counted, as SDK servers may print stray lines. A line nested deeper than
+// kMaxJsonDepth (base/json_depth.h) ends the exchange whenever it comes.
 //
 // Every failure is an Error worded by us, naming the method (and for
 // tools/call the tool: "the server answered tools/call for get_alerts with
@@ -55,6 +56,10 @@ inline constexpr char kMcpClientVersion[] = "0.1.0";
 
 // Cursor pages of tools/list followed before the list is refused.
 inline constexpr std::size_t kMaxToolListPages = 1000;
+// The bytes of every page of tools/list together, as the server wrote them,
+// before the list is refused: a list of hundreds of tools is a few hundred
+// KiB, and each page is kept until the last.
+inline constexpr std::size_t kMaxToolListBytes = std::size_t{16} << 20;
 
 // Which way an exchange failed. The Error's code follows it: kClosed and
 // kTimedOut and kIo are kSystem, kUnsupportedVersion is kRefused, the others
@@ -67,7 +72,8 @@ enum class McpFailureKind {
   kErrorResponse,       // the server answered with a JSON-RPC error: method and code
   kUnsupportedVersion,  // initialize answered in a protocol version we do not speak
   kMalformed,           // JSON, but no answer we can use: a field missing, a cursor loop, a
-                        // line over 16 MiB
+                        // line over 16 MiB, a tool list over 16 MiB, JSON nested deeper than
+                        // 128 levels
   kIo,                  // reading or writing a pipe failed (errno_value says how)
 };
 
@@ -106,8 +112,9 @@ class McpClient {
   // server wrote it. Objects keep the server's order of keys (ordered_json),
   // so an argument list can be drawn in the order the schema gives; convert
   // with nlohmann::json(tool) where order does not matter. Refuses a tool
-  // that is not an object with a string name, a cursor seen before and more
-  // than kMaxToolListPages pages. `deadline` covers all pages.
+  // that is not an object with a string name, a cursor seen before, more
+  // than kMaxToolListPages pages and more than kMaxToolListBytes in all.
+  // `deadline` covers all pages.
   Result<std::vector<nlohmann::ordered_json>> ListTools(Deadline deadline);
 
   // Calls tool `name` with `arguments` (an object) and returns the result
@@ -143,6 +150,7 @@ class McpClient {
 
   int to_server_fd_;
   LineReader reader_;
+  std::size_t answer_bytes_ = 0;  // the length of the line the last answer came in
   std::chrono::steady_clock::time_point call_started_;
   std::int64_t next_id_ = 1;
   bool initialize_answered_ = false;

@@ -87,6 +87,21 @@ TEST(DeclarationFileTest, TextThatIsNotJsonNamesLineAndColumnAndQuotesNothing) {
   EXPECT_THAT(file.error().message(), HasSubstr("left as it is"));
 }
 
+TEST(DeclarationFileTest, TextNestedDeeperThan128LevelsIsRefusedNotCopied) {
+  // The entry's args nest 129 levels with the document and the servers around them.
+  const std::string args = std::string(126, '[') + std::string(126, ']');
+  auto file = Read(R"({"version": 1, "servers": {"w": {"program": "npx", "args": )" + args + "}}}");
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.error().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(file.error().message(),
+            "/p/mcp.json is nested deeper than 128 levels, which no file of bravebot-mcp needs. "
+            "It was left as it is: mend it by hand, or move it away to start again");
+  // One level less is read, and the entry is merely unusable.
+  const std::string fewer = std::string(125, '[') + std::string(125, ']');
+  EXPECT_TRUE(
+      Read(R"({"version": 1, "servers": {"w": {"program": "npx", "args": )" + fewer + "}}}").ok());
+}
+
 TEST(DeclarationFileTest, DocumentShapeIsChecked) {
   EXPECT_THAT(Read("[]").error().message(), HasSubstr("not a JSON object"));
   EXPECT_THAT(Read("{}").error().message(), HasSubstr("no format version"));

@@ -425,6 +425,17 @@ TEST(ManagedPolicyTest, TextThatIsNotJsonIsCorruptWithLineAndColumnAndNoQuote) {
   EXPECT_THAT(policy.error().message(), Not(HasSubstr("sk-secret")));
 }
 
+TEST(ManagedPolicyTest, TextNestedDeeperThan128LevelsRefusesEveryServer) {
+  const std::string deep = std::string(127, '[') + std::string(127, ']');
+  Result<ManagedPolicy> policy = ParseManagedPolicy(R"({"mcp": {"allow": )" + deep + "}}", kPath);
+  ASSERT_FALSE(policy.ok());
+  EXPECT_EQ(policy.error().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(policy.error().message(),
+            kPath +
+                ", which this machine's administrator manages, is nested deeper than 128 levels, "
+                "which no policy needs, so no server starts until it is mended");
+}
+
 TEST(ManagedPolicyTest, EmptyTextIsNotJson) {
   Result<ManagedPolicy> policy = ParseManagedPolicy("", kPath);
   ASSERT_FALSE(policy.ok());

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/json_depth.h"
 #include "base/unique_fd.h"
 
 namespace bravebot {
@@ -272,6 +273,86 @@ TEST_F(McpClientTest, EndlessPagesAreRefused) {
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kMalformed);
   EXPECT_THAT(tools.error().message(), HasSubstr("1000 pages"));
   EXPECT_EQ(Received().size(), 2u + kMaxToolListPages);
+}
+
+TEST_F(McpClientTest, LargePagesAreRefusedPast16MiBInAll) {
+  Serve([](ServerSide& server) {
+    server.Handshake();
+    const std::string description(6 << 20, 'x');
+    // Eight pages of 6 MiB: a client without a cap takes all 48 MiB.
+    for (int page = 1; page <= 8; ++page) {
+      json request = server.Read();
+      if (request.is_null()) return;
+      json result = {
+          {"tools", {{{"name", "t" + std::to_string(page)}, {"description", description}}}}};
+      if (page < 8) result["nextCursor"] = std::to_string(page);
+      server.Answer(request, result);
+    }
+    server.ReadsNothingMore();
+  });
+  Initialize();
+  auto tools = client_->ListTools(Soon());
+  ASSERT_FALSE(tools.ok());
+  EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kMalformed);
+  EXPECT_EQ(tools.error().message(),
+            "the server's tools/list ran past 16 MiB across its pages; bravebot-mcp reads no more");
+  EXPECT_EQ(Received().size(), 2u + 3u);  // the third page went past
+}
+
+// An answer to `id` whose result nests `levels` deep in all: the message, its
+// result, the list of tools, the tool and its schema are five of them.
+std::string ToolListNested(const json& id, std::size_t levels) {
+  const std::size_t inner = levels - 5;
+  return R"({"jsonrpc":"2.0","id":)" + id.dump() +
+         R"(,"result":{"tools":[{"name":"deep","inputSchema":{"default":)" +
+         std::string(inner, '[') + std::string(inner, ']') + "}}]}}";
+}
+
+TEST_F(McpClientTest, ToolListNestedAsDeepAsAllowedIsRead) {
+  Serve([](ServerSide& server) {
+    server.Handshake();
+    json list = server.Read();
+    server.WriteRaw(ToolListNested(list["id"], kMaxJsonDepth));
+    server.ReadsNothingMore();
+  });
+  Initialize();
+  auto tools = client_->ListTools(Soon());
+  ASSERT_TRUE(tools.ok()) << tools.error().message();
+  EXPECT_EQ(tools->size(), 1u);
+}
+
+TEST_F(McpClientTest, ToolListNestedDeeperIsRefused) {
+  Serve([](ServerSide& server) {
+    server.Handshake();
+    json list = server.Read();
+    server.WriteRaw(ToolListNested(list["id"], kMaxJsonDepth + 1));
+    server.ReadsNothingMore();
+  });
+  Initialize();
+  auto tools = client_->ListTools(Soon());
+  ASSERT_FALSE(tools.ok());
+  EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kMalformed);
+  EXPECT_EQ(tools.error().message(),
+            "the server wrote JSON nested deeper than 128 levels while bravebot-mcp waited for "
+            "its answer to tools/list; bravebot-mcp reads no deeper");
+}
+
+TEST_F(McpClientTest, CallResultNestedDeeperIsRefused) {
+  Serve([](ServerSide& server) {
+    server.Handshake();
+    json call = server.Read();
+    // The message and its result are two levels; the content 127 more.
+    server.WriteRaw(R"({"jsonrpc":"2.0","id":)" + call["id"].dump() + R"(,"result":{"content":)" +
+                    std::string(127, '[') + std::string(127, ']') + "}}");
+    server.ReadsNothingMore();
+  });
+  Initialize();
+  auto answer = client_->CallTool("deep", json::object(), Soon());
+  ASSERT_FALSE(answer.ok());
+  EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kMalformed);
+  EXPECT_THAT(answer.error().message(),
+              HasSubstr("nested deeper than 128 levels while bravebot-mcp waited for its answer "
+                        "to tools/call for deep"));
 }
 
 TEST_F(McpClientTest, BannerBeforeTheHandshakeIsQuoted) {

@@ -87,6 +87,15 @@ TEST(SettingsDocumentTest, ANumberOutOfRangeIsAnErrorNotACrash) {
   EXPECT_EQ(document.error().code(), ErrorCode::kCorrupt);
 }
 
+TEST(SettingsDocumentTest, TextNestedDeeperThan128LevelsIsAnErrorNotACrash) {
+  auto document = ParseSettingsDocument(R"({"a": )" + std::string(100'000, '[') + "}", "/w/s.json");
+  ASSERT_FALSE(document.ok());
+  EXPECT_EQ(document.error().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(document.error().message(),
+            "/w/s.json is nested deeper than 128 levels, which no file of bravebot-mcp needs. It "
+            "was left as it is: mend it by hand");
+}
+
 TEST(SettingsDocumentTest, AMissingRequestAsksForNothing) {
   for (const char* text : {"{}", R"({"mcp": {}})", R"({"mcp": {"deny": ["x"]}})"}) {
     auto document = ParseSettingsDocument(text, "/w/s.json");

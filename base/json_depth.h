@@ -1,0 +1,28 @@
+// How deep JSON may nest before we refuse to read it. nlohmann::json parses
+// without recursion, but dump(), copies and conversions between json and
+// ordered_json recurse once per level: a line of 100,000 '[' would overflow
+// the stack long after it parsed. So every JSON text we read, from a file, a
+// server or the command line, is measured with this first.
+//
+//   if (NestsDeeperThan(line, kMaxJsonDepth)) return Refuse("nested deeper than 128 levels");
+//   auto message = nlohmann::json::parse(line, nullptr, false);
+#ifndef BRAVEBOT_BASE_JSON_DEPTH_H_
+#define BRAVEBOT_BASE_JSON_DEPTH_H_
+
+#include <cstddef>
+#include <string_view>
+
+namespace bravebot {
+
+// No declaration, settings file, policy or MCP message comes near this: a tool's
+// input schema nests a dozen levels at most.
+inline constexpr std::size_t kMaxJsonDepth = 128;
+
+// Whether `text`, read as JSON, opens more than `max_depth` arrays and objects
+// inside one another. Counts brackets outside strings; linear, allocates
+// nothing, and says nothing of whether the text is JSON at all.
+bool NestsDeeperThan(std::string_view text, std::size_t max_depth = kMaxJsonDepth);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_BASE_JSON_DEPTH_H_

@@ -1,0 +1,118 @@
+// mcp-run --stdio between a client and a server that each write whole
+// messages before they read: both directions relayed at once, and a server
+// that does not end by itself stopped once the client is done.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "integration/profile_fixture.h"
+#include "integration/running_command.h"
+
+namespace bravebot::testing {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+constexpr std::size_t kMessageBytes = 1 << 20;
+constexpr int kMessages = 3;
+
+class StdioBridgeTest : public ProfileTest {
+ protected:
+  std::string StderrPath() const { return temporary_.Join("stderr"); }
+
+  std::unique_ptr<RunningCommand> Start(std::vector<std::string> argv) {
+    return std::make_unique<RunningCommand>(argv, Environment(), temporary_.path(), StderrPath());
+  }
+
+  std::unique_ptr<RunningCommand> Bridge(std::vector<std::string> server) {
+    std::vector<std::string> argv = {OurProgram("mcp-run"), "--stdio", "x", "--"};
+    argv.insert(argv.end(), server.begin(), server.end());
+    return Start(argv);
+  }
+
+  // Three calls of echo, each 1 MiB of text, as one client would send them.
+  static std::string EchoRequests() {
+    std::string requests;
+    for (int id = 1; id <= kMessages; ++id) {
+      nlohmann::json request = {
+          {"jsonrpc", "2.0"},
+          {"id", id},
+          {"method", "tools/call"},
+          {"params",
+           {{"name", "echo"},
+            {"arguments", {{"text", std::string(kMessageBytes, static_cast<char>('a' + id))}}}}}};
+      requests += request.dump() + "\n";
+    }
+    return requests;
+  }
+
+  // Writes every request before reading any answer, as a synchronous client
+  // does, and checks each answer echoes its request whole.
+  void FloodAsASynchronousClient(RunningCommand& client_side) {
+    ASSERT_TRUE(client_side.Write(EchoRequests(), In(seconds(20))))
+        << "the requests were not all taken in 20 s";
+    std::vector<std::string> lines = client_side.ReadLines(kMessages, In(seconds(20)));
+    ASSERT_EQ(lines.size(), static_cast<std::size_t>(kMessages));
+    for (int id = 1; id <= kMessages; ++id) {
+      nlohmann::json answer = nlohmann::json::parse(lines[id - 1], nullptr, false);
+      ASSERT_TRUE(answer.is_object());
+      EXPECT_EQ(answer["id"], id);
+      EXPECT_EQ(answer["result"]["content"][0]["text"],
+                std::string(kMessageBytes, static_cast<char>('a' + id)));
+    }
+  }
+};
+
+TEST_F(StdioBridgeTest, ASynchronousClientIsServedAsDirectly) {
+  // Directly, for comparison: the server reads while it writes.
+  RunningCommand direct({OurProgram("fake_servers/echo_server"), "concurrent"}, Environment(),
+                        temporary_.path(), StderrPath());
+  FloodAsASynchronousClient(direct);
+  // Through the bridge, whose writes to the client wait while the client is
+  // still writing: the client's requests must still be taken.
+  auto bridge = Bridge({OurProgram("fake_servers/echo_server"), "concurrent"});
+  FloodAsASynchronousClient(*bridge);
+  bridge->CloseInput();
+  EXPECT_EQ(bridge->Wait(In(seconds(10))), 0);
+}
+
+TEST_F(StdioBridgeTest, OutputIsRelayedWhileInputWaits) {
+  // A synchronous server writes each 1 MiB answer whole before it reads on;
+  // the client reads answers as they come, after writing all its requests.
+  auto bridge = Bridge({OurProgram("fake_servers/echo_server"), "synchronous"});
+  std::vector<std::string> lines;
+  std::thread reader([&] { lines = bridge->ReadLines(kMessages, In(seconds(20))); });
+  EXPECT_TRUE(bridge->Write(EchoRequests(), In(seconds(20))));
+  reader.join();
+  EXPECT_EQ(lines.size(), static_cast<std::size_t>(kMessages));
+  bridge->CloseInput();
+  EXPECT_EQ(bridge->Wait(In(seconds(10))), 0);
+}
+
+TEST_F(StdioBridgeTest, AServerThatIgnoresTheEndOfItsInputIsStoppedAfterTheGrace) {
+  // It neither reads its input nor ends on SIGTERM: only SIGKILL ends it.
+  auto bridge = Bridge({"/bin/sh", "-c", "trap '' TERM; echo ready; while :; do sleep 1; done"});
+  ASSERT_EQ(bridge->ReadLines(1, In(seconds(10))), std::vector<std::string>{"ready"});
+  const auto ended_input = std::chrono::steady_clock::now();
+  bridge->CloseInput();
+  std::optional<int> status = bridge->Wait(In(seconds(10)));
+  const auto took = std::chrono::steady_clock::now() - ended_input;
+  ASSERT_TRUE(status) << "mcp-run --stdio still ran 10 s after its input ended";
+  EXPECT_EQ(*status, 128 + SIGKILL);  // the server's status, passed on
+  // 2 s of grace, then half a second before SIGTERM and half before SIGKILL.
+  EXPECT_GE(took, milliseconds(2900));
+  EXPECT_LE(took, milliseconds(4500));
+}
+
+TEST_F(StdioBridgeTest, TheServersOwnExitStatusIsPassedOn) {
+  auto bridge = Bridge({"/bin/sh", "-c", "read line; echo \"$line\"; exit 7"});
+  ASSERT_TRUE(bridge->Write("hello\n", In(seconds(10))));
+  EXPECT_EQ(bridge->ReadLines(1, In(seconds(10))), std::vector<std::string>{"hello"});
+  EXPECT_EQ(bridge->Wait(In(seconds(10))), 7);
+}
+
+}  // namespace
+}  // namespace bravebot::testing
