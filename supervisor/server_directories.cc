@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdlib>
 #include <filesystem>
 
@@ -59,7 +60,14 @@ Result<std::string> MakeRunDirectory(const std::string& system_temporary_root) {
   if (::mkdtemp(pattern.data()) == nullptr) {
     return Error::FromErrno("create a temporary directory in " + system_temporary_root);
   }
-  return pattern;
+  // Where it is, without links: its Landlock rule is opened without following one.
+  char resolved[PATH_MAX];
+  if (::realpath(pattern.c_str(), resolved) == nullptr) {
+    Error error = Error::FromErrno("find " + pattern);
+    ::rmdir(pattern.c_str());
+    return error;
+  }
+  return std::string(resolved);
 }
 
 void RemoveRunDirectory(const std::string& path) {

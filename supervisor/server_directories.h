@@ -17,7 +17,8 @@ namespace bravebot {
 Result<std::string> PrepareServerHome(const ProfileDirectory& profile,
                                       const std::string& digest_hex);
 
-// A fresh 0700 directory under `system_temporary_root`.
+// A fresh 0700 directory under `system_temporary_root`, its path with every
+// link resolved.
 Result<std::string> MakeRunDirectory(const std::string& system_temporary_root);
 
 // Removes a run directory and everything in it, never following a link.
