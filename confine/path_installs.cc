@@ -43,9 +43,10 @@ void GrantInstallationAround(const std::string& bin_directory, const std::string
   const std::string name = BaseName(bin_directory);
   if (name != "bin" && name != "sbin" && name != ".bin") return;
   const std::string parent = ParentPath(bin_directory);
-  const std::string& home = rules.limits.user_home;
   if (parent == "/" || !WhyNotWhole(parent, rules.limits).empty()) return;
-  if (!home.empty() && IsSameOrBeneath(parent, home) && DepthBelow(parent, home) < 2) return;
+  for (const std::string& home : rules.limits.Homes()) {
+    if (IsSameOrBeneath(parent, home) && DepthBelow(parent, home) < 2) return;
+  }
   paths.Grant(parent, PathAccess::kReadExecute, false, "installation around " + why_there);
 }
 

@@ -115,9 +115,10 @@ Result<std::string> LocateProgram(const Declaration& declaration, const Environm
 }
 
 Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& inputs) {
-  const GrantRules rules{inputs.fs,
-                         {inputs.user_home, inputs.profile, inputs.system_temporary_root},
-                         ServerWritable(declaration, inputs)};
+  const GrantRules rules{
+      inputs.fs,
+      LimitsFor(inputs.user_home, inputs.profile, inputs.system_temporary_root, *inputs.fs),
+      ServerWritable(declaration, inputs)};
   Reach reach;
   reach.home = HomeOfDeclaration(declaration, inputs.profile);
   reach.temporary_directory = inputs.temporary_directory;

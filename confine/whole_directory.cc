@@ -23,8 +23,12 @@ bool HoldsProfile(const std::string& directory, const ProfileLocation& profile) 
 
 std::string WhyNotWhole(const std::string& directory, const WholeDirectoryLimits& limits) {
   if (InProfile(directory, limits.profile)) return "it is the profile directory or lies in it";
-  if (directory == limits.user_home) return "it is your home";
-  if (StrictlyBeneath(limits.user_home, directory)) return "it holds your home";
+  for (const std::string& home : limits.Homes()) {
+    if (directory == home) return "it is your home";
+  }
+  for (const std::string& home : limits.Homes()) {
+    if (StrictlyBeneath(home, directory)) return "it holds your home";
+  }
   if (HoldsProfile(directory, limits.profile)) return "it holds the profile directory";
   if (directory == limits.system_temporary_root) {
     return "it is the system's temporary directory, where other programs keep their sockets";
@@ -36,8 +40,29 @@ std::string WhyNotWhole(const std::string& directory, const WholeDirectoryLimits
 }
 
 bool HoldsProtectedDirectory(const std::string& directory, const WholeDirectoryLimits& limits) {
-  return HoldsProfile(directory, limits.profile) || StrictlyBeneath(limits.user_home, directory) ||
+  for (const std::string& home : limits.Homes()) {
+    if (StrictlyBeneath(home, directory)) return true;
+  }
+  return HoldsProfile(directory, limits.profile) ||
          StrictlyBeneath(limits.system_temporary_root, directory);
+}
+
+std::vector<std::string> WholeDirectoryLimits::Homes() const {
+  std::vector<std::string> homes;
+  if (!user_home.empty()) homes.push_back(user_home);
+  if (!user_home_resolved.empty() && user_home_resolved != user_home) {
+    homes.push_back(user_home_resolved);
+  }
+  return homes;
+}
+
+WholeDirectoryLimits LimitsFor(const std::string& user_home, const ProfileLocation& profile,
+                               const std::string& system_temporary_root, const FileSystemView& fs) {
+  WholeDirectoryLimits limits{"", profile, system_temporary_root, ""};
+  if (user_home.empty()) return limits;
+  limits.user_home = AbsolutePath(user_home, "/");
+  limits.user_home_resolved = fs.ResolvedPath(limits.user_home).value_or("");
+  return limits;
 }
 
 }  // namespace bravebot

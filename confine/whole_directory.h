@@ -12,6 +12,9 @@
 #define BRAVEBOT_CONFINE_WHOLE_DIRECTORY_H_
 
 #include <string>
+#include <vector>
+
+#include "confine/filesystem.h"
 
 namespace bravebot {
 
@@ -28,7 +31,18 @@ struct WholeDirectoryLimits {
   std::string user_home;  // "" when there is none
   ProfileLocation profile;
   std::string system_temporary_root;  // "/tmp"
+  // The home with its links resolved ("" when it is the same, or unknown):
+  // /home may be a link to another disk.
+  std::string user_home_resolved;
+
+  // The home as named and as resolved, each once.
+  std::vector<std::string> Homes() const;
 };
+
+// The limits for a person whose HOME is `user_home` (normalized here, and
+// resolved on `fs`).
+WholeDirectoryLimits LimitsFor(const std::string& user_home, const ProfileLocation& profile,
+                               const std::string& system_temporary_root, const FileSystemView& fs);
 
 // Why `directory` (absolute and normalized, links resolved) is never granted
 // whole, ending a sentence such as "not given, since ...": "it holds the

@@ -79,9 +79,8 @@ Result<Declaration> CompleteDeclaration(Declaration typed, const DeclarationSurr
     const std::string& typed_directory = declaration.directory;
     Result<std::string> directory = CheckWorkingDirectory(
         typed_directory.starts_with('/') ? typed_directory : JoinPath(around.cwd, typed_directory),
-        {around.user_home,
-         {around.profile_path, around.profile_resolved_path},
-         kSystemTemporaryRoot},
+        LimitsFor(around.user_home, {around.profile_path, around.profile_resolved_path},
+                  kSystemTemporaryRoot, *around.fs),
         *around.fs);
     if (!directory) return directory.error();
     declaration.directory = *directory;

@@ -1,12 +1,14 @@
 #include "supervisor/server_directories.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
 #include <cstdlib>
-#include <filesystem>
+#include <optional>
+#include <vector>
 
 #include "base/unique_fd.h"
 #include "confine/paths.h"
@@ -42,6 +44,27 @@ Result<UniqueFd> OpenPrivateDirectory(int parent_fd, const std::string& name,
   return fd;
 }
 
+// Removes every entry of the directory `fd` but directories, and names one
+// directory left in it, if any.
+std::optional<std::string> EmptyAllButOneSubdirectory(int fd) {
+  int listing = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  DIR* directory = listing < 0 ? nullptr : ::fdopendir(listing);
+  if (directory == nullptr) {
+    if (listing >= 0) ::close(listing);
+    return std::nullopt;
+  }
+  ::rewinddir(directory);
+  std::optional<std::string> subdirectory;
+  while (struct dirent* entry = ::readdir(directory)) {
+    const std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    if (::unlinkat(fd, name.c_str(), 0) == 0) continue;
+    if (errno == EISDIR || errno == EPERM) subdirectory = name;
+  }
+  ::closedir(directory);
+  return subdirectory;
+}
+
 }  // namespace
 
 Result<std::string> PrepareServerHome(const ProfileDirectory& profile,
@@ -71,8 +94,36 @@ Result<std::string> MakeRunDirectory(const std::string& system_temporary_root) {
 }
 
 void RemoveRunDirectory(const std::string& path) {
-  std::error_code ignored;
-  std::filesystem::remove_all(path, ignored);
+  // Depth first, holding one descriptor at a time, so that a tree deeper than
+  // the descriptors this process may open (a server's to make) goes too; the
+  // way down is kept by name, and the way up is "..", which nothing changes
+  // once the server has stopped. Nothing is followed through a link, and a
+  // directory the server made unreadable is made readable first.
+  ::chmod(path.c_str(), 0700);
+  UniqueFd current(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!current.valid()) return;
+  std::vector<std::string> way_down;
+  for (;;) {
+    std::optional<std::string> subdirectory = EmptyAllButOneSubdirectory(current.get());
+    if (subdirectory) {
+      ::fchmodat(current.get(), subdirectory->c_str(), 0700, 0);
+      UniqueFd below(::openat(current.get(), subdirectory->c_str(),
+                              O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (!below.valid()) return;
+      way_down.push_back(*subdirectory);
+      current = std::move(below);
+      continue;
+    }
+    if (way_down.empty()) break;
+    UniqueFd above(::openat(current.get(), "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!above.valid()) return;
+    // One that cannot go would be found again and again: give up on it.
+    if (::unlinkat(above.get(), way_down.back().c_str(), AT_REMOVEDIR) != 0) return;
+    way_down.pop_back();
+    current = std::move(above);
+  }
+  current.reset();
+  ::rmdir(path.c_str());
 }
 
 }  // namespace bravebot

@@ -8,14 +8,11 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 
 namespace bravebot {
 namespace {
-
-// Passes of EndStrays: each kills what the one before found, and a process
-// forking as fast as it can is caught within a few.
-constexpr int kMostPasses = 50;
 
 // Every process's parent, from /proc/<pid>/stat.
 std::map<pid_t, pid_t> ParentsOfAll() {
@@ -58,22 +55,36 @@ std::vector<pid_t> DescendantsOf(pid_t root) { return DescendantsIn(ParentsOfAll
 
 void EndStrays(pid_t server, const std::function<bool(pid_t)>& is_running_server) {
   const pid_t self = ::getpid();
-  for (int pass = 0; pass < kMostPasses; ++pass) {
-    const std::map<pid_t, pid_t> parents = ParentsOfAll();
-    std::vector<pid_t> strays = DescendantsIn(parents, server);
-    // What any server left behind has come to us.
+  // First every stray is stopped, pass after pass until a pass finds none it
+  // had not: a stopped process forks no more, so a daemon forking as fast as
+  // it can is caught. Then each is killed. Both the server's descendants and
+  // those of every orphan that came to us count, with all of theirs.
+  std::set<pid_t> stopped;
+  std::map<pid_t, pid_t> parents;
+  for (bool found_new = true; found_new;) {
+    found_new = false;
+    parents = ParentsOfAll();
+    std::vector<pid_t> roots = {server};
     for (const auto& [pid, parent] : parents) {
-      if (parent == self && pid != server && !is_running_server(pid) &&
-          std::find(strays.begin(), strays.end(), pid) == strays.end()) {
-        strays.push_back(pid);
+      if (parent == self && pid != server && !is_running_server(pid)) roots.push_back(pid);
+    }
+    for (pid_t root : roots) {
+      std::vector<pid_t> strays = DescendantsIn(parents, root);
+      if (root != server) strays.push_back(root);
+      for (pid_t pid : strays) {
+        if (stopped.insert(pid).second) {
+          ::kill(pid, SIGSTOP);
+          found_new = true;
+        }
       }
     }
-    if (strays.empty()) return;
-    for (pid_t pid : strays) ::kill(pid, SIGKILL);
-    // Ours are reaped here; the others come to us as their parents die.
-    for (pid_t pid : strays) {
-      if (parents.at(pid) == self) ::waitpid(pid, nullptr, 0);
-    }
+  }
+  for (pid_t pid : stopped) ::kill(pid, SIGKILL);
+  // Ours are reaped here; the others come to us as their parents die, and are
+  // reaped by the next stop or when this process ends.
+  for (pid_t pid : stopped) {
+    auto parent = parents.find(pid);
+    if (parent != parents.end() && parent->second == self) ::waitpid(pid, nullptr, 0);
   }
 }
 

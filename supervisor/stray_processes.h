@@ -17,9 +17,9 @@ namespace bravebot {
 // as /proc shows them now.
 std::vector<pid_t> DescendantsOf(pid_t root);
 
-// Kills with SIGKILL, pass after pass until none is left, every descendant of
-// `server` and every child of this process's that is not a server it still
-// runs (`is_running_server`), reaping those that are its children.
+// Stops, then kills with SIGKILL, every descendant of `server` and every child
+// of this process's that is not a server it still runs (`is_running_server`),
+// with all of theirs, reaping those that are its children.
 void EndStrays(pid_t server, const std::function<bool(pid_t)>& is_running_server);
 
 }  // namespace bravebot

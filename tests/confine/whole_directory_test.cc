@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/fake_filesystem.h"
+
 namespace bravebot {
 namespace {
 
@@ -23,7 +25,7 @@ TEST(WholeDirectoryTest, NeverTheProfileDirectoryWhatIsInItOrWhatHoldsIt) {
       {"/srv/tools/bb", {"/srv/tools/bb"}, {"/srv/tools", "/srv"}},
   };
   for (const Place& place : places) {
-    WholeDirectoryLimits limits{"/home/u", {place.profile, place.profile}, "/tmp"};
+    WholeDirectoryLimits limits{"/home/u", {place.profile, place.profile}, "/tmp", ""};
     for (const std::string& directory : place.never_whole) {
       EXPECT_THAT(WhyNotWhole(directory, limits), HasSubstr("profile directory")) << directory;
       EXPECT_FALSE(HoldsProtectedDirectory(directory, limits)) << directory;
@@ -38,13 +40,13 @@ TEST(WholeDirectoryTest, NeverTheProfileDirectoryWhatIsInItOrWhatHoldsIt) {
 }
 
 TEST(WholeDirectoryTest, TheProfileIsJudgedAsNamedAndAsResolved) {
-  WholeDirectoryLimits limits{"/home/u", {"/home/u/.bravebot", "/data/bb"}, "/tmp"};
+  WholeDirectoryLimits limits{"/home/u", {"/home/u/.bravebot", "/data/bb"}, "/tmp", ""};
   EXPECT_THAT(WhyNotWhole("/data", limits), HasSubstr("holds the profile directory"));
   EXPECT_THAT(WhyNotWhole("/data/bb/mcp-home", limits), HasSubstr("profile directory"));
 }
 
 TEST(WholeDirectoryTest, NeverTheHomeOrWhatHoldsItOrTheTemporaryDirectory) {
-  WholeDirectoryLimits limits{"/home/u", {"/home/u/.bravebot", "/home/u/.bravebot"}, "/tmp"};
+  WholeDirectoryLimits limits{"/home/u", {"/home/u/.bravebot", "/home/u/.bravebot"}, "/tmp", ""};
   EXPECT_EQ(WhyNotWhole("/home/u", limits), "it is your home");
   EXPECT_EQ(WhyNotWhole("/home", limits), "it holds your home");
   EXPECT_THAT(WhyNotWhole("/tmp", limits), HasSubstr("temporary directory"));
@@ -52,8 +54,20 @@ TEST(WholeDirectoryTest, NeverTheHomeOrWhatHoldsItOrTheTemporaryDirectory) {
   EXPECT_THAT(WhyNotWhole("/tmp/work", limits), IsEmpty());
 }
 
+TEST(WholeDirectoryTest, TheHomeIsJudgedAsNamedAndWhereItsLinksLead) {
+  testing::FakeFileSystem fs;
+  fs.AddDirectory("/data/home/u/.local/bin");
+  fs.AddLink("/home", "/data/home");
+  WholeDirectoryLimits limits = LimitsFor("/home/u/", {"/p", "/p"}, "/tmp", fs);
+  EXPECT_EQ(limits.user_home, "/home/u");
+  EXPECT_EQ(WhyNotWhole("/home/u", limits), "it is your home");
+  EXPECT_EQ(WhyNotWhole("/data/home/u", limits), "it is your home");
+  EXPECT_EQ(WhyNotWhole("/data/home", limits), "it holds your home");
+  EXPECT_THAT(WhyNotWhole("/data/home/u/.local", limits), IsEmpty());
+}
+
 TEST(WholeDirectoryTest, NoHomeLimitsNothing) {
-  WholeDirectoryLimits limits{"", {"/p", "/p"}, "/tmp"};
+  WholeDirectoryLimits limits{"", {"/p", "/p"}, "/tmp", ""};
   EXPECT_THAT(WhyNotWhole("/home", limits), IsEmpty());
 }
 

@@ -30,7 +30,7 @@ class WorkingDirectoryTest : public ::testing::Test {
   }
 
   FakeFileSystem fs_;
-  WholeDirectoryLimits limits_{"/home/u", {"/home/u/.bravebot", "/home/u/.bravebot"}, "/tmp"};
+  WholeDirectoryLimits limits_{"/home/u", {"/home/u/.bravebot", "/home/u/.bravebot"}, "/tmp", ""};
 };
 
 TEST_F(WorkingDirectoryTest, ADirectoryOfItsOwnIsResolvedAndKept) {
