@@ -61,11 +61,16 @@ void EndStrays(pid_t server, const std::function<bool(pid_t)>& is_running_server
   for (int pass = 0; pass < kMostPasses; ++pass) {
     const std::map<pid_t, pid_t> parents = ParentsOfAll();
     std::vector<pid_t> strays = DescendantsIn(parents, server);
-    // What any server left behind has come to us.
+    // What any server left behind has come to us, with all it started since:
+    // a chain of daemons is ended whole, not one link a pass.
     for (const auto& [pid, parent] : parents) {
-      if (parent == self && pid != server && !is_running_server(pid) &&
-          std::find(strays.begin(), strays.end(), pid) == strays.end()) {
-        strays.push_back(pid);
+      if (parent != self || pid == server || is_running_server(pid)) continue;
+      std::vector<pid_t> tree = DescendantsIn(parents, pid);
+      tree.insert(tree.begin(), pid);
+      for (pid_t stray : tree) {
+        if (std::find(strays.begin(), strays.end(), stray) == strays.end()) {
+          strays.push_back(stray);
+        }
       }
     }
     if (strays.empty()) return;

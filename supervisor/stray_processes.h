@@ -19,7 +19,8 @@ std::vector<pid_t> DescendantsOf(pid_t root);
 
 // Kills with SIGKILL, pass after pass until none is left, every descendant of
 // `server` and every child of this process's that is not a server it still
-// runs (`is_running_server`), reaping those that are its children.
+// runs (`is_running_server`), with every descendant of such a child, reaping
+// those that are its children.
 void EndStrays(pid_t server, const std::function<bool(pid_t)>& is_running_server);
 
 }  // namespace bravebot
