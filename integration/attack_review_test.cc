@@ -21,9 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstring>
-
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -85,8 +84,8 @@ class AttackReviewTest : public HostileTest {
 TEST_F(AttackReviewTest, AHomeReachedThroughALinkIsNeverItsDirectory) {
   const std::string home = LinkedHome();
   for (const std::string& directory : {home, Path("realhome")}) {
-    CommandOutput added =
-        Mcp({"add", "bad", "--dir", directory, "--", "/bin/true"}, Environment(home, "/usr/bin:/bin"));
+    CommandOutput added = Mcp({"add", "bad", "--dir", directory, "--", "/bin/true"},
+                              Environment(home, "/usr/bin:/bin"));
     EXPECT_EQ(added.status, 1) << "--dir " << directory << " with HOME=" << home
                                << " was accepted: the server may write the whole home\n"
                                << added.out << added.err;
@@ -208,10 +207,11 @@ TEST_F(AttackReviewTest, AChainOfDaemonsDeeperThanEndStraysPassesEndsWhenItStops
     const std::string marker =
         "27" + std::to_string(::getpid()) + std::to_string(static_cast<int>(layers)) + ".7";
     std::filesystem::remove(Path("work/done"));
-    CommandOutput run = Exec({"chain", "--dir", Path("work"), "--", "/bin/sh", "-c",
-                              "/bin/sh ./chain.sh 60 " + marker +
-                                  " </dev/null >/dev/null 2>&1 & while [ ! -e done ]; do sleep 0.05; done"},
-                             Environment(Path("home"), "/usr/bin:/bin"), layers);
+    CommandOutput run =
+        Exec({"chain", "--dir", Path("work"), "--", "/bin/sh", "-c",
+              "/bin/sh ./chain.sh 60 " + marker +
+                  " </dev/null >/dev/null 2>&1 & while [ ! -e done ]; do sleep 0.05; done"},
+             Environment(Path("home"), "/usr/bin:/bin"), layers);
     EXPECT_EQ(run.status, 0) << LayersName(layers) << run.err;
     std::vector<std::string> left;
     for (int tries = 0; tries < 100; ++tries) {
@@ -238,9 +238,10 @@ TEST_F(AttackReviewTest, ItsTemporaryDirectoryIsRemovedHoweverDeepItsTree) {
   const std::string script =
       "cd \"$TMPDIR\" && echo \"$TMPDIR\" && i=0 && "
       "while [ $i -lt 400 ]; do mkdir d && cd d || exit 3; i=$((i+1)); done";
-  std::vector<std::string> argv = {"/bin/sh", "-c", "ulimit -n 256 && exec \"$@\"", "sh",
-                                   ConfinedExec(), "deep", "--dir", Path("work"), "--",
-                                   "/bin/sh", "-c", script};
+  std::vector<std::string> argv = {"/bin/sh", "-c",           "ulimit -n 256 && exec \"$@\"",
+                                   "sh",      ConfinedExec(), "deep",
+                                   "--dir",   Path("work"),   "--",
+                                   "/bin/sh", "-c",           script};
   CommandOutput run = RunCommand(argv, Environment(Path("home"), "/usr/bin:/bin"), scenario_);
   ASSERT_EQ(run.status, 0) << run.out << run.err;
   const std::string temporary = run.out.substr(0, run.out.find('\n'));
@@ -257,9 +258,9 @@ TEST_F(AttackReviewTest, ItsHashBangLineReachesNoTerminalAsItIs) {
   // on many; "\e[2J" clears what the person was reading.
   WriteFile(Path("work/server"), "#!/usr/bin/env -S -\x1b]0;owned\x07\x1b[2J node\n", 0755);
   const std::vector<std::string> environment = Environment(Path("home"), "/usr/bin:/bin");
-  ASSERT_EQ(Mcp({"add", "script", "--dir", Path("work"), "--", Path("work/server")}, environment)
-                .status,
-            0);
+  ASSERT_EQ(
+      Mcp({"add", "script", "--dir", Path("work"), "--", Path("work/server")}, environment).status,
+      0);
   CommandOutput reach = Mcp({"reach", "script"}, environment);
   EXPECT_THAT(reach.out, HasSubstr("not read here"));
   EXPECT_EQ(reach.out.find('\x1b'), std::string::npos)
@@ -271,8 +272,8 @@ TEST_F(AttackReviewTest, ALinkItPlantedReachesNoTerminalAsItIs) {
   std::filesystem::copy_file("/bin/true", elsewhere);
   std::filesystem::copy_file("/bin/true", Path("work/tool"));
   const std::vector<std::string> environment = Environment(Path("home"), "/usr/bin:/bin");
-  ASSERT_EQ(Mcp({"add", "tool", "--dir", Path("work"), "--", Path("work/tool")}, environment).status,
-            0);
+  ASSERT_EQ(
+      Mcp({"add", "tool", "--dir", Path("work"), "--", Path("work/tool")}, environment).status, 0);
   std::filesystem::remove(Path("work/tool"));
   std::filesystem::create_symlink(elsewhere, Path("work/tool"));
   std::vector<std::string> argv = {OurProgram("mcp-run"), "tool"};

@@ -59,9 +59,8 @@ TEST_F(WorkingDirectoryTest, TheSystemsOwnDirectoriesAreRefused) {
 // unconfined: cron runs the crontabs, dpkg the maintainer scripts in its
 // info directory at the next upgrade, systemd the units in /run/systemd.
 TEST_F(WorkingDirectoryTest, DirectoriesTheSystemRunsProgramsFromAreRefused) {
-  for (const char* directory :
-       {"/var/spool/cron", "/var/spool/cron/crontabs", "/var/lib/dpkg/info",
-        "/run/systemd/system"}) {
+  for (const char* directory : {"/var/spool/cron", "/var/spool/cron/crontabs", "/var/lib/dpkg/info",
+                                "/run/systemd/system"}) {
     fs_.AddDirectory(directory);
     EXPECT_THAT(Refusal(directory), HasSubstr("one of the system's own directories")) << directory;
   }
