@@ -79,10 +79,11 @@ IsolationSupport ProbeIsolation() {
     IsolationPlan plan = PlanIsolation({true, true}, 0);
     IsolationStep step{true, false, plan.uid_map.c_str(), plan.gid_map.c_str(), 0};
     IsolationSupport found;
-    found.user_namespace = ChildManages(CLONE_NEWUSER | CLONE_NEWNS, step);
+    found.user_namespace = ChildManages(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC, step);
     step.pid_namespace = true;
     found.pid_namespace =
-        found.user_namespace && ChildManages(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID, step);
+        found.user_namespace &&
+        ChildManages(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID, step);
     return found;
   }();
   return support;
@@ -90,7 +91,9 @@ IsolationSupport ProbeIsolation() {
 
 unsigned long CloneFlagsOf(const IsolationPlan& plan) {
   unsigned long flags = 0;
-  if (plan.user_namespace) flags |= CLONE_NEWUSER | CLONE_NEWNS;
+  // An IPC namespace too: System V segments, queues and semaphores are no
+  // files, so no Landlock rule keeps a server from another program's.
+  if (plan.user_namespace) flags |= CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC;
   if (plan.pid_namespace) flags |= CLONE_NEWPID;
   return flags;
 }

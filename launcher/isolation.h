@@ -1,11 +1,12 @@
 // The namespaces a server starts in. A user namespace mapping only the
 // running user to itself (so it stays the same user, and no capability it
 // holds there reaches outside), with a mount namespace for the read-only view
-// and a /proc of its own, and a PID namespace: it sees no process of the
-// machine's, can name none to kill, prlimit, setpriority or ptrace, and its
-// first process is a small init of ours that the kernel kills, with every
-// process inside, the moment the program that started it ends, however it
-// ends (the parent-death signal).
+// and a /proc of its own, an IPC namespace (so no System V segment, queue or
+// semaphore of the machine's is in reach), and a PID namespace: it sees no
+// process of the machine's, can name none to kill, prlimit, setpriority or
+// ptrace, and its first process is a small init of ours that the kernel
+// kills, with every process inside, the moment the program that started it
+// ends, however it ends (the parent-death signal).
 //
 // Where the machine allows no user namespace, none of this is had: the server
 // starts in the machine's namespaces, its starter becomes a subreaper, and

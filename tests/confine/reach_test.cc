@@ -318,6 +318,20 @@ TEST_F(ReachTest, LinksOutOfEtcAreFollowedButNotIntoASecret) {
   EXPECT_FALSE(Reaches(reach, "/etc/shadow"));
 }
 
+// A link in /etc is granted where it leads, whole when that is a directory:
+// a directory holding secrets (or the root) is then given with them, where
+// /etc itself gives it entry by entry.
+TEST_F(ReachTest, LinksInEtcToADirectoryHoldingSecretsGiveNoneOfThem) {
+  fs_.AddFile("/etc/ssl/private/key.pem");
+  fs_.AddLink("/etc/ssl-compat", "ssl");
+  fs_.AddLink("/etc/sysroot", "/");
+  Reach reach = ReachOf(Npx());
+  EXPECT_TRUE(Reaches(reach, "/etc/ssl/openssl.cnf"));
+  for (const char* secret : {"/etc/ssl/private/key.pem", "/etc/shadow", "/etc/gshadow"}) {
+    EXPECT_FALSE(Reaches(reach, secret)) << secret;
+  }
+}
+
 TEST_F(ReachTest, DevicesAndKernelViews) {
   Reach reach = ReachOf(Npx());
   EXPECT_EQ(Find(reach, "/dev/null")->access, PathAccess::kReadWrite);

@@ -55,6 +55,17 @@ TEST_F(WorkingDirectoryTest, TheSystemsOwnDirectoriesAreRefused) {
   EXPECT_EQ(Refusal("/run/user/1000"), "");
 }
 
+// A server run by root that may write one of these runs code as root,
+// unconfined: cron runs the crontabs, dpkg the maintainer scripts in its
+// info directory at the next upgrade, systemd the units in /run/systemd.
+TEST_F(WorkingDirectoryTest, DirectoriesTheSystemRunsProgramsFromAreRefused) {
+  for (const char* directory : {"/var/spool/cron", "/var/spool/cron/crontabs", "/var/lib/dpkg/info",
+                                "/run/systemd/system"}) {
+    fs_.AddDirectory(directory);
+    EXPECT_THAT(Refusal(directory), HasSubstr("one of the system's own directories")) << directory;
+  }
+}
+
 TEST_F(WorkingDirectoryTest, AtEachStartItMustStillBeTheDirectoryAddResolved) {
   EXPECT_EQ(*CheckDeclaredWorkingDirectory("/srv/a/b", limits_, fs_), "/srv/a/b");
   // Server A, whose directory holds B's, swaps B's for a link.
