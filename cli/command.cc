@@ -1,13 +1,28 @@
 #include "cli/command.h"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 #include <ostream>
+
+#include "supervisor/json_rpc_lines.h"
 
 namespace bravebot {
 
 int Report(CommandContext& context, const std::string& command, const Error& error) {
-  context.err << "bravebot-mcp " << command << ": " << error.message() << "\n";
+  // A message may quote a path a server made (a link's target): shown escaped,
+  // it moves no cursor and sets no title.
+  context.err << "bravebot-mcp " << command << ": " << EscapeControlCharacters(error.message())
+              << "\n";
   return error.code() == ErrorCode::kUsage ? kExitUsage : kExitFailed;
+}
+
+std::string CommandContext::UserHome() const {
+  const char* home = getenv("HOME");
+  if (home != nullptr && *home == '/') return home;
+  const struct passwd* user = ::getpwuid(::geteuid());
+  return user != nullptr && user->pw_dir != nullptr && user->pw_dir[0] == '/' ? user->pw_dir : "";
 }
 
 std::string JsonText(const nlohmann::json& value) {

@@ -33,12 +33,9 @@ struct CommandContext {
   // The profile directory's path, or nothing when the machine names none.
   std::optional<std::string> ProfileLocation() const { return LocateProfileDirectory(getenv, cwd); }
 
-  // The person's home, as HOME names it; "" when it names none, or no
-  // absolute path.
-  std::string UserHome() const {
-    const char* home = getenv("HOME");
-    return home != nullptr && *home == '/' ? home : "";
-  }
+  // The person's home, as HOME names it, or else as the user database does;
+  // "" when neither names an absolute path.
+  std::string UserHome() const;
 };
 
 // Writes "bravebot-mcp COMMAND: message" to err and returns the exit status

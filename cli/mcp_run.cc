@@ -44,8 +44,9 @@ With --stdio, mcp-run exits with the server's exit status. SIGTERM, SIGINT and
 SIGHUP stop the server and remove its temporary directory.
 )";
 
+// Every message is shown escaped: it may quote a path a server made.
 int Fail(CommandContext& context, const std::string& message) {
-  context.err << "mcp-run: " << message << "\n";
+  context.err << "mcp-run: " << EscapeControlCharacters(message) << "\n";
   return kExitFailed;
 }
 
@@ -86,7 +87,7 @@ int ReportStartFailure(CommandContext& context, const std::string& alias, const 
   // Its last words first: it may still be writing them as it ends.
   std::vector<std::string> lines = tail.LastLines();
   server.Stop(std::chrono::milliseconds(500));
-  context.err << "mcp-run: " << message << "\n";
+  Fail(context, message);
   if (!lines.empty()) {
     context.err << "its last lines on standard error:\n";
     for (const std::string& line : lines)
@@ -100,7 +101,7 @@ int ReportStartFailure(CommandContext& context, const std::string& alias, const 
 int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   Result<McpRunArguments> arguments = ParseMcpRunArguments(words);
   if (!arguments) {
-    context.err << "mcp-run: " << arguments.error().message() << "\n";
+    Fail(context, arguments.error().message());
     return kExitUsage;
   }
   if (arguments->help) {
@@ -169,7 +170,7 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
     Result<nlohmann::json> result =
         client.CallTool(*arguments->call_tool, call_arguments, deadline());
     if (!result) {
-      context.err << "mcp-run: " << result.error().message() << "\n";
+      Fail(context, result.error().message());
       status = kExitFailed;
     } else {
       context.out << JsonText(*result) << "\n";

@@ -4,6 +4,7 @@
 
 #include "cli/declaration_view.h"
 #include "confine/digest.h"
+#include "supervisor/json_rpc_lines.h"
 
 namespace bravebot {
 namespace {
@@ -22,7 +23,8 @@ std::string PathRows(const Reach& reach, PathAccess access) {
   for (const ReachPath& path : reach.paths) {
     if (path.access != access) continue;
     std::string shown = DisplayWord(path.path);
-    rows += "    " + shown + std::string(width + 2 - shown.size(), ' ') + path.reason + "\n";
+    rows += "    " + shown + std::string(width + 2 - shown.size(), ' ') +
+            EscapeControlCharacters(path.reason) + "\n";
   }
   return rows;
 }
@@ -79,7 +81,8 @@ std::string DisplayReach(const Declaration& declaration, const Confinement& conf
   if (!reach.not_granted.empty()) {
     text += "\n  not given:\n";
     for (const NotGranted& refused : reach.not_granted) {
-      text += "    " + DisplayWord(refused.path) + ": " + refused.why + "\n";
+      text +=
+          "    " + DisplayWord(refused.path) + ": " + EscapeControlCharacters(refused.why) + "\n";
     }
   }
   text += "\n  " + std::string(kNetwork) + "\n  " + LocalSockets(landlock) + "\n  " +

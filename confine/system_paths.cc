@@ -20,6 +20,15 @@ bool IsEtcSecretPath(const std::string& path) {
   return IsSameOrBeneath(path, "/etc") && path != "/etc" && IsEtcSecret(path.substr(5));
 }
 
+// True for a directory a link may not be followed to, since secrets of /etc
+// lie in it: /etc itself, what holds it, and one of /etc's directories with
+// secrets (/etc/ssl, /etc/ssh).
+bool HoldsEtcSecrets(const std::string& directory) {
+  if (IsSameOrBeneath("/etc", directory)) return true;
+  return IsSameOrBeneath(directory, "/etc") &&
+         (IsEtcSecret(directory.substr(5)) || IsEtcDirectoryWithSecrets(directory.substr(5)));
+}
+
 // Grants `directory` (resolved) whole, or, where WhyNotWhole says it holds
 // something never given, everything in it around that one thing.
 void GrantWholeOrAround(const std::string& directory, PathAccess access, const std::string& reason,
@@ -56,10 +65,11 @@ void GrantEtcEntry(const GrantRules& rules, const std::string& relative, ReachPa
     // A rule is made on where a link leads, so a link to a secret is one.
     Result<std::string> target = rules.Resolve(path);
     if (!target) return;
-    if (IsEtcSecretPath(*target)) {
-      paths.Refuse(path, "a link to a secret of the system's");
+    const bool directory = rules.fs->KindOf(*target, Follow::kNo) == FileKind::kDirectory;
+    if (IsEtcSecretPath(*target) || (directory && HoldsEtcSecrets(*target))) {
+      paths.Refuse(path, "a link to a secret of the system's, or to a directory holding one");
     } else if (!paths.Covers(*target)) {
-      if (rules.fs->KindOf(*target, Follow::kNo) == FileKind::kDirectory) {
+      if (directory) {
         GrantWholeOrAround(*target, PathAccess::kRead, "target of the link " + path, rules, paths);
       } else {
         paths.Grant(*target, PathAccess::kRead, true, "target of the link " + path);

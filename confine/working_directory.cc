@@ -9,16 +9,20 @@
 namespace bravebot {
 namespace {
 
-constexpr std::array<std::string_view, 3> kSystemDirectoriesThemselves = {"/", "/run", "/var"};
-constexpr std::array<std::string_view, 12> kSystemTrees = {"/etc",  "/usr",   "/bin",   "/sbin",
-                                                           "/lib",  "/lib32", "/lib64", "/libx32",
-                                                           "/boot", "/dev",   "/proc",  "/sys"};
+// The system's own trees. /var and /run hold what the system runs and
+// reaches (crontabs, dpkg's scripts, systemd's units, the sockets of every
+// session's agents), so they are refused whole, but for what /var/tmp holds.
+constexpr std::array<std::string_view, 14> kSystemTrees = {
+    "/etc",    "/usr",  "/bin", "/sbin", "/lib", "/lib32", "/lib64",
+    "/libx32", "/boot", "/dev", "/proc", "/sys", "/run",   "/var"};
+constexpr char kSharedTemporaryTree[] = "/var/tmp";
 
 }  // namespace
 
 bool IsSystemDirectory(const std::string& directory) {
-  for (std::string_view system : kSystemDirectoriesThemselves) {
-    if (directory == system) return true;
+  if (directory == "/") return true;
+  if (directory != kSharedTemporaryTree && IsSameOrBeneath(directory, kSharedTemporaryTree)) {
+    return false;
   }
   for (std::string_view tree : kSystemTrees) {
     if (IsSameOrBeneath(directory, tree)) return true;

@@ -30,9 +30,9 @@ Result<std::string> CheckDeclaredWorkingDirectory(const std::string& declared,
                                                   const WholeDirectoryLimits& limits,
                                                   const FileSystemView& fs);
 
-// True for the system's own directories: "/", "/run", "/var" themselves, and
-// /etc, /usr, /bin, /sbin, /lib*, /boot, /dev, /proc and /sys with everything
-// in them.
+// True for the system's own directories: "/" itself, and /etc, /usr, /bin,
+// /sbin, /lib*, /boot, /dev, /proc, /sys, /run and /var with everything in
+// them, but for what lies in /var/tmp.
 bool IsSystemDirectory(const std::string& directory);
 
 }  // namespace bravebot

@@ -23,6 +23,7 @@
 #include "cli/start_options.h"
 #include "supervisor/confined_server.h"
 #include "supervisor/declaration_store.h"
+#include "supervisor/json_rpc_lines.h"
 #include "supervisor/new_declaration.h"
 
 namespace {
@@ -72,13 +73,14 @@ int main(int argc, char** argv) {
   }
   Result<ProfileDirectory> profile = OpenProfileToWrite(context);
   if (!profile) {
-    std::cerr << "confined-exec: " << profile.error().message() << "\n";
+    std::cerr << "confined-exec: " << EscapeControlCharacters(profile.error().message()) << "\n";
     return 125;
   }
   Result<Declaration> declaration = words.size() == 1 ? DeclaredServer(words[0], *profile)
                                                       : ServerGivenHere(words, context, *profile);
   if (!declaration) {
-    std::cerr << "confined-exec: " << declaration.error().message() << "\n";
+    std::cerr << "confined-exec: " << EscapeControlCharacters(declaration.error().message())
+              << "\n";
     return 125;
   }
   ServerStartOptions options = StartOptionsFor(context, *profile);
@@ -88,7 +90,7 @@ int main(int argc, char** argv) {
   options.namespaces = namespaces;
   Result<ConfinedServer> server = ConfinedServer::Start(*declaration, options);
   if (!server) {
-    std::cerr << "confined-exec: " << server.error().message() << "\n";
+    std::cerr << "confined-exec: " << EscapeControlCharacters(server.error().message()) << "\n";
     return 125;
   }
   // Its input is the test's; it ends by itself, and whatever it left running

@@ -278,11 +278,17 @@ int ConfinedServer::Stop(std::chrono::milliseconds grace) {
   if (child_.pid <= 0) return exit_status_.value_or(-1);
   CloseInput();
   std::optional<int> status = WaitFor(grace);
-  // The server leads a process group: whatever it started goes with it.
-  ::kill(-child_.pid, SIGTERM);
-  if (!status) status = WaitFor(grace);
-  ::kill(-child_.pid, SIGKILL);
-  if (!status) status = WaitFor(std::chrono::milliseconds(5000));
+  // Signalled only while it is not reaped: after, its number may be another
+  // process's. Ending its first process ends its PID namespace; without one,
+  // EndStrays finds what its group and its descendants left.
+  if (!status) {
+    ::kill(-child_.pid, SIGTERM);
+    status = WaitFor(grace);
+  }
+  if (!status) {
+    ::kill(-child_.pid, SIGKILL);
+    status = WaitFor(std::chrono::milliseconds(5000));
+  }
   RunningServers().Remove(child_.pid);
   if (!child_.in_pid_namespace) {
     EndStrays(child_.pid, [](pid_t pid) { return RunningServers().Contains(pid); });
