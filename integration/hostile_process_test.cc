@@ -150,6 +150,19 @@ TEST_F(HostileProcessTest, SignallingEveryProcessIsRefused) {
 
 // --- Watching files ---
 
+TEST_F(HostileProcessTest, WatchingTheProfileDirectoryIsRefused) {
+  EXPECT_TRUE(Refused(Run("inotify_watch", {{"TARGET_DIR", Profile()}}), kNotPermitted));
+}
+
+TEST_F(HostileProcessTest, WatchingTheUsersHomeIsRefused) {
+  EXPECT_TRUE(Refused(Run("inotify_watch", {{"TARGET_DIR", Path("home")}}), kNotPermitted));
+}
+
+// Inside its reach too: refused by the call, not by the path.
+TEST_F(HostileProcessTest, WatchingItsWorkingDirectoryIsRefused) {
+  EXPECT_TRUE(Refused(Run("inotify_watch", {{"TARGET_DIR", Path("work")}}), kNotPermitted));
+}
+
 TEST_F(HostileProcessTest, WatchingTheProfileDirectoryWithFanotifyIsRefused) {
   EXPECT_TRUE(Refused(Run("fanotify_watch", {{"TARGET_DIR", Profile()}}), kNotPermitted));
 }

@@ -29,7 +29,7 @@ struct SeccompProgram {
 
 // Compiles the filter for x86_64, the only architecture it is written for:
 //   - EPERM for calls that reach other processes, change the mounts or the
-//     namespaces, load code into the kernel, watch files (fanotify),
+//     namespaces, load code into the kernel, watch files (inotify, fanotify),
 //     or open rarely needed kernel surface (bpf, io_uring, keyrings, ...), for
 //     clone with a namespace flag, and for ioctl(TIOCSTI) and ioctl(TIOCLINUX);
 //   - EPERM for the calls that change another process's priority, limits or

@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -102,6 +103,7 @@ constexpr NamedCall kRefusedCalls[] = {
     {"clock_adjtime", __NR_clock_adjtime},
     {"adjtimex", __NR_adjtimex},
     {"fanotify_init", __NR_fanotify_init},
+    {"inotify_add_watch", __NR_inotify_add_watch},
 };
 
 // Calls whose answer depends on their arguments, tested one by one below.
@@ -266,6 +268,14 @@ TEST_F(SeccompFilterTest, RefusesTerminalInjectionIoctls) {
   EXPECT_EQ(Action(__NR_ioctl, {0, TCGETS, 0x7fff0000}), kAllow);
   EXPECT_EQ(Action(__NR_ioctl, {3, FIONREAD, 0x7fff0000}), kAllow);
   EXPECT_EQ(Action(__NR_ioctl, {0, TIOCGWINSZ, 0x7fff0000}), kAllow);
+}
+
+TEST_F(SeccompFilterTest, RefusesInotifyWatchesButNotTheirDescriptor) {
+  EXPECT_EQ(Action(__NR_inotify_add_watch, {3, kPointer, IN_OPEN | IN_CREATE}), kEperm);
+  // A descriptor with no watch sees nothing; a program that makes one learns
+  // of the refusal where it can say so, at its first watch.
+  EXPECT_EQ(Action(__NR_inotify_init1, {IN_CLOEXEC}), kAllow);
+  EXPECT_EQ(Action(__NR_inotify_rm_watch, {3, 1}), kAllow);
 }
 
 TEST_F(SeccompFilterTest, AllowsSetpriorityOfItselfOnly) {
