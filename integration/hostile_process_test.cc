@@ -1,16 +1,19 @@
 // The hostile battery, on what a server may do beyond its files: change the
 // priority, limits or scheduling of processes outside its confinement, signal
-// every one of them, or watch the files they open. seccomp refuses each
-// whatever the server's PID namespace, so a refusal here is EPERM, and each
-// test measures that the process aimed at is as it was.
+// every one of them, watch the files they open, or listen for them on a TCP
+// port. seccomp refuses the first ones whatever the server's PID namespace,
+// so a refusal there is EPERM, and each test measures that the process aimed
+// at is as it was; Landlock refuses the last (EACCES).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/capability.h>
 #include <linux/ioprio.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +21,7 @@
 #include <cerrno>
 #include <string>
 
+#include "base/unique_fd.h"
 #include "integration/hostile_fixture.h"
 
 namespace bravebot::testing {
@@ -165,6 +169,29 @@ TEST_F(HostileProcessTest, WatchingItsWorkingDirectoryIsRefused) {
 
 TEST_F(HostileProcessTest, WatchingTheProfileDirectoryWithFanotifyIsRefused) {
   EXPECT_TRUE(Refused(Run("fanotify_watch", {{"TARGET_DIR", Profile()}}), kNotPermitted));
+}
+
+// --- Listening ---
+
+constexpr char kAccessDenied[] = "Permission denied";
+
+TEST_F(HostileProcessTest, ListeningOnATcpPortIsRefused) {
+  if (abi_ < 4) GTEST_SKIP() << NeedsAbi(4, abi_);
+  EXPECT_TRUE(Refused(Run("listen_tcp"), kAccessDenied));
+}
+
+TEST_F(HostileProcessTest, ConnectingOutOverTcpWorks) {
+  UniqueFd listening(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  ASSERT_TRUE(listening.valid()) << std::strerror(errno);
+  struct sockaddr_in address = {};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof(address);
+  ASSERT_EQ(::bind(listening.get(), reinterpret_cast<struct sockaddr*>(&address), size), 0)
+      << std::strerror(errno);
+  ASSERT_EQ(::listen(listening.get(), 4), 0) << std::strerror(errno);
+  ASSERT_EQ(::getsockname(listening.get(), reinterpret_cast<struct sockaddr*>(&address), &size), 0);
+  EXPECT_TRUE(Worked(Run("connect_tcp", {{"PORT", std::to_string(ntohs(address.sin_port))}})));
 }
 
 }  // namespace
