@@ -12,7 +12,6 @@ namespace {
 constexpr char kLookAtAnyPath[] =
     "a look at any path: whether something is there and what kind of thing it is, not what a "
     "file holds or what a directory lists";
-constexpr char kNetwork[] = "the network: every address, by IP";
 
 std::string PathRows(const Reach& reach, PathAccess access) {
   size_t width = 0;
@@ -51,6 +50,12 @@ std::string Processes(const IsolationPlan& isolation) {
                "when it stops";
 }
 
+// From ABI 4, Landlock keeps it from binding a TCP port.
+std::string Network(const LandlockPlan& landlock) {
+  return landlock.abi >= 4 ? "every address, by IP, to connect to; no TCP port to listen on"
+                           : "every address, by IP, and any TCP port to listen on";
+}
+
 std::string LocalSockets(const LandlockPlan& landlock) {
   return landlock.abi >= 9 ? "local sockets: only those in the directories it may write"
                            : "local sockets: every one (see below)";
@@ -85,8 +90,9 @@ std::string DisplayReach(const Declaration& declaration, const Confinement& conf
           "    " + DisplayWord(refused.path) + ": " + EscapeControlCharacters(refused.why) + "\n";
     }
   }
-  text += "\n  " + std::string(kNetwork) + "\n  " + LocalSockets(landlock) + "\n  " +
-          Processes(confinement.isolation) + "\n  " + kLookAtAnyPath +
+  text += "\n  the network: " + Network(landlock) + (landlock.abi >= 4 ? "" : " (see below)") +
+          "\n  " + LocalSockets(landlock) + "\n  " + Processes(confinement.isolation) + "\n  " +
+          kLookAtAnyPath +
           "\n  nothing else: the rest of your home, the workspace, other "
           "servers' homes and the profile directory's files\n\n";
   if (landlock.abi == 0) {
@@ -132,7 +138,7 @@ nlohmann::json ReachJson(const Declaration& declaration, const Confinement& conf
           {"unset_variables", reach.unset_variables},
           {"paths", paths},
           {"not_given", not_given},
-          {"network", "every address, by IP"},
+          {"network", Network(landlock)},
           {"local_sockets", landlock.abi >= 9 ? "in the directories it may write" : "every one"},
           {"socket_directories", reach.socket_directories},
           {"processes",

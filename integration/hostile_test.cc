@@ -413,6 +413,12 @@ TEST_F(HostileTest, X32SystemCallsKillTheProcess) {
 }
 
 TEST_F(HostileTest, I386SystemCallsKillTheProcess) {
+  // Without i386 emulation (ia32_emulation off, or a hypervisor without it)
+  // int $0x80 faults before the filter is asked, confined or not.
+  CommandOutput unconfined = RunCommand({ProbesDirectory() + "/i386_syscall"}, {});
+  if (unconfined.status != kWorked) {
+    GTEST_SKIP() << "this kernel runs no i386 system call, even unconfined: " << unconfined.out;
+  }
   EXPECT_TRUE(Refused(Run("i386_syscall"), "Bad system call"));
 }
 

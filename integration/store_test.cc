@@ -80,7 +80,7 @@ TEST_F(StoreTest, AWriterKilledAtAnyMomentLeavesAFileThatParses) {
     if (WaitForExit(writer) == 128 + SIGKILL) ++killed_midway;
 
     const std::string text = Slurp(DeclarationFile());
-    ASSERT_NO_THROW(nlohmann::json::parse(text)) << "round " << round;
+    ASSERT_TRUE(nlohmann::json::accept(text)) << "round " << round;
     ASSERT_TRUE(nlohmann::json::parse(text)["servers"].contains("first")) << "round " << round;
   }
   // Enough writers died before finishing for the test to mean something.

@@ -16,7 +16,7 @@ int ProbeLandlockAbi() {
 
 Result<UniqueFd> CreateLandlockRuleset(const LandlockPlan& plan,
                                        std::vector<VerifiedPath>* opened) {
-  landlock::RulesetAttr attr{plan.handled_access_fs, 0, plan.scoped};
+  landlock::RulesetAttr attr{plan.handled_access_fs, plan.handled_access_net, plan.scoped};
   UniqueFd ruleset(
       static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0)));
   if (!ruleset.valid()) return Error::FromErrno("create the Landlock ruleset");

@@ -31,6 +31,10 @@ inline constexpr uint64_t kTruncate = 1ULL << 14;     // ABI 3
 inline constexpr uint64_t kIoctlDev = 1ULL << 15;     // ABI 5: ioctl on a device
 inline constexpr uint64_t kResolveUnix = 1ULL << 16;  // ABI 9: connect to a pathname socket
 
+// Network rights (ABI 4), on TCP ports.
+inline constexpr uint64_t kNetBindTcp = 1ULL << 0;
+inline constexpr uint64_t kNetConnectTcp = 1ULL << 1;
+
 // Scopes (ABI 6): what a domain may not reach outside itself.
 inline constexpr uint64_t kScopeAbstractUnixSocket = 1ULL << 0;
 inline constexpr uint64_t kScopeSignal = 1ULL << 1;
@@ -70,6 +74,11 @@ constexpr uint64_t FilesystemRightsOf(int abi) {
 // rule on a file may carry.
 inline constexpr uint64_t kFileRights =
     kExecute | kWriteFile | kReadFile | kTruncate | kIoctlDev | kResolveUnix;
+
+// The network rights the plan handles on a kernel of `abi`: binding a TCP
+// port, with no rule to allow one, so the server listens on none. Connecting
+// is left unhandled: the reach gives the network by IP address.
+constexpr uint64_t HandledNetworkRightsOf(int abi) { return abi >= 4 ? kNetBindTcp : 0; }
 
 // Every scope the kernel of `abi` knows.
 constexpr uint64_t ScopesOf(int abi) {

@@ -25,6 +25,7 @@ std::vector<std::string> UnkeptPromises(int abi) {
     promises.push_back("a file it may only read can still be emptied with truncate: " +
                        NeedsAbi(abi, 3));
   }
+  if (abi < 4) promises.push_back("it can listen on a TCP port: " + NeedsAbi(abi, 4));
   if (abi < 6) {
     promises.push_back("abstract sockets and signals reach processes outside its confinement: " +
                        NeedsAbi(abi, 6));
@@ -64,6 +65,7 @@ LandlockPlan PlanLandlock(const Reach& reach, int abi) {
   plan.unkept_promises = UnkeptPromises(plan.abi);
   if (plan.abi == 0) return plan;
   plan.handled_access_fs = FilesystemRightsOf(plan.abi);
+  plan.handled_access_net = HandledNetworkRightsOf(plan.abi);
   plan.scoped = ScopesOf(plan.abi);
   for (const ReachPath& path : reach.paths) {
     plan.rules.push_back(

@@ -1,7 +1,8 @@
 // A reach rendered as a Landlock ruleset for one ABI: which rights the
-// ruleset handles (everything that ABI knows, so nothing it knows is left
-// allowed by omission), one path-beneath rule per path of the reach, the
-// scopes, and in words every promise of the reach this ABI cannot keep.
+// ruleset handles (every file right that ABI knows, so nothing it knows is
+// left allowed by omission, and binding a TCP port), one path-beneath rule
+// per path of the reach, the scopes, and in words every promise of the reach
+// this ABI cannot keep.
 // Pure: no descriptor is opened here (launcher/ does that).
 //
 //   LandlockPlan plan = PlanLandlock(reach, /*abi=*/7);
@@ -26,6 +27,8 @@ struct LandlockRule {
 struct LandlockPlan {
   int abi = 0;  // 0: this kernel has no Landlock
   uint64_t handled_access_fs = 0;
+  // Binding a TCP port, from ABI 4, with no rule allowing a port.
+  uint64_t handled_access_net = 0;
   uint64_t scoped = 0;
   std::vector<LandlockRule> rules;
   // What the reach promises and this ABI cannot enforce, each a sentence:

@@ -1,11 +1,13 @@
 #include "profiles/seccomp_filter.h"
 
 #include <errno.h>
+#include <linux/ioprio.h>
 #include <linux/netlink.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,6 +94,14 @@ constexpr Call kRefusedCalls[] = {
     {"clock_settime", SCMP_SYS(clock_settime)},
     {"clock_adjtime", SCMP_SYS(clock_adjtime)},
     {"adjtimex", SCMP_SYS(adjtimex)},
+    // Watching files: a watch needs only a look at its path, which Landlock
+    // does not check, and reports the name of each file opened, written or
+    // made there, so a watch on ~/.ssh or the profile directory would tell
+    // the server what the person does there. Since Linux 5.13 a user may
+    // watch with fanotify too. inotify is refused inside the reach as well,
+    // which no server we measured minds: none of them watches (docs/reach.md).
+    {"fanotify_init", SCMP_SYS(fanotify_init)},
+    {"inotify_add_watch", SCMP_SYS(inotify_add_watch)},
 };
 
 constexpr Call kClone = {"clone", SCMP_SYS(clone)};
@@ -99,6 +109,22 @@ constexpr Call kClone3 = {"clone3", SCMP_SYS(clone3)};
 constexpr Call kIoctl = {"ioctl", SCMP_SYS(ioctl)};
 constexpr Call kSocket = {"socket", SCMP_SYS(socket)};
 constexpr Call kSocketpair = {"socketpair", SCMP_SYS(socketpair)};
+constexpr Call kKill = {"kill", SCMP_SYS(kill)};
+constexpr Call kSetpriority = {"setpriority", SCMP_SYS(setpriority)};
+constexpr Call kIoprioSet = {"ioprio_set", SCMP_SYS(ioprio_set)};
+constexpr Call kPrlimit = {"prlimit64", SCMP_SYS(prlimit64)};
+
+// Calls that change how the kernel schedules the process their first argument
+// names (0: the caller).
+constexpr Call kSchedulingCalls[] = {
+    {"sched_setscheduler", SCMP_SYS(sched_setscheduler)},
+    {"sched_setparam", SCMP_SYS(sched_setparam)},
+    {"sched_setattr", SCMP_SYS(sched_setattr)},
+    {"sched_setaffinity", SCMP_SYS(sched_setaffinity)},
+};
+
+// kill's pid -1 (every process), as the kernel reads it: an int.
+constexpr uint32_t kEveryProcess = 0xffffffffu;
 
 // A bit, or a request, with its name for errors.
 struct Named {
@@ -141,6 +167,13 @@ scmp_arg_cmp Low32Equals(unsigned int argument, uint32_t value) {
 
 scmp_arg_cmp Low32HasBit(unsigned int argument, uint32_t bit) {
   return {.arg = argument, .op = SCMP_CMP_MASKED_EQ, .datum_a = bit, .datum_b = bit};
+}
+
+// libseccomp has no masked "not equal", so a refusing rule for "anything but
+// `value`" compares all 64 bits: a high bit over an allowed value is refused
+// too. It refuses more, never less, and no libc sets them.
+scmp_arg_cmp Differs(unsigned int argument, uint64_t value) {
+  return {.arg = argument, .op = SCMP_CMP_NE, .datum_a = value, .datum_b = 0};
 }
 
 struct ContextRelease {
@@ -209,6 +242,47 @@ Status GuardArchitecture(scmp_filter_ctx context) {
   return {};
 }
 
+// Calls aimed at another process, a process group or every process of a user.
+// A program aims them at itself (0), and that stays allowed. Aimed elsewhere
+// they reach processes Landlock does not guard (it guards ptrace and, from
+// ABI 6, signals), and without a PID namespace of its own the server can name
+// any process of its user: as root any root process, since a root without
+// capabilities still matches uid 0. Calls that only read (getpriority,
+// sched_getattr, prlimit64 without a new limit) stay allowed.
+Status RefuseAimingAtOthers(scmp_filter_ctx context) {
+  // Another process's nice value, or every process of a group or a user
+  // (`which` other than PRIO_PROCESS, `who` other than 0).
+  Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), kSetpriority, {Differs(0, PRIO_PROCESS)},
+                         "setpriority of a process group or a user");
+  if (!added) return added;
+  added = AddRule(context, SCMP_ACT_ERRNO(EPERM), kSetpriority, {Differs(1, 0)},
+                  "setpriority of another process");
+  if (!added) return added;
+  // The same for the I/O scheduler.
+  added = AddRule(context, SCMP_ACT_ERRNO(EPERM), kIoprioSet, {Differs(0, IOPRIO_WHO_PROCESS)},
+                  "ioprio_set of a process group or a user");
+  if (!added) return added;
+  added = AddRule(context, SCMP_ACT_ERRNO(EPERM), kIoprioSet, {Differs(1, 0)},
+                  "ioprio_set of another process");
+  if (!added) return added;
+  // A new limit on another process: a CPU time limit kills it with SIGXCPU.
+  // Reading its limits (no new limit given) stays allowed.
+  added = AddRule(context, SCMP_ACT_ERRNO(EPERM), kPrlimit, {Differs(0, 0), Differs(2, 0)},
+                  "prlimit64 setting a limit of another process");
+  if (!added) return added;
+  // Another process's scheduling policy, priority or CPUs.
+  for (const Call& call : kSchedulingCalls) {
+    added = AddRule(context, SCMP_ACT_ERRNO(EPERM), call, {Differs(0, 0)},
+                    std::string(call.name) + " of another process");
+    if (!added) return added;
+  }
+  // kill(-1) signals every process the user may signal. (A process group,
+  // pid below -1, stays allowed: a program stops the group it started that
+  // way, and each process of it is checked as if named alone.)
+  return AddRule(context, SCMP_ACT_ERRNO(EPERM), kKill, {Low32Equals(0, kEveryProcess)},
+                 "kill of every process");
+}
+
 Status AddRules(scmp_filter_ctx context) {
   for (const Call& call : kRefusedCalls) {
     Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), call, {}, call.name);
@@ -225,6 +299,8 @@ Status AddRules(scmp_filter_ctx context) {
   // a kernel without it, makes glibc (2.34 and later) fall back to clone.
   Status clone3 = AddRule(context, SCMP_ACT_ERRNO(ENOSYS), kClone3, {}, kClone3.name);
   if (!clone3) return clone3;
+  Status others = RefuseAimingAtOthers(context);
+  if (!others) return others;
   for (const Named& request : kRefusedIoctls) {
     Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), kIoctl, {Low32Equals(1, request.value)},
                            std::string("ioctl ") + request.name);

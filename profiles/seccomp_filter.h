@@ -29,9 +29,12 @@ struct SeccompProgram {
 
 // Compiles the filter for x86_64, the only architecture it is written for:
 //   - EPERM for calls that reach other processes, change the mounts or the
-//     namespaces, load code into the kernel, or open rarely needed kernel
-//     surface (bpf, io_uring, keyrings, ...), for clone with a namespace flag,
-//     and for ioctl(TIOCSTI) and ioctl(TIOCLINUX);
+//     namespaces, load code into the kernel, watch files (inotify, fanotify),
+//     or open rarely needed kernel surface (bpf, io_uring, keyrings, ...), for
+//     clone with a namespace flag, and for ioctl(TIOCSTI) and ioctl(TIOCLINUX);
+//   - EPERM for the calls that change another process's priority, limits or
+//     scheduling, or every process of a group or a user (setpriority,
+//     ioprio_set, prlimit64, sched_set*), and for kill(-1);
 //   - ENOSYS for clone3, so that libc falls back to clone;
 //   - EAFNOSUPPORT for sockets other than AF_UNIX, AF_INET, AF_INET6 and
 //     AF_NETLINK with NETLINK_ROUTE, and for socketpair other than AF_UNIX;

@@ -64,6 +64,16 @@ TEST(LandlockPlanTest, EveryAbiHandlesEveryRightItKnows) {
   EXPECT_EQ(ll::kResolveUnix, 1ULL << 16);
 }
 
+TEST(LandlockPlanTest, BindingATcpPortIsHandledFromAbi4AndConnectingNever) {
+  EXPECT_EQ(ll::kNetBindTcp, 1ULL << 0);
+  EXPECT_EQ(ll::kNetConnectTcp, 1ULL << 1);
+  for (int abi = 0; abi <= 9; ++abi) {
+    LandlockPlan plan = PlanLandlock(SampleReach(), abi);
+    EXPECT_EQ(plan.handled_access_net, abi >= 4 ? ll::kNetBindTcp : 0u) << "ABI " << abi;
+    EXPECT_EQ(plan.handled_access_net & ll::kNetConnectTcp, 0u) << "ABI " << abi;
+  }
+}
+
 TEST(LandlockPlanTest, ANewerKernelIsUsedAsTheNewestKnownAbi) {
   LandlockPlan plan = PlanLandlock(SampleReach(), 12);
   EXPECT_EQ(plan.abi, 9);
@@ -106,11 +116,18 @@ TEST(LandlockPlanTest, UnkeptPromisesAreSaidInWords) {
   EXPECT_THAT(PlanLandlock(SampleReach(), 7).unkept_promises,
               ElementsAre("every local socket is reachable: this kernel has Landlock ABI 7, and "
                           "ABI 9 is needed"));
+  EXPECT_THAT(PlanLandlock(SampleReach(), 4).unkept_promises,
+              ElementsAre(HasSubstr("abstract sockets and signals"), HasSubstr("ABI 9 is needed")));
+  EXPECT_THAT(PlanLandlock(SampleReach(), 3).unkept_promises,
+              ElementsAre("it can listen on a TCP port: this kernel has Landlock ABI 3, and ABI 4 "
+                          "is needed",
+                          HasSubstr("abstract sockets and signals"), HasSubstr("ABI 9 is needed")));
   std::vector<std::string> abi2 = PlanLandlock(SampleReach(), 2).unkept_promises;
-  ASSERT_EQ(abi2.size(), 3u);
+  ASSERT_EQ(abi2.size(), 4u);
   EXPECT_THAT(abi2[0], HasSubstr("truncate"));
-  EXPECT_THAT(abi2[1], HasSubstr("abstract sockets and signals"));
-  EXPECT_THAT(abi2[2], HasSubstr("ABI 9 is needed"));
+  EXPECT_THAT(abi2[1], HasSubstr("listen on a TCP port"));
+  EXPECT_THAT(abi2[2], HasSubstr("abstract sockets and signals"));
+  EXPECT_THAT(abi2[3], HasSubstr("ABI 9 is needed"));
   LandlockPlan none = PlanLandlock(SampleReach(), 0);
   EXPECT_THAT(none.rules, IsEmpty());
   EXPECT_THAT(none.unkept_promises, ElementsAre(HasSubstr("no Landlock")));

@@ -4,14 +4,18 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/audit.h>
+#include <linux/ioprio.h>
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <signal.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -42,6 +46,10 @@ constexpr uint64_t kThreadFlags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGH
                                   CLONE_CHILD_CLEARTID;
 constexpr uint32_t kX32SyscallBit = 0x40000000;  // __X32_SYSCALL_BIT
 constexpr int kI386Getpid = 20;
+constexpr uint64_t kOtherPid = 4242;
+constexpr uint64_t kPointer = 0x7fff0000;
+constexpr uint64_t kMinusOne = static_cast<uint64_t>(-1);  // as a sign-extended int
+constexpr uint64_t kMinusOneZeroExtended = 0xffffffff;
 
 struct NamedCall {
   const char* name;
@@ -94,11 +102,24 @@ constexpr NamedCall kRefusedCalls[] = {
     {"clock_settime", __NR_clock_settime},
     {"clock_adjtime", __NR_clock_adjtime},
     {"adjtimex", __NR_adjtimex},
+    {"fanotify_init", __NR_fanotify_init},
+    {"inotify_add_watch", __NR_inotify_add_watch},
 };
 
 // Calls whose answer depends on their arguments, tested one by one below.
-constexpr int kArgumentCalls[] = {__NR_clone, __NR_clone3, __NR_ioctl, __NR_socket,
-                                  __NR_socketpair};
+constexpr int kArgumentCalls[] = {__NR_clone,
+                                  __NR_clone3,
+                                  __NR_ioctl,
+                                  __NR_socket,
+                                  __NR_socketpair,
+                                  __NR_setpriority,
+                                  __NR_ioprio_set,
+                                  __NR_prlimit64,
+                                  __NR_sched_setscheduler,
+                                  __NR_sched_setparam,
+                                  __NR_sched_setattr,
+                                  __NR_sched_setaffinity,
+                                  __NR_kill};
 
 class SeccompFilterTest : public ::testing::Test {
  protected:
@@ -247,6 +268,83 @@ TEST_F(SeccompFilterTest, RefusesTerminalInjectionIoctls) {
   EXPECT_EQ(Action(__NR_ioctl, {0, TCGETS, 0x7fff0000}), kAllow);
   EXPECT_EQ(Action(__NR_ioctl, {3, FIONREAD, 0x7fff0000}), kAllow);
   EXPECT_EQ(Action(__NR_ioctl, {0, TIOCGWINSZ, 0x7fff0000}), kAllow);
+}
+
+TEST_F(SeccompFilterTest, RefusesInotifyWatchesButNotTheirDescriptor) {
+  EXPECT_EQ(Action(__NR_inotify_add_watch, {3, kPointer, IN_OPEN | IN_CREATE}), kEperm);
+  // A descriptor with no watch sees nothing; a program that makes one learns
+  // of the refusal where it can say so, at its first watch.
+  EXPECT_EQ(Action(__NR_inotify_init1, {IN_CLOEXEC}), kAllow);
+  EXPECT_EQ(Action(__NR_inotify_rm_watch, {3, 1}), kAllow);
+}
+
+TEST_F(SeccompFilterTest, AllowsSetpriorityOfItselfOnly) {
+  EXPECT_EQ(Action(__NR_setpriority, {PRIO_PROCESS, 0, 10}), kAllow);  // nice(10)
+  EXPECT_EQ(Action(__NR_setpriority, {PRIO_PROCESS, 0, static_cast<uint64_t>(-5)}), kAllow);
+  EXPECT_EQ(Action(__NR_setpriority, {PRIO_PROCESS, kOtherPid, 10}), kEperm);
+  EXPECT_EQ(Action(__NR_setpriority, {PRIO_PGRP, 0, 10}), kEperm);
+  EXPECT_EQ(Action(__NR_setpriority, {PRIO_PGRP, kOtherPid, 10}), kEperm);
+  EXPECT_EQ(Action(__NR_setpriority, {PRIO_USER, 0, 10}), kEperm);  // its own user
+  EXPECT_EQ(Action(__NR_setpriority, {PRIO_USER, 1000, 10}), kEperm);
+  // The kernel reads `which` and `who` as ints: high bits hide neither.
+  EXPECT_EQ(Action(__NR_setpriority, {kHighBits | PRIO_USER, 0, 10}), kEperm);
+  EXPECT_EQ(Action(__NR_setpriority, {PRIO_PROCESS, kHighBits | kOtherPid, 10}), kEperm);
+  // The filter errs closed: high bits over an allowed value are refused too.
+  EXPECT_EQ(Action(__NR_setpriority, {PRIO_PROCESS, kHighBits, 10}), kEperm);
+  EXPECT_EQ(Action(__NR_setpriority, {kHighBits | PRIO_PROCESS, 0, 10}), kEperm);
+}
+
+TEST_F(SeccompFilterTest, AllowsIoprioSetOfItselfOnly) {
+  const uint64_t idle = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0);
+  EXPECT_EQ(Action(__NR_ioprio_set, {IOPRIO_WHO_PROCESS, 0, idle}), kAllow);
+  EXPECT_EQ(Action(__NR_ioprio_set, {IOPRIO_WHO_PROCESS, kOtherPid, idle}), kEperm);
+  EXPECT_EQ(Action(__NR_ioprio_set, {IOPRIO_WHO_PGRP, 0, idle}), kEperm);
+  EXPECT_EQ(Action(__NR_ioprio_set, {IOPRIO_WHO_USER, 0, idle}), kEperm);
+  EXPECT_EQ(Action(__NR_ioprio_set, {kHighBits | IOPRIO_WHO_USER, 0, idle}), kEperm);
+  EXPECT_EQ(Action(__NR_ioprio_set, {IOPRIO_WHO_PROCESS, kHighBits | kOtherPid, idle}), kEperm);
+  EXPECT_EQ(Action(__NR_ioprio_set, {IOPRIO_WHO_PROCESS, kHighBits, idle}), kEperm);
+  // Reading stays allowed, whoever it names.
+  EXPECT_EQ(Action(__NR_ioprio_get, {IOPRIO_WHO_USER, 0}), kAllow);
+}
+
+TEST_F(SeccompFilterTest, AllowsPrlimitToSetOnlyItsOwnLimits) {
+  EXPECT_EQ(Action(__NR_prlimit64, {0, RLIMIT_NOFILE, kPointer, 0}), kAllow);  // setrlimit
+  EXPECT_EQ(Action(__NR_prlimit64, {0, RLIMIT_NOFILE, 0, kPointer}), kAllow);  // getrlimit
+  EXPECT_EQ(Action(__NR_prlimit64, {0, RLIMIT_CPU, kPointer, kPointer}), kAllow);
+  // Reading another process's limits stays allowed.
+  EXPECT_EQ(Action(__NR_prlimit64, {kOtherPid, RLIMIT_CPU, 0, kPointer}), kAllow);
+  EXPECT_EQ(Action(__NR_prlimit64, {kOtherPid, RLIMIT_CPU, kPointer, 0}), kEperm);
+  EXPECT_EQ(Action(__NR_prlimit64, {kOtherPid, RLIMIT_CPU, kPointer, kPointer}), kEperm);
+  EXPECT_EQ(Action(__NR_prlimit64, {1, RLIMIT_NOFILE, kPointer, 0}), kEperm);
+  EXPECT_EQ(Action(__NR_prlimit64, {kHighBits | kOtherPid, RLIMIT_CPU, kPointer, 0}), kEperm);
+  EXPECT_EQ(Action(__NR_prlimit64, {kHighBits, RLIMIT_CPU, kPointer, 0}), kEperm);
+}
+
+TEST_F(SeccompFilterTest, AllowsSchedulingOfItselfOnly) {
+  for (int nr :
+       {__NR_sched_setscheduler, __NR_sched_setparam, __NR_sched_setattr, __NR_sched_setaffinity}) {
+    EXPECT_EQ(Action(nr, {0, SCHED_BATCH, kPointer}), kAllow) << nr;
+    EXPECT_EQ(Action(nr, {kOtherPid, SCHED_BATCH, kPointer}), kEperm) << nr;
+    EXPECT_EQ(Action(nr, {1, SCHED_BATCH, kPointer}), kEperm) << nr;
+    EXPECT_EQ(Action(nr, {kHighBits | kOtherPid, SCHED_BATCH, kPointer}), kEperm) << nr;
+    EXPECT_EQ(Action(nr, {kHighBits, SCHED_BATCH, kPointer}), kEperm) << nr;
+  }
+  // Reading another process's scheduling stays allowed.
+  EXPECT_EQ(Action(__NR_sched_getscheduler, {kOtherPid}), kAllow);
+  EXPECT_EQ(Action(__NR_sched_getaffinity, {kOtherPid, 128, kPointer}), kAllow);
+}
+
+TEST_F(SeccompFilterTest, RefusesKillOfEveryProcess) {
+  EXPECT_EQ(Action(__NR_kill, {kMinusOne, SIGKILL}), kEperm);
+  EXPECT_EQ(Action(__NR_kill, {kMinusOne, 0}), kEperm);
+  // The kernel reads the pid as an int: -1 zero-extended is -1 too.
+  EXPECT_EQ(Action(__NR_kill, {kMinusOneZeroExtended, SIGKILL}), kEperm);
+  // One process, its own process group, or a group it names stay allowed.
+  EXPECT_EQ(Action(__NR_kill, {kOtherPid, SIGTERM}), kAllow);
+  EXPECT_EQ(Action(__NR_kill, {0, SIGTERM}), kAllow);
+  EXPECT_EQ(Action(__NR_kill, {static_cast<uint64_t>(-static_cast<int64_t>(kOtherPid)), SIGTERM}),
+            kAllow);
+  EXPECT_EQ(Action(__NR_kill, {kHighBits | kOtherPid, SIGTERM}), kAllow);
 }
 
 TEST_F(SeccompFilterTest, KillsCallsOfOtherArchitectures) {
