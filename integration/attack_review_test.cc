@@ -180,11 +180,13 @@ TEST_F(AttackReviewTest, AProgramItLeavesInItsDirectoryIsNeitherSetuidNorSetgid)
   // the machine read-only, not the server's own directories, and no new
   // privileges binds only the server.
   CommandOutput run = Exec({"planter", "--dir", Path("work"), "--", "/bin/sh", "-c",
-                            "cp /bin/true ./setuid && chmod 4755 ./setuid && "
-                            "cp /bin/true ./setgid && chmod 2755 ./setgid"},
+                            "cp /bin/true ./setuid; chmod 4755 ./setuid; "
+                            "cp /bin/true ./setgid; chmod 2755 ./setgid; "
+                            "install -m 4755 /bin/true ./installed; exit 0"},
                            Environment(Path("home"), "/usr/bin:/bin"));
   ASSERT_EQ(run.status, 0) << run.out << run.err;
-  for (const char* name : {"setuid", "setgid"}) {
+  EXPECT_THAT(run.err, HasSubstr(kNotPermitted));
+  for (const char* name : {"setuid", "setgid", "installed"}) {
     struct stat status;
     ASSERT_EQ(::stat(Path(std::string("work/") + name).c_str(), &status), 0) << name;
     EXPECT_EQ(status.st_mode & (S_ISUID | S_ISGID), 0u)

@@ -1,6 +1,7 @@
 #include "profiles/seccomp_filter.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/ioprio.h>
 #include <linux/netlink.h>
 #include <sched.h>
@@ -283,7 +284,84 @@ Status RefuseAimingAtOthers(scmp_filter_ctx context) {
                  "kill of every process");
 }
 
-Status AddRules(scmp_filter_ctx context) {
+// A call and the argument that holds a file's mode.
+struct ModeCall {
+  Call call;
+  unsigned int mode_argument;
+};
+
+// Setting the mode of a file.
+constexpr ModeCall kChmodCalls[] = {
+    {{"chmod", SCMP_SYS(chmod)}, 1},
+    {{"fchmod", SCMP_SYS(fchmod)}, 1},
+    {{"fchmodat", SCMP_SYS(fchmodat)}, 2},
+    // fchmodat2 (Linux 6.6) is newer than libseccomp 2.5's table: by number.
+    {{"fchmodat2", 452}, 2},
+    {{"mknod", SCMP_SYS(mknod)}, 1},
+    {{"mknodat", SCMP_SYS(mknodat)}, 2},
+    {{"creat", SCMP_SYS(creat)}, 1},
+};
+// Creating a file whose mode is given when the flags (the argument before)
+// ask for one to be made.
+constexpr ModeCall kOpenCalls[] = {
+    {{"open", SCMP_SYS(open)}, 2},
+    {{"openat", SCMP_SYS(openat)}, 3},
+};
+constexpr Call kOpenat2 = {"openat2", SCMP_SYS(openat2)};
+// The flags of open that make a file: O_CREAT, and O_TMPFILE's own bit.
+constexpr Named kCreatingFlags[] = {{"O_CREAT", O_CREAT}, {"O_TMPFILE", __O_TMPFILE}};
+constexpr Named kPrivilegeBits[] = {{"S_ISUID", S_ISUID}, {"S_ISGID", S_ISGID}};
+
+// A setuid or setgid file it leaves in a directory it may write runs, for any
+// other user who reaches that directory, as the person who started it (as
+// root, where bravebot runs as root): no new privileges binds only the
+// server. So no mode it sets or gives a new file holds either bit, as
+// systemd's RestrictSUIDSGID has it. openat2 carries its mode in memory,
+// which seccomp cannot read: ENOSYS, as from an older kernel, and callers
+// fall back to openat.
+Status RefusePrivilegeBits(scmp_filter_ctx context) {
+  for (const Named& bit : kPrivilegeBits) {
+    for (const ModeCall& mode_call : kChmodCalls) {
+      Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), mode_call.call,
+                             {Low32HasBit(mode_call.mode_argument, bit.value)},
+                             std::string(mode_call.call.name) + " with " + bit.name);
+      if (!added) return added;
+    }
+    for (const ModeCall& open_call : kOpenCalls) {
+      for (const Named& flag : kCreatingFlags) {
+        Status added =
+            AddRule(context, SCMP_ACT_ERRNO(EPERM), open_call.call,
+                    {Low32HasBit(open_call.mode_argument - 1, flag.value),
+                     Low32HasBit(open_call.mode_argument, bit.value)},
+                    std::string(open_call.call.name) + " with " + flag.name + " and " + bit.name);
+        if (!added) return added;
+      }
+    }
+  }
+  return AddRule(context, SCMP_ACT_ERRNO(ENOSYS), kOpenat2, {}, kOpenat2.name);
+}
+
+// System V shared memory, message queues and semaphores, and POSIX message
+// queues: no files, so no Landlock rule guards them. Refused where the server
+// shares the machine's IPC namespace; in one of its own they are its own.
+constexpr Call kSystemVCalls[] = {
+    {"shmget", SCMP_SYS(shmget)},       {"shmat", SCMP_SYS(shmat)},
+    {"shmctl", SCMP_SYS(shmctl)},       {"semget", SCMP_SYS(semget)},
+    {"semop", SCMP_SYS(semop)},         {"semtimedop", SCMP_SYS(semtimedop)},
+    {"semctl", SCMP_SYS(semctl)},       {"msgget", SCMP_SYS(msgget)},
+    {"msgsnd", SCMP_SYS(msgsnd)},       {"msgrcv", SCMP_SYS(msgrcv)},
+    {"msgctl", SCMP_SYS(msgctl)},       {"mq_open", SCMP_SYS(mq_open)},
+    {"mq_unlink", SCMP_SYS(mq_unlink)},
+};
+
+Status AddRules(scmp_filter_ctx context, const SeccompChoices& choices) {
+  if (Status added = RefusePrivilegeBits(context); !added) return added;
+  if (!choices.own_ipc_namespace) {
+    for (const Call& call : kSystemVCalls) {
+      Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), call, {}, call.name);
+      if (!added) return added;
+    }
+  }
   for (const Call& call : kRefusedCalls) {
     Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), call, {}, call.name);
     if (!added) return added;
@@ -359,7 +437,7 @@ Result<SeccompProgram> ExportProgram(scmp_filter_ctx context) {
 
 }  // namespace
 
-Result<SeccompProgram> BuildSeccompProgram() {
+Result<SeccompProgram> BuildSeccompProgram(const SeccompChoices& choices) {
   if (seccomp_arch_native() != SCMP_ARCH_X86_64) {
     return Error(ErrorCode::kRefused,
                  "seccomp: the filter is written for x86_64 (where clone's flags come first and "
@@ -375,7 +453,7 @@ Result<SeccompProgram> BuildSeccompProgram() {
   if (!raw) return raw.error();
   Status guarded = GuardArchitecture(context.get());
   if (!guarded) return guarded.error();
-  Status added = AddRules(context.get());
+  Status added = AddRules(context.get(), choices);
   if (!added) return added.error();
   return ExportProgram(context.get());
 }

@@ -27,6 +27,13 @@ struct SeccompProgram {
   std::vector<struct sock_filter> instructions;
 };
 
+// What differs between servers: where a server shares the machine's IPC
+// namespace (the machine allows it no user namespace), System V IPC and POSIX
+// message queues are refused with EPERM as well.
+struct SeccompChoices {
+  bool own_ipc_namespace = true;
+};
+
 // Compiles the filter for x86_64, the only architecture it is written for:
 //   - EPERM for calls that reach other processes, change the mounts or the
 //     namespaces, load code into the kernel, watch files (inotify, fanotify),
@@ -35,13 +42,17 @@ struct SeccompProgram {
 //   - EPERM for the calls that change another process's priority, limits or
 //     scheduling, or every process of a group or a user (setpriority,
 //     ioprio_set, prlimit64, sched_set*), and for kill(-1);
+//   - EPERM for a mode with the setuid or setgid bit, set (chmod, fchmod,
+//     fchmodat, fchmodat2, mknod*) or given to a file made (creat, open and
+//     openat with O_CREAT or O_TMPFILE); ENOSYS for openat2, whose mode
+//     seccomp cannot read;
 //   - ENOSYS for clone3, so that libc falls back to clone;
 //   - EAFNOSUPPORT for sockets other than AF_UNIX, AF_INET, AF_INET6 and
 //     AF_NETLINK with NETLINK_ROUTE, and for socketpair other than AF_UNIX;
 //   - the process killed for a call of any other architecture (i386, x32).
 // Fails, saying which rule, when libseccomp refuses one, and on a machine
 // that is not x86_64.
-Result<SeccompProgram> BuildSeccompProgram();
+Result<SeccompProgram> BuildSeccompProgram(const SeccompChoices& choices = {});
 
 }  // namespace bravebot
 

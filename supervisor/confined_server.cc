@@ -208,8 +208,12 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   } else {
     request.without_landlock = true;
   }
-  // The same filter for every server: compiled once, on the first start.
-  static const Result<SeccompProgram> seccomp = BuildSeccompProgram();
+  // Two filters, each compiled once, on the first start that needs it: one
+  // for a server in namespaces of its own, one for a server in the machine's.
+  static const Result<SeccompProgram> in_namespaces = BuildSeccompProgram({true});
+  static const Result<SeccompProgram> in_the_machines = BuildSeccompProgram({false});
+  const Result<SeccompProgram>& seccomp =
+      confinement->isolation.user_namespace ? in_namespaces : in_the_machines;
   if (!seccomp) return fail(seccomp.error());
   const Reach& reach = confinement->reach;
   Result<std::vector<VerifiedPath>> writable = WritableDirectories(reach, opened);

@@ -107,19 +107,14 @@ constexpr NamedCall kRefusedCalls[] = {
 };
 
 // Calls whose answer depends on their arguments, tested one by one below.
-constexpr int kArgumentCalls[] = {__NR_clone,
-                                  __NR_clone3,
-                                  __NR_ioctl,
-                                  __NR_socket,
-                                  __NR_socketpair,
-                                  __NR_setpriority,
-                                  __NR_ioprio_set,
-                                  __NR_prlimit64,
-                                  __NR_sched_setscheduler,
-                                  __NR_sched_setparam,
-                                  __NR_sched_setattr,
-                                  __NR_sched_setaffinity,
-                                  __NR_kill};
+constexpr int kArgumentCalls[] = {__NR_clone,          __NR_clone3,         __NR_ioctl,
+                                  __NR_socket,         __NR_socketpair,     __NR_setpriority,
+                                  __NR_ioprio_set,     __NR_prlimit64,      __NR_sched_setscheduler,
+                                  __NR_sched_setparam, __NR_sched_setattr,  __NR_sched_setaffinity,
+                                  __NR_kill,           __NR_chmod,          __NR_fchmod,
+                                  __NR_fchmodat,       452 /* fchmodat2 */, __NR_mknod,
+                                  __NR_mknodat,        __NR_creat,          __NR_open,
+                                  __NR_openat,         __NR_openat2};
 
 class SeccompFilterTest : public ::testing::Test {
  protected:
@@ -345,6 +340,48 @@ TEST_F(SeccompFilterTest, RefusesKillOfEveryProcess) {
   EXPECT_EQ(Action(__NR_kill, {static_cast<uint64_t>(-static_cast<int64_t>(kOtherPid)), SIGTERM}),
             kAllow);
   EXPECT_EQ(Action(__NR_kill, {kHighBits | kOtherPid, SIGTERM}), kAllow);
+}
+
+TEST_F(SeccompFilterTest, RefusesTheSetuidAndSetgidBitsInEveryModeItSets) {
+  for (uint64_t bit : {S_ISUID, S_ISGID}) {
+    for (uint64_t mode : {bit | 0755, bit, bit | 0x100000000}) {
+      EXPECT_EQ(Action(__NR_chmod, {0x7fff0000, mode}), kEperm) << std::oct << mode;
+      EXPECT_EQ(Action(__NR_fchmod, {3, mode}), kEperm) << std::oct << mode;
+      EXPECT_EQ(Action(__NR_fchmodat, {static_cast<uint64_t>(AT_FDCWD), 0x7fff0000, mode}), kEperm);
+      EXPECT_EQ(Action(452, {static_cast<uint64_t>(AT_FDCWD), 0x7fff0000, mode, 0}), kEperm);
+      EXPECT_EQ(Action(__NR_mknod, {0x7fff0000, S_IFREG | mode, 0}), kEperm);
+      EXPECT_EQ(Action(__NR_mknodat, {3, 0x7fff0000, S_IFREG | mode, 0}), kEperm);
+      EXPECT_EQ(Action(__NR_creat, {0x7fff0000, mode}), kEperm);
+      EXPECT_EQ(Action(__NR_open, {0x7fff0000, O_WRONLY | O_CREAT, mode}), kEperm);
+      EXPECT_EQ(Action(__NR_openat, {3, 0x7fff0000, O_WRONLY | O_CREAT | O_TRUNC, mode}), kEperm);
+      EXPECT_EQ(Action(__NR_openat, {3, 0x7fff0000, O_WRONLY | O_TMPFILE, mode}), kEperm);
+    }
+  }
+  // Any other mode, and a mode that is no mode (open without O_CREAT).
+  EXPECT_EQ(Action(__NR_chmod, {0x7fff0000, 01777}), kAllow);
+  EXPECT_EQ(Action(__NR_fchmodat, {static_cast<uint64_t>(AT_FDCWD), 0x7fff0000, 0755}), kAllow);
+  EXPECT_EQ(Action(__NR_openat, {3, 0x7fff0000, O_WRONLY | O_CREAT, 0644}), kAllow);
+  EXPECT_EQ(Action(__NR_openat, {3, 0x7fff0000, O_RDONLY, S_ISUID | 0755}), kAllow);
+  EXPECT_EQ(Action(__NR_open, {0x7fff0000, O_RDONLY, S_ISGID}), kAllow);
+  // openat2's mode is in memory: as from a kernel without it.
+  EXPECT_EQ(Action(__NR_openat2, {3, 0x7fff0000, 0x7fff1000, 24}), kEnosys);
+}
+
+TEST(SeccompChoicesTest, SystemVIpcIsRefusedOnlyInTheMachinesIpcNamespace) {
+  Result<SeccompProgram> own = BuildSeccompProgram({true});
+  Result<SeccompProgram> shared = BuildSeccompProgram({false});
+  ASSERT_TRUE(own.ok() && shared.ok());
+  for (int nr :
+       {__NR_shmget, __NR_shmat, __NR_shmctl, __NR_semget, __NR_semop, __NR_semtimedop, __NR_semctl,
+        __NR_msgget, __NR_msgsnd, __NR_msgrcv, __NR_msgctl, __NR_mq_open, __NR_mq_unlink}) {
+    struct seccomp_data call = {};
+    call.nr = nr;
+    call.arch = AUDIT_ARCH_X86_64;
+    EXPECT_EQ(*testing::EvaluateSeccompProgram(own->instructions, call), SECCOMP_RET_ALLOW) << nr;
+    EXPECT_EQ(*testing::EvaluateSeccompProgram(shared->instructions, call),
+              SECCOMP_RET_ERRNO | EPERM)
+        << nr;
+  }
 }
 
 TEST_F(SeccompFilterTest, KillsCallsOfOtherArchitectures) {
