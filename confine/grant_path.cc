@@ -10,15 +10,7 @@ constexpr int kMostLinks = 40;
 
 // Pushes the components of `path` so that the first comes off `pending` first.
 void PushComponents(const std::string& path, std::vector<std::string>& pending) {
-  std::vector<std::string> components;
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string::npos) slash = path.size();
-    std::string part = path.substr(start, slash - start);
-    if (!part.empty() && part != ".") components.push_back(std::move(part));
-    start = slash + 1;
-  }
+  std::vector<std::string> components = PathComponents(path);
   pending.insert(pending.end(), components.rbegin(), components.rend());
 }
 

@@ -39,6 +39,19 @@ std::string ParentPath(std::string_view path) {
   return std::string(path.substr(0, slash));
 }
 
+std::vector<std::string> PathComponents(std::string_view path) {
+  std::vector<std::string> components;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    std::string_view part = path.substr(start, slash - start);
+    if (!part.empty() && part != ".") components.emplace_back(part);
+    start = slash + 1;
+  }
+  return components;
+}
+
 std::string JoinPath(std::string_view directory, std::string_view name) {
   std::string joined(directory);
   if (joined.empty() || joined.back() != '/') joined += '/';

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bravebot {
 
@@ -17,6 +18,10 @@ bool IsSameOrBeneath(std::string_view path, std::string_view directory);
 
 // The directory holding `path` ("/" for "/" itself); `path` normalized absolute.
 std::string ParentPath(std::string_view path);
+
+// The components of `path` in order, without empty ones and ".": "/a//./b/.."
+// gives {"a", "b", ".."}, for a walk that takes ".." where it stands.
+std::vector<std::string> PathComponents(std::string_view path);
 
 // `name` appended to `directory` with exactly one slash between them.
 std::string JoinPath(std::string_view directory, std::string_view name);

@@ -51,8 +51,6 @@ std::vector<pid_t> DescendantsIn(const std::map<pid_t, pid_t>& parents, pid_t ro
 
 }  // namespace
 
-std::vector<pid_t> DescendantsOf(pid_t root) { return DescendantsIn(ParentsOfAll(), root); }
-
 void EndStrays(pid_t server, const std::function<bool(pid_t)>& is_running_server) {
   const pid_t self = ::getpid();
   // First every stray is stopped, pass after pass until a pass finds none it

@@ -13,10 +13,6 @@
 
 namespace bravebot {
 
-// Every process whose chain of parents leads to `root` (not `root` itself),
-// as /proc shows them now.
-std::vector<pid_t> DescendantsOf(pid_t root);
-
 // Stops, then kills with SIGKILL, every descendant of `server` and every child
 // of this process's that is not a server it still runs (`is_running_server`),
 // with all of theirs, reaping those that are its children.

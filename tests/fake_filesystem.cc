@@ -32,15 +32,7 @@ namespace {
 
 // Pushes the components of `path` onto `pending` so the first comes off first.
 void PushComponents(const std::string& path, std::vector<std::string>& pending) {
-  std::vector<std::string> components;
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string::npos) slash = path.size();
-    std::string part = path.substr(start, slash - start);
-    if (!part.empty() && part != ".") components.push_back(part);
-    start = slash + 1;
-  }
+  std::vector<std::string> components = PathComponents(path);
   pending.insert(pending.end(), components.rbegin(), components.rend());
 }
 

@@ -29,5 +29,11 @@ TEST(PathsTest, ParentAndJoin) {
   EXPECT_EQ(JoinPath("/a/", "/b"), "/a/b");
 }
 
+TEST(PathsTest, ComponentsLeaveOutEmptyOnesAndDotButKeepDotDot) {
+  EXPECT_EQ(PathComponents("/a//./b/../c/"), (std::vector<std::string>{"a", "b", "..", "c"}));
+  EXPECT_TRUE(PathComponents("/").empty());
+  EXPECT_EQ(PathComponents("rel"), std::vector<std::string>{"rel"});
+}
+
 }  // namespace
 }  // namespace bravebot
