@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses with clang and runs each for a bounded time,
 # starting from the seeds in fuzz/corpus (copied, so the seeds stay as they are).
-#   scripts/fuzz.sh [SECONDS_EACH]   (default 60)
+#   scripts/fuzz.sh [SECONDS_EACH]   (default 45)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-60}
-CC=clang CXX=clang++ scripts/build.sh build-fuzz -DBRAVEBOT_FUZZ=ON -DBRAVEBOT_TESTS=OFF \
-  -DBRAVEBOT_BENCH=OFF
+seconds=${1:-45}
+# The same configuration as the sanitizer run of scripts/test.sh, tests
+# included, so that running both builds once.
+CC=clang CXX=clang++ scripts/build.sh build-fuzz -DBRAVEBOT_FUZZ=ON -DBRAVEBOT_BENCH=OFF
 for fuzzer in mcp_json_fuzzer add_arguments_fuzzer interpreter_line_fuzzer; do
   seeds=fuzz/corpus/${fuzzer%_fuzzer}
   corpus=build-fuzz/corpus/${fuzzer%_fuzzer}
