@@ -150,16 +150,15 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   if (arguments->bridge) return BridgeStdio(*server);
 
   const auto timeout = std::chrono::seconds(arguments->timeout_seconds);
-  auto deadline = [&] { return std::chrono::steady_clock::now() + timeout; };
   // Non-blocking, so a message larger than the pipe holds waits only until
   // the deadline.
   ::fcntl(server->stdin_fd(), F_SETFL, ::fcntl(server->stdin_fd(), F_GETFL) | O_NONBLOCK);
   McpClient client(server->stdin_fd(), server->stdout_fd());
-  Result<InitializeResult> hello = client.Initialize(deadline());
+  Result<InitializeResult> hello = client.Initialize(timeout);
   if (!hello) {
     return ReportStartFailure(context, declaration->alias, hello.error(), client, *server, tail);
   }
-  Result<std::vector<nlohmann::ordered_json>> tools = client.ListTools(deadline());
+  Result<std::vector<nlohmann::ordered_json>> tools = client.ListTools(timeout);
   if (!tools) {
     return ReportStartFailure(context, declaration->alias, tools.error(), client, *server, tail);
   }
@@ -167,8 +166,7 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   if (!arguments->call_tool) {
     context.out << DisplayToolList(declaration->alias, *tools);
   } else {
-    Result<nlohmann::json> result =
-        client.CallTool(*arguments->call_tool, call_arguments, deadline());
+    Result<nlohmann::json> result = client.CallTool(*arguments->call_tool, call_arguments, timeout);
     if (!result) {
       Fail(context, result.error().message());
       status = kExitFailed;

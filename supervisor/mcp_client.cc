@@ -87,6 +87,11 @@ Error McpClient::Fail(McpFailureKind kind, const std::string& method, std::strin
   return Error(CodeOf(kind), std::move(message), errno_value);
 }
 
+Deadline McpClient::StartWaiting(Wait wait) {
+  wait_ = wait;
+  return std::chrono::steady_clock::now() + wait;
+}
+
 Status McpClient::Send(const ordered_json& message, const std::string& method,
                        const std::string& what, Deadline deadline) {
   // dump() escapes any newline inside a string, so a message is one line; a
@@ -100,10 +105,8 @@ Status McpClient::Send(const ordered_json& message, const std::string& method,
                 "the server closed its standard input before answering " + what, EPIPE);
   }
   if (errno_value == ETIMEDOUT) {
-    return Fail(
-        McpFailureKind::kTimedOut, method,
-        "the server read nothing of " + what + " within " + DescribeWait(deadline - call_started_),
-        ETIMEDOUT);
+    return Fail(McpFailureKind::kTimedOut, method,
+                "the server read nothing of " + what + " within " + DescribeWait(wait_), ETIMEDOUT);
   }
   return Fail(McpFailureKind::kIo, method,
               "sending " + what + " to the server failed: " + sent.error().message(), errno_value);
@@ -199,7 +202,7 @@ Result<ordered_json> McpClient::Request(const std::string& method, const std::st
     }
     if (read->status == LineStatus::kTimedOut) {
       return Fail(McpFailureKind::kTimedOut, method,
-                  "no answer to " + what + " within " + DescribeWait(deadline - call_started_));
+                  "no answer to " + what + " within " + DescribeWait(wait_));
     }
     const std::string& line = read->line;
     if (IsBlank(line)) continue;
@@ -236,8 +239,8 @@ Result<ordered_json> McpClient::Request(const std::string& method, const std::st
   }
 }
 
-Result<InitializeResult> McpClient::Initialize(Deadline deadline) {
-  call_started_ = std::chrono::steady_clock::now();
+Result<InitializeResult> McpClient::Initialize(Wait wait) {
+  const Deadline deadline = StartWaiting(wait);
   const std::string method = "initialize";
   ordered_json params = {
       {"protocolVersion", kMcpProtocolVersion},
@@ -284,8 +287,8 @@ Result<InitializeResult> McpClient::Initialize(Deadline deadline) {
   return hello;
 }
 
-Result<std::vector<ordered_json>> McpClient::ListTools(Deadline deadline) {
-  call_started_ = std::chrono::steady_clock::now();
+Result<std::vector<ordered_json>> McpClient::ListTools(Wait wait) {
+  const Deadline deadline = StartWaiting(wait);
   const std::string method = "tools/list";
   std::vector<ordered_json> tools;
   std::set<std::string> cursors_seen;
@@ -346,8 +349,8 @@ Result<std::vector<ordered_json>> McpClient::ListTools(Deadline deadline) {
 }
 
 Result<nlohmann::json> McpClient::CallTool(const std::string& name, const nlohmann::json& arguments,
-                                           Deadline deadline) {
-  call_started_ = std::chrono::steady_clock::now();
+                                           Wait wait) {
+  const Deadline deadline = StartWaiting(wait);
   const std::string method = "tools/call";
   const std::string what = "tools/call for " + EscapeControlCharacters(name);
   ordered_json params = {{"name", name}};

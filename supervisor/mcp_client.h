@@ -4,11 +4,11 @@
 // server is the caller's (mcp-run's) business, as is ignoring SIGPIPE.
 //
 //   McpClient client(to_server.get(), from_server.get());
-//   auto soon = [] { return std::chrono::steady_clock::now() + std::chrono::seconds(30); };
-//   auto hello = client.Initialize(soon());
+//   const auto wait = std::chrono::seconds(30);
+//   auto hello = client.Initialize(wait);
 //   if (!hello) return Report(hello.error(), client.last_failure());
-//   auto tools = client.ListTools(soon());
-//   auto answer = client.CallTool("get_alerts", {{"city_name", "Toronto"}}, soon());
+//   auto tools = client.ListTools(wait);
+//   auto answer = client.CallTool("get_alerts", {{"city_name", "Toronto"}}, wait);
 //
 // What the client does for the server, whatever it is waiting for: it answers
 // a `ping` with an empty result and every other request the server sends
@@ -34,6 +34,7 @@
 #define BRAVEBOT_SUPERVISOR_MCP_CLIENT_H_
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -97,6 +98,9 @@ struct InitializeResult {
 
 class McpClient {
  public:
+  // How long one call may take, from when it is made.
+  using Wait = std::chrono::steady_clock::duration;
+
   McpClient(int to_server_fd, int from_server_fd)
       : to_server_fd_(to_server_fd), reader_(from_server_fd) {}
 
@@ -106,7 +110,7 @@ class McpClient {
   // Sends initialize (protocol 2025-11-25, no capabilities: no roots, no
   // sampling), waits for its answer, and sends notifications/initialized.
   // Refuses an answer in a version not in kMcpAcceptedVersions, naming it.
-  Result<InitializeResult> Initialize(Deadline deadline);
+  Result<InitializeResult> Initialize(Wait wait);
 
   // Every tool of the server, page after page (nextCursor), each as the
   // server wrote it. Objects keep the server's order of keys (ordered_json),
@@ -114,14 +118,14 @@ class McpClient {
   // with nlohmann::json(tool) where order does not matter. Refuses a tool
   // that is not an object with a string name, a cursor seen before, more
   // than kMaxToolListPages pages and more than kMaxToolListBytes in all.
-  // `deadline` covers all pages.
-  Result<std::vector<nlohmann::ordered_json>> ListTools(Deadline deadline);
+  // `wait` covers all pages.
+  Result<std::vector<nlohmann::ordered_json>> ListTools(Wait wait);
 
   // Calls tool `name` with `arguments` (an object) and returns the result
   // object, a result with "isError": true included: that is the tool's own
   // report and not a failure of the exchange.
   Result<nlohmann::json> CallTool(const std::string& name, const nlohmann::json& arguments,
-                                  Deadline deadline);
+                                  Wait wait);
 
   // What went wrong in the last call that failed, kind kNone after a success.
   const McpFailure& last_failure() const { return last_failure_; }
@@ -130,6 +134,9 @@ class McpClient {
   std::size_t skipped_lines() const { return skipped_lines_; }
 
  private:
+  // The deadline of a call that may take `wait`, remembered so its
+  // messages say the wait given ("within 30 s"), not what was left of it.
+  Deadline StartWaiting(Wait wait);
   // Sends request `method` and waits for its answer's result member. `what`
   // names the request in messages ("tools/call for get_alerts").
   Result<nlohmann::ordered_json> Request(const std::string& method, const std::string& what,
@@ -151,7 +158,7 @@ class McpClient {
   int to_server_fd_;
   LineReader reader_;
   std::size_t answer_bytes_ = 0;  // the length of the line the last answer came in
-  std::chrono::steady_clock::time_point call_started_;
+  Wait wait_{};                   // what the call under way may take
   std::int64_t next_id_ = 1;
   bool initialize_answered_ = false;
   std::size_t skipped_lines_ = 0;

@@ -24,8 +24,8 @@ using Clock = std::chrono::steady_clock;
 using json = nlohmann::json;
 using std::chrono::milliseconds;
 
-Deadline In(milliseconds wait) { return Clock::now() + wait; }
-Deadline Soon() { return In(milliseconds(5000)); }
+constexpr milliseconds kSoon{5000};
+Deadline Soon() { return Clock::now() + kSoon; }
 
 // The server's side of the two pipes, as a scripted test server sees it.
 class ServerSide {
@@ -112,7 +112,7 @@ class McpClientTest : public ::testing::Test {
   }
 
   void Initialize() {
-    auto hello = client_->Initialize(Soon());
+    auto hello = client_->Initialize(kSoon);
     ASSERT_TRUE(hello.ok()) << hello.error().message();
   }
 
@@ -133,7 +133,7 @@ TEST_F(McpClientTest, HandshakeAcceptsANotificationBeforeTheAnswer) {
                                {"instructions", "Use echo to test."}});
     server.ReadsNothingMore();
   });
-  auto hello = client_->Initialize(Soon());
+  auto hello = client_->Initialize(kSoon);
   ASSERT_TRUE(hello.ok()) << hello.error().message();
   EXPECT_EQ(hello->protocol_version, "2025-11-25");
   EXPECT_EQ(hello->server_name, "everything");
@@ -190,7 +190,7 @@ TEST_F(McpClientTest, PingIsAnsweredWhileWaiting) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto tools = client_->ListTools(Soon());
+  auto tools = client_->ListTools(kSoon);
   ASSERT_TRUE(tools.ok()) << tools.error().message();
   ASSERT_EQ(tools->size(), 1u);
   std::vector<json> received = Received();
@@ -211,7 +211,7 @@ TEST_F(McpClientTest, ToolListFollowsCursorsAcrossPages) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto tools = client_->ListTools(Soon());
+  auto tools = client_->ListTools(kSoon);
   ASSERT_TRUE(tools.ok()) << tools.error().message();
   std::vector<std::string> names;
   for (const auto& tool : *tools) names.push_back(tool["name"]);
@@ -234,7 +234,7 @@ TEST_F(McpClientTest, ToolListKeepsTheServersOrderOfKeys) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto tools = client_->ListTools(Soon());
+  auto tools = client_->ListTools(kSoon);
   ASSERT_TRUE(tools.ok()) << tools.error().message();
   ASSERT_EQ(tools->size(), 1u);
   EXPECT_EQ((*tools)[0]["inputSchema"]["properties"].begin().key(), "zeta");
@@ -250,7 +250,7 @@ TEST_F(McpClientTest, CursorLoopIsRefused) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto tools = client_->ListTools(Soon());
+  auto tools = client_->ListTools(kSoon);
   ASSERT_FALSE(tools.ok());
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kMalformed);
   EXPECT_EQ(client_->last_failure().method, "tools/list");
@@ -268,7 +268,7 @@ TEST_F(McpClientTest, EndlessPagesAreRefused) {
     }
   });
   Initialize();
-  auto tools = client_->ListTools(Soon());
+  auto tools = client_->ListTools(kSoon);
   ASSERT_FALSE(tools.ok());
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kMalformed);
   EXPECT_THAT(tools.error().message(), HasSubstr("1000 pages"));
@@ -292,7 +292,7 @@ TEST_F(McpClientTest, LargePagesAreRefusedPast16MiBInAll) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto tools = client_->ListTools(Soon());
+  auto tools = client_->ListTools(kSoon);
   ASSERT_FALSE(tools.ok());
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kMalformed);
   EXPECT_EQ(tools.error().message(),
@@ -317,7 +317,7 @@ TEST_F(McpClientTest, ToolListNestedAsDeepAsAllowedIsRead) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto tools = client_->ListTools(Soon());
+  auto tools = client_->ListTools(kSoon);
   ASSERT_TRUE(tools.ok()) << tools.error().message();
   EXPECT_EQ(tools->size(), 1u);
 }
@@ -330,7 +330,7 @@ TEST_F(McpClientTest, ToolListNestedDeeperIsRefused) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto tools = client_->ListTools(Soon());
+  auto tools = client_->ListTools(kSoon);
   ASSERT_FALSE(tools.ok());
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kMalformed);
   EXPECT_EQ(tools.error().message(),
@@ -348,7 +348,7 @@ TEST_F(McpClientTest, CallResultNestedDeeperIsRefused) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto answer = client_->CallTool("deep", json::object(), Soon());
+  auto answer = client_->CallTool("deep", json::object(), kSoon);
   ASSERT_FALSE(answer.ok());
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kMalformed);
   EXPECT_THAT(answer.error().message(),
@@ -362,7 +362,7 @@ TEST_F(McpClientTest, BannerBeforeTheHandshakeIsQuoted) {
     server.WriteRaw("Weather MCP server v1.2 \x1b[32mlistening\x1b[0m on stdio");
     server.ReadsNothingMore();
   });
-  auto hello = client_->Initialize(Soon());
+  auto hello = client_->Initialize(kSoon);
   ASSERT_FALSE(hello.ok());
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kNotJson);
   EXPECT_EQ(hello.error().code(), ErrorCode::kCorrupt);
@@ -378,7 +378,7 @@ TEST_F(McpClientTest, LongBannerIsCut) {
     server.WriteRaw(std::string(300, '#'));
     server.ReadsNothingMore();
   });
-  auto hello = client_->Initialize(Soon());
+  auto hello = client_->Initialize(kSoon);
   ASSERT_FALSE(hello.ok());
   std::string quoted = "\"";  // appended: GCC 12 warns falsely of "\"" + a temporary
   quoted += std::string(200, '#') + "\"...";
@@ -397,7 +397,7 @@ TEST_F(McpClientTest, JunkAfterTheHandshakeIsSkippedAndCounted) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto tools = client_->ListTools(Soon());
+  auto tools = client_->ListTools(kSoon);
   ASSERT_TRUE(tools.ok()) << tools.error().message();
   EXPECT_EQ(tools->size(), 1u);
   EXPECT_EQ(client_->skipped_lines(), 3u);
@@ -409,7 +409,7 @@ TEST_F(McpClientTest, ClosedOutputBeforeTheAnswer) {
     server.CloseOutput();
     server.ReadsNothingMore();
   });
-  auto hello = client_->Initialize(Soon());
+  auto hello = client_->Initialize(kSoon);
   ASSERT_FALSE(hello.ok());
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kClosed);
   EXPECT_EQ(hello.error().message(),
@@ -419,7 +419,7 @@ TEST_F(McpClientTest, ClosedOutputBeforeTheAnswer) {
 TEST_F(McpClientTest, ClosedInputIsClosedToo) {
   Serve([](ServerSide& server) { server.CloseInput(); });
   thread_.join();  // the server's end is closed before the client writes
-  auto hello = client_->Initialize(Soon());
+  auto hello = client_->Initialize(kSoon);
   ASSERT_FALSE(hello.ok());
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kClosed);
   EXPECT_EQ(hello.error().errno_value(), EPIPE);
@@ -431,7 +431,7 @@ TEST_F(McpClientTest, NoAnswerInTime) {
     server.ReadsNothingMore();
   });
   auto started = Clock::now();
-  auto hello = client_->Initialize(In(milliseconds(200)));
+  auto hello = client_->Initialize(milliseconds(200));
   ASSERT_FALSE(hello.ok());
   EXPECT_GE(Clock::now() - started, milliseconds(200));
   EXPECT_LT(Clock::now() - started, milliseconds(3000));
@@ -446,7 +446,7 @@ TEST_F(McpClientTest, NoToolListInTimeSaysSeconds) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto tools = client_->ListTools(In(milliseconds(1500)));
+  auto tools = client_->ListTools(milliseconds(1500));
   ASSERT_FALSE(tools.ok());
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kTimedOut);
   EXPECT_EQ(tools.error().message(), "no answer to tools/list within 1.5 s");
@@ -454,7 +454,7 @@ TEST_F(McpClientTest, NoToolListInTimeSaysSeconds) {
 
 TEST_F(McpClientTest, OlderProtocolVersionIsAccepted) {
   Serve([](ServerSide& server) { server.Handshake("2024-11-05"); });
-  auto hello = client_->Initialize(Soon());
+  auto hello = client_->Initialize(kSoon);
   ASSERT_TRUE(hello.ok()) << hello.error().message();
   EXPECT_EQ(hello->protocol_version, "2024-11-05");
   EXPECT_EQ(hello->server_name, "fake");
@@ -467,7 +467,7 @@ TEST_F(McpClientTest, UnknownProtocolVersionIsRefused) {
                   {{"protocolVersion", "2099-01-01"}, {"capabilities", json::object()}});
     server.ReadsNothingMore();
   });
-  auto hello = client_->Initialize(Soon());
+  auto hello = client_->Initialize(kSoon);
   ASSERT_FALSE(hello.ok());
   EXPECT_EQ(hello.error().code(), ErrorCode::kRefused);
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kUnsupportedVersion);
@@ -490,7 +490,7 @@ TEST_F(McpClientTest, ErrorAnswerNamesMethodAndCodeAndNotTheServersWords) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto answer = client_->CallTool("get_alerts", {{"city", 3}}, Soon());
+  auto answer = client_->CallTool("get_alerts", {{"city", 3}}, kSoon);
   ASSERT_FALSE(answer.ok());
   EXPECT_EQ(answer.error().message(),
             "the server answered tools/call for get_alerts with JSON-RPC error -32602 (invalid "
@@ -519,7 +519,7 @@ TEST_F(McpClientTest, ToolReportingItsOwnFailureIsAValue) {
     server.ReadsNothingMore();
   });
   Initialize();
-  auto answer = client_->CallTool("get_alerts", json::object(), Soon());
+  auto answer = client_->CallTool("get_alerts", json::object(), kSoon);
   ASSERT_TRUE(answer.ok()) << answer.error().message();
   EXPECT_EQ(*answer, failed);
   EXPECT_EQ(client_->last_failure().kind, McpFailureKind::kNone);
