@@ -4,8 +4,8 @@
 #include <benchmark/benchmark.h>
 
 #include "confine/digest.h"
-#include "supervisor/declaration_file.h"
-#include "supervisor/declaration_json.h"
+#include "supervisor/store/declaration_file.h"
+#include "supervisor/store/declaration_json.h"
 
 namespace bravebot {
 namespace {

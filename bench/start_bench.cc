@@ -16,8 +16,8 @@
 
 #include "base/unique_fd.h"
 #include "confine/filesystem.h"
-#include "supervisor/confined_server.h"
-#include "supervisor/mcp_client.h"
+#include "supervisor/mcp/mcp_client.h"
+#include "supervisor/servers/confined_server.h"
 
 namespace bravebot {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "base/result.h"
 #include "confine/declaration.h"
-#include "supervisor/scope.h"
+#include "supervisor/store/scope.h"
 
 namespace bravebot {
 

@@ -8,11 +8,11 @@
 #include "cli/profile_access.h"
 #include "cli/server_question.h"
 #include "confine/digest.h"
-#include "supervisor/approval_store.h"
-#include "supervisor/declaration_changes.h"
-#include "supervisor/declaration_store.h"
-#include "supervisor/new_declaration.h"
-#include "supervisor/settings_file.h"
+#include "supervisor/policy/new_declaration.h"
+#include "supervisor/store/approval_store.h"
+#include "supervisor/store/declaration_changes.h"
+#include "supervisor/store/declaration_store.h"
+#include "supervisor/store/settings_file.h"
 
 namespace bravebot {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <ostream>
 
-#include "supervisor/managed_policy.h"
-#include "supervisor/session_plan.h"
+#include "supervisor/policy/managed_policy.h"
+#include "supervisor/policy/session_plan.h"
 
 namespace bravebot {
 

@@ -10,7 +10,7 @@
 #include "cli/server_question.h"
 #include "cli/simple_options.h"
 #include "confine/digest.h"
-#include "supervisor/approval_store.h"
+#include "supervisor/store/approval_store.h"
 
 namespace bravebot {
 

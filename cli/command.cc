@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "supervisor/json_rpc_lines.h"
+#include "base/shown_text.h"
 
 namespace bravebot {
 

@@ -13,7 +13,7 @@
 
 #include "base/result.h"
 #include "confine/filesystem.h"
-#include "supervisor/profile_directory.h"
+#include "supervisor/store/profile_directory.h"
 
 namespace bravebot {
 

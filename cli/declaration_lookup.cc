@@ -1,6 +1,6 @@
 #include "cli/declaration_lookup.h"
 
-#include "supervisor/declaration_store.h"
+#include "supervisor/store/declaration_store.h"
 
 namespace bravebot {
 

@@ -5,7 +5,7 @@
 #include "cli/command.h"
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
-#include "supervisor/settings_file.h"
+#include "supervisor/store/settings_file.h"
 
 namespace bravebot {
 

@@ -12,9 +12,9 @@
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
 #include "confine/paths.h"
-#include "supervisor/declaration_store.h"
-#include "supervisor/managed_policy.h"
-#include "supervisor/settings_file.h"
+#include "supervisor/policy/managed_policy.h"
+#include "supervisor/store/declaration_store.h"
+#include "supervisor/store/settings_file.h"
 
 namespace bravebot {
 namespace {

@@ -10,8 +10,8 @@
 #include "cli/server_question.h"
 #include "cli/simple_options.h"
 #include "confine/digest.h"
-#include "supervisor/approval_store.h"
-#include "supervisor/settings_file.h"
+#include "supervisor/store/approval_store.h"
+#include "supervisor/store/settings_file.h"
 
 namespace bravebot {
 namespace {

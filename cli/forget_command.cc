@@ -6,7 +6,7 @@
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
 #include "confine/paths.h"
-#include "supervisor/standing_answers.h"
+#include "supervisor/store/standing_answers.h"
 
 namespace bravebot {
 

@@ -7,10 +7,10 @@
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
 #include "confine/digest.h"
-#include "supervisor/approval_store.h"
-#include "supervisor/declaration_store.h"
-#include "supervisor/managed_policy.h"
-#include "supervisor/session_plan.h"
+#include "supervisor/policy/managed_policy.h"
+#include "supervisor/policy/session_plan.h"
+#include "supervisor/store/approval_store.h"
+#include "supervisor/store/declaration_store.h"
 
 namespace bravebot {
 

@@ -10,11 +10,11 @@
 #include "cli/session_rows.h"
 #include "cli/simple_options.h"
 #include "confine/paths.h"
-#include "supervisor/approval_store.h"
-#include "supervisor/declaration_store.h"
-#include "supervisor/managed_policy.h"
-#include "supervisor/session_plan.h"
-#include "supervisor/standing_answers.h"
+#include "supervisor/policy/managed_policy.h"
+#include "supervisor/policy/session_plan.h"
+#include "supervisor/store/approval_store.h"
+#include "supervisor/store/declaration_store.h"
+#include "supervisor/store/standing_answers.h"
 
 namespace bravebot {
 

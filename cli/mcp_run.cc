@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "base/json_depth.h"
+#include "base/shown_text.h"
 #include "cli/mcp_run_arguments.h"
 #include "cli/profile_access.h"
 #include "cli/start_options.h"
@@ -17,9 +18,9 @@
 #include "cli/stdio_bridge.h"
 #include "cli/stop_on_signal.h"
 #include "cli/tool_list_view.h"
-#include "supervisor/declaration_store.h"
-#include "supervisor/mcp_client.h"
-#include "supervisor/new_declaration.h"
+#include "supervisor/mcp/mcp_client.h"
+#include "supervisor/policy/new_declaration.h"
+#include "supervisor/store/declaration_store.h"
 
 namespace bravebot {
 namespace {

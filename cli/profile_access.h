@@ -6,7 +6,7 @@
 
 #include "base/result.h"
 #include "cli/command.h"
-#include "supervisor/profile_directory.h"
+#include "supervisor/store/profile_directory.h"
 
 namespace bravebot {
 

@@ -10,8 +10,8 @@
 #include "cli/reach_view.h"
 #include "cli/simple_options.h"
 #include "cli/start_options.h"
-#include "supervisor/confined_server.h"
-#include "supervisor/declaration_store.h"
+#include "supervisor/servers/confined_server.h"
+#include "supervisor/store/declaration_store.h"
 
 namespace bravebot {
 namespace {

@@ -14,9 +14,9 @@
 #include "cli/start_options.h"
 #include "confine/paths.h"
 #include "launcher/filesystem_view.h"
-#include "supervisor/confined_server.h"
-#include "supervisor/json_rpc_lines.h"
-#include "supervisor/server_directories.h"
+#include "supervisor/mcp/json_rpc_lines.h"
+#include "supervisor/servers/confined_server.h"
+#include "supervisor/store/server_directories.h"
 
 namespace bravebot {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "cli/command.h"
 #include "confine/declaration.h"
-#include "supervisor/profile_directory.h"
+#include "supervisor/store/profile_directory.h"
 
 namespace bravebot {
 

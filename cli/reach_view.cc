@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "base/shown_text.h"
 #include "cli/declaration_view.h"
 #include "confine/digest.h"
-#include "supervisor/json_rpc_lines.h"
 
 namespace bravebot {
 namespace {

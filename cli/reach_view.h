@@ -7,7 +7,7 @@
 #include <string>
 
 #include "confine/declaration.h"
-#include "supervisor/confined_server.h"
+#include "supervisor/servers/confined_server.h"
 
 namespace bravebot {
 

@@ -5,8 +5,8 @@
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
 #include "confine/paths.h"
-#include "supervisor/declaration_changes.h"
-#include "supervisor/declaration_store.h"
+#include "supervisor/store/declaration_changes.h"
+#include "supervisor/store/declaration_store.h"
 
 namespace bravebot {
 

@@ -6,8 +6,8 @@
 #include "cli/declaration_lookup.h"
 #include "cli/declaration_view.h"
 #include "confine/digest.h"
-#include "supervisor/approval_store.h"
-#include "supervisor/runner_lines.h"
+#include "supervisor/policy/runner_lines.h"
+#include "supervisor/store/approval_store.h"
 
 namespace bravebot {
 namespace {

@@ -11,8 +11,8 @@
 #include "base/result.h"
 #include "cli/command.h"
 #include "confine/declaration.h"
-#include "supervisor/approval_file.h"
-#include "supervisor/profile_directory.h"
+#include "supervisor/store/approval_file.h"
+#include "supervisor/store/profile_directory.h"
 
 namespace bravebot {
 

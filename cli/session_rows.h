@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "supervisor/approval_file.h"
-#include "supervisor/declaration_file.h"
-#include "supervisor/managed_policy.h"
-#include "supervisor/session_plan.h"
-#include "supervisor/standing_answers.h"
+#include "supervisor/policy/managed_policy.h"
+#include "supervisor/policy/session_plan.h"
+#include "supervisor/store/approval_file.h"
+#include "supervisor/store/declaration_file.h"
+#include "supervisor/store/standing_answers.h"
 
 namespace bravebot {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/result.h"
-#include "supervisor/scope.h"
+#include "supervisor/store/scope.h"
 
 namespace bravebot {
 

@@ -4,7 +4,7 @@
 #define BRAVEBOT_CLI_START_OPTIONS_H_
 
 #include "cli/command.h"
-#include "supervisor/confined_server.h"
+#include "supervisor/servers/confined_server.h"
 
 namespace bravebot {
 

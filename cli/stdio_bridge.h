@@ -13,7 +13,7 @@
 #include <chrono>
 #include <cstddef>
 
-#include "supervisor/confined_server.h"
+#include "supervisor/servers/confined_server.h"
 
 namespace bravebot {
 

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <thread>
 
-#include "supervisor/server_directories.h"
+#include "supervisor/store/server_directories.h"
 
 namespace bravebot {
 namespace {

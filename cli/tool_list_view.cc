@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "supervisor/json_rpc_lines.h"
+#include "base/shown_text.h"
 
 namespace bravebot {
 namespace {

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "supervisor/declaration_file.h"
-#include "supervisor/declaration_json.h"
+#include "supervisor/store/declaration_file.h"
+#include "supervisor/store/declaration_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

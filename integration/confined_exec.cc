@@ -17,14 +17,14 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "base/shown_text.h"
 #include "cli/add_arguments.h"
 #include "cli/command.h"
 #include "cli/profile_access.h"
 #include "cli/start_options.h"
-#include "supervisor/confined_server.h"
-#include "supervisor/declaration_store.h"
-#include "supervisor/json_rpc_lines.h"
-#include "supervisor/new_declaration.h"
+#include "supervisor/policy/new_declaration.h"
+#include "supervisor/servers/confined_server.h"
+#include "supervisor/store/declaration_store.h"
 
 namespace {
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Everything CI checks, from a fresh Debian 12 machine: installs what is
 # missing (Debian packages, and the real MCP servers from the npm registry),
-# checks formatting, builds and runs every test as root, runs the confinement
-# tests again as an unprivileged user, runs the unit and integration tests
-# built by clang under AddressSanitizer and UndefinedBehaviorSanitizer, and
-# runs each fuzzer for a bounded time.
+# checks formatting and that each layer includes only those below it, builds
+# and runs every test as root, runs the confinement tests again as an
+# unprivileged user, runs the unit and integration tests built by clang under
+# AddressSanitizer and UndefinedBehaviorSanitizer, and runs each fuzzer for a
+# bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
@@ -12,6 +13,7 @@ trap 'rm -f "$log"' EXIT
 
 scripts/setup.sh
 scripts/check-format.sh
+scripts/check-layers.sh
 scripts/install-peers.sh
 
 # The main build is Release, as a package would be built: GCC's warnings

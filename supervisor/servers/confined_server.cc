@@ -1,0 +1,308 @@
+#include "supervisor/servers/confined_server.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "confine/digest.h"
+#include "launcher/filesystem_view.h"
+#include "launcher/landlock_ruleset.h"
+#include "supervisor/policy/session_plan.h"
+#include "supervisor/servers/stray_processes.h"
+#include "supervisor/store/declaration_store.h"
+#include "supervisor/store/server_directories.h"
+
+namespace bravebot {
+namespace {
+
+std::vector<std::string> EnvironmentWords(const Reach& reach) {
+  std::vector<std::string> words;
+  for (const ReachVariable& variable : reach.environment) {
+    words.push_back(variable.name + "=" + variable.value);
+  }
+  return words;
+}
+
+// The directories it may write, each as the Landlock rule's open found it
+// (or found now, where no ruleset was made).
+Result<std::vector<VerifiedPath>> WritableDirectories(const Reach& reach,
+                                                      const std::vector<VerifiedPath>& opened) {
+  std::vector<VerifiedPath> writable;
+  for (const ReachPath& path : reach.paths) {
+    if (path.access != PathAccess::kReadWriteExecute || path.file_only) continue;
+    auto found = std::find_if(opened.begin(), opened.end(),
+                              [&](const VerifiedPath& one) { return one.path == path.path; });
+    if (found != opened.end()) {
+      writable.push_back(*found);
+      continue;
+    }
+    VerifiedPath identity;
+    Result<UniqueFd> fd = OpenWithoutLinks(path.path, &identity);
+    if (!fd) return fd.error();
+    writable.push_back(identity);
+  }
+  return writable;
+}
+
+Result<VerifiedPath> FindVerified(const std::string& path,
+                                  const std::vector<VerifiedPath>& writable) {
+  for (const VerifiedPath& one : writable) {
+    if (one.path == path) return one;
+  }
+  return Error(ErrorCode::kSystem, path + " is not among the directories the server may write");
+}
+
+// Every --dir mcp.json declares: each is a directory some server may write.
+Result<std::vector<std::string>> DeclaredDirectories(const DeclarationStore& store) {
+  Result<DeclarationFile> file = store.Read();
+  if (!file) {
+    return Error(file.error().code(),
+                 "the directories other servers may write are not known, so nothing is started: " +
+                     file.error().message());
+  }
+  std::vector<std::string> directories;
+  for (const Declaration& declaration : file->declarations) {
+    if (!declaration.directory.empty()) directories.push_back(declaration.directory);
+  }
+  return directories;
+}
+
+// The rights of the reach's /proc, for the /proc mounted in its PID namespace.
+uint64_t ProcRights(const Reach& reach, int abi) {
+  for (const ReachPath& path : reach.paths) {
+    if (path.path == "/proc") return RightsFor(path.access, path.file_only, abi);
+  }
+  return 0;
+}
+
+void AddUnkeptIsolationPromises(const IsolationPlan& isolation,
+                                std::vector<std::string>& promises) {
+  if (!isolation.user_namespace) {
+    promises.push_back(
+        "a file you own outside its reach can have its mode, owner, times and attributes "
+        "changed: this machine does not allow user namespaces, which the read-only view of the "
+        "filesystem needs, and Landlock has no right for them");
+  }
+  if (!isolation.pid_namespace) {
+    promises.push_back(
+        "it sees the machine's processes and shares their PID namespace: this machine does not "
+        "allow it one of its own, so what it leaves running is found and killed only when it "
+        "stops");
+  }
+}
+
+// The servers this process runs, so that ending one server's strays never
+// ends another server.
+class ServerRegistry {
+ public:
+  void Add(pid_t pid) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pids_.insert(pid);
+  }
+  void Remove(pid_t pid) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pids_.erase(pid);
+  }
+  bool Contains(pid_t pid) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return pids_.contains(pid);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<pid_t> pids_;
+};
+
+ServerRegistry& RunningServers() {
+  static ServerRegistry registry;
+  return registry;
+}
+
+int ShellStatus(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+}  // namespace
+
+Result<Confinement> PlanConfinement(const Declaration& declaration,
+                                    const ServerStartOptions& options,
+                                    const std::string& temporary_directory,
+                                    const std::string& program) {
+  if (declaration.transport != Transport::kStdio) {
+    return Error(ErrorCode::kRefused, declaration.alias +
+                                          " is a service somewhere else: nothing of it runs "
+                                          "here to confine");
+  }
+  Result<std::vector<std::string>> declared_directories =
+      DeclaredDirectories(DeclarationStore(*options.profile));
+  if (!declared_directories) return declared_directories.error();
+  ReachInputs inputs;
+  inputs.fs = options.fs;
+  inputs.getenv = options.getenv;
+  inputs.user_home = options.user_home;
+  inputs.profile = {options.profile->path(), options.profile->resolved_path()};
+  inputs.system_temporary_root = options.system_temporary_root;
+  inputs.temporary_directory = temporary_directory;
+  inputs.declared_directories = std::move(*declared_directories);
+  inputs.program = program;
+  Result<Reach> reach = ComputeReach(declaration, inputs);
+  if (!reach) return reach.error();
+  if (!options.program_override.empty()) {
+    reach->paths.push_back({options.program_override, PathAccess::kReadExecute, true,
+                            "the probe of bravebot-mcp reach --probe"});
+    reach->program = options.program_override;
+    reach->argv = options.argv_override(*reach);
+  }
+  LandlockPlan plan = PlanLandlock(*reach, ProbeLandlockAbi());
+  const IsolationSupport support =
+      options.namespaces ? ProbeIsolation() : IsolationSupport{false, false};
+  IsolationPlan isolation = PlanIsolation(support, ProcRights(*reach, plan.abi));
+  AddUnkeptIsolationPromises(isolation, plan.unkept_promises);
+  return Confinement{std::move(*reach), std::move(plan), std::move(isolation)};
+}
+
+Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
+                                             const ServerStartOptions& options) {
+  // The administrator decides on the very program the reach runs: found once.
+  Result<std::string> program = LocateProgram(declaration, options.getenv, *options.fs);
+  if (options.policy) {
+    ManagedDecision decision = Decide(*options.policy, declaration, program ? *program : "");
+    // Refused by the administrator: nothing is made for it, not even its home.
+    if (!decision.allowed) {
+      return Error(ErrorCode::kRefused, ManagedRefusalSentence(declaration.alias, decision));
+    }
+  }
+  if (!program) return program.error();
+  Result<std::string> home = PrepareServerHome(*options.profile, ComputeDigest(declaration).hex);
+  if (!home) return home.error();
+  Result<std::string> run_directory = MakeRunDirectory(options.system_temporary_root);
+  if (!run_directory) return run_directory.error();
+  // From here on, a failure removes the run directory.
+  auto fail = [&](const Error& error) -> Result<ConfinedServer> {
+    RemoveRunDirectory(*run_directory);
+    return error;
+  };
+
+  Result<Confinement> confinement = PlanConfinement(declaration, options, *run_directory, *program);
+  if (!confinement) return fail(confinement.error());
+  if (confinement->landlock.abi == 0) {
+    return fail(Error(ErrorCode::kRefused, declaration.alias +
+                                               " was not started: this kernel has no Landlock, so "
+                                               "nothing of its reach could be enforced"));
+  }
+  LaunchRequest request;
+  std::vector<VerifiedPath> opened;
+  if (options.landlock) {
+    Result<UniqueFd> ruleset = CreateLandlockRuleset(confinement->landlock, &opened);
+    if (!ruleset) return fail(ruleset.error());
+    request.landlock_ruleset = std::move(*ruleset);
+  } else {
+    request.without_landlock = true;
+  }
+  // Two filters, each compiled once, on the first start that needs it: one
+  // for a server in namespaces of its own, one for a server in the machine's.
+  static const Result<SeccompProgram> in_namespaces = BuildSeccompProgram({true});
+  static const Result<SeccompProgram> in_the_machines = BuildSeccompProgram({false});
+  const Result<SeccompProgram>& seccomp =
+      confinement->isolation.user_namespace ? in_namespaces : in_the_machines;
+  if (!seccomp) return fail(seccomp.error());
+  const Reach& reach = confinement->reach;
+  Result<std::vector<VerifiedPath>> writable = WritableDirectories(reach, opened);
+  if (!writable) return fail(writable.error());
+  Result<VerifiedPath> working_directory = FindVerified(reach.working_directory, *writable);
+  if (!working_directory) return fail(working_directory.error());
+
+  request.program = reach.program;
+  request.argv = reach.argv;
+  request.environment = EnvironmentWords(reach);
+  request.working_directory = std::move(*working_directory);
+  request.seccomp = *seccomp;
+  request.capabilities = PlanCapabilities();
+  request.isolation = confinement->isolation;
+  request.view = PlanFilesystemView(std::move(*writable),
+                                    request.isolation.user_namespace && options.read_only_view);
+  // In its own user namespace it holds every capability there: drop them too.
+  if (request.isolation.user_namespace) request.capabilities.drop = true;
+  request.stdio = options.stdio;
+  Result<LaunchedChild> child = Launch(request);
+  if (!child) return fail(child.error());
+  RunningServers().Add(child->pid);
+  return ConfinedServer(std::move(*child), std::move(*confinement), std::move(*run_directory));
+}
+
+ConfinedServer::ConfinedServer(ConfinedServer&& other) noexcept
+    : child_(std::move(other.child_)),
+      confinement_(std::move(other.confinement_)),
+      run_directory_(std::move(other.run_directory_)),
+      exit_status_(other.exit_status_) {
+  other.child_.pid = -1;
+  other.run_directory_.clear();
+}
+
+ConfinedServer::~ConfinedServer() {
+  if (child_.pid > 0) Stop(std::chrono::milliseconds(500));
+}
+
+std::optional<int> ConfinedServer::WaitFor(std::chrono::milliseconds timeout) {
+  if (exit_status_) return exit_status_;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // A pidfd becomes readable the moment the process ends, so the wait ends
+  // then and not at the next tick of a polling loop.
+  UniqueFd process(static_cast<int>(::syscall(SYS_pidfd_open, child_.pid, 0)));
+  for (;;) {
+    int status = 0;
+    pid_t done = ::waitpid(child_.pid, &status, WNOHANG);
+    if (done == child_.pid) {
+      exit_status_ = ShellStatus(status);
+      return exit_status_;
+    }
+    if (done < 0 && errno != EINTR) return std::nullopt;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return std::nullopt;
+    if (process.valid()) {
+      struct pollfd ended = {process.get(), POLLIN, 0};
+      ::poll(&ended, 1, static_cast<int>(left.count()));
+    } else {
+      std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(10)));
+    }
+  }
+}
+
+int ConfinedServer::Stop(std::chrono::milliseconds grace) {
+  if (child_.pid <= 0) return exit_status_.value_or(-1);
+  CloseInput();
+  std::optional<int> status = WaitFor(grace);
+  // Signalled only while it is not reaped: after, its number may be another
+  // process's. Ending its first process ends its PID namespace; without one,
+  // EndStrays finds what its group and its descendants left.
+  if (!status) {
+    ::kill(-child_.pid, SIGTERM);
+    status = WaitFor(grace);
+  }
+  if (!status) {
+    ::kill(-child_.pid, SIGKILL);
+    status = WaitFor(std::chrono::milliseconds(5000));
+  }
+  RunningServers().Remove(child_.pid);
+  if (!child_.in_pid_namespace) {
+    EndStrays(child_.pid, [](pid_t pid) { return RunningServers().Contains(pid); });
+  }
+  // Its output descriptors stay open until this object goes: a reader of its
+  // standard error may still be draining what it wrote last.
+  child_.pid = -1;
+  if (!run_directory_.empty()) RemoveRunDirectory(run_directory_);
+  run_directory_.clear();
+  return status.value_or(-1);
+}
+
+}  // namespace bravebot

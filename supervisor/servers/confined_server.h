@@ -1,0 +1,116 @@
+// One stdio server started confined, and stopped with everything it started.
+//
+//   auto server = ConfinedServer::Start(declaration, options);
+//   McpClient client(server->stdin_fd(), server->stdout_fd());
+//   ...
+//   server->Stop();   // close its input, wait, SIGTERM, SIGKILL; its group too
+#ifndef BRAVEBOT_SUPERVISOR_SERVERS_CONFINED_SERVER_H_
+#define BRAVEBOT_SUPERVISOR_SERVERS_CONFINED_SERVER_H_
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "base/environment.h"
+#include "base/result.h"
+#include "confine/declaration.h"
+#include "confine/filesystem.h"
+#include "confine/reach.h"
+#include "launcher/isolation.h"
+#include "launcher/launch.h"
+#include "profiles/landlock_plan.h"
+#include "supervisor/policy/managed_policy.h"
+#include "supervisor/store/profile_directory.h"
+
+namespace bravebot {
+
+struct ServerStartOptions {
+  const ProfileDirectory* profile = nullptr;
+  std::string user_home;  // "" when there is none
+  EnvironmentLookup getenv;
+  const FileSystemView* fs = nullptr;
+  std::string system_temporary_root = kSystemTemporaryRoot;
+  ChildStdio stdio = ChildStdio::kPipes;
+  // The administrator file's policy: a server it refuses is not started.
+  std::optional<ManagedPolicy> policy;
+  // For `reach --probe`: a program run in place of the server, under the
+  // server's confinement with that one file added to read and run, and its
+  // argv made from the reach computed. Empty to run the server.
+  std::string program_override;
+  std::function<std::vector<std::string>(const Reach&)> argv_override;
+  // Every layer is on, except where the hostile battery turns one off to prove
+  // the others alone (integration/confined-exec); nothing a person runs does.
+  bool landlock = true;
+  bool read_only_view = true;
+  bool namespaces = true;
+};
+
+// What was computed to start a server: its reach, the Landlock plan for this
+// kernel, and the namespaces this machine allows it. All are what `reach`
+// prints.
+struct Confinement {
+  Reach reach;
+  LandlockPlan landlock;
+  IsolationPlan isolation;
+};
+
+// Computes the confinement of `declaration` on this machine without starting
+// anything; the home and the temporary directory are named but not made.
+// `program` is where its program was found (LocateProgram), or "" to find it
+// here. Reads mcp.json for the directories other servers may write.
+Result<Confinement> PlanConfinement(const Declaration& declaration,
+                                    const ServerStartOptions& options,
+                                    const std::string& temporary_directory,
+                                    const std::string& program = "");
+
+class ConfinedServer {
+ public:
+  static Result<ConfinedServer> Start(const Declaration& declaration,
+                                      const ServerStartOptions& options);
+
+  ConfinedServer(ConfinedServer&& other) noexcept;
+  ConfinedServer& operator=(ConfinedServer&&) = delete;
+  ~ConfinedServer();
+
+  // Its first process: the init of its PID namespace, or the server itself.
+  pid_t pid() const { return child_.pid; }
+  int stdin_fd() const { return child_.stdin_fd.get(); }
+  int stdout_fd() const { return child_.stdout_fd.get(); }
+  int stderr_fd() const { return child_.stderr_fd.get(); }
+  const Confinement& confinement() const { return confinement_; }
+  // Its temporary directory for this run (its TMPDIR), which Stop removes;
+  // empty once it has.
+  const std::string& run_directory() const { return run_directory_; }
+
+  // Closes its standard input so it can end by itself.
+  void CloseInput() { child_.stdin_fd.reset(); }
+
+  // Waits up to `timeout` for it to end by itself; its exit status as a shell
+  // gives it (128 + signal), or nothing while it runs.
+  std::optional<int> WaitFor(std::chrono::milliseconds timeout);
+
+  // Ends it: closes its input and waits `grace`, then SIGTERM to its process
+  // group and waits `grace`, then SIGKILL, which ends its PID namespace and
+  // every process in it (where it has none, every process it left behind is
+  // found and killed); removes its temporary directory. Its output
+  // descriptors close with this object. Returns its exit status.
+  int Stop(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
+
+ private:
+  ConfinedServer(LaunchedChild child, Confinement confinement, std::string run_directory)
+      : child_(std::move(child)),
+        confinement_(std::move(confinement)),
+        run_directory_(std::move(run_directory)) {}
+
+  LaunchedChild child_;
+  Confinement confinement_;
+  std::string run_directory_;
+  std::optional<int> exit_status_;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_SERVERS_CONFINED_SERVER_H_

@@ -1,0 +1,30 @@
+#include "supervisor/store/approval_store.h"
+
+#include "base/files.h"
+
+namespace bravebot {
+
+Result<ApprovalFile> ApprovalStore::Read() const {
+  Result<std::string> text = ReadFileAt(profile_.fd(), kApprovalFileName, path());
+  if (!text) {
+    if (text.error().code() == ErrorCode::kNotFound) return ApprovalFile{};
+    return text.error();
+  }
+  return ParseApprovalFile(*text, path());
+}
+
+Status ApprovalStore::Change(const FileLock& /*held*/,
+                             const std::function<void(ApprovalFile&)>& change) {
+  RemoveAbandonedTemporaries(profile_.fd(), kApprovalFileName);
+  Result<std::string> text = ReadFileAt(profile_.fd(), kApprovalFileName, path());
+  const bool existed = text.ok();
+  if (!text && text.error().code() != ErrorCode::kNotFound) return text.error();
+  Result<ApprovalFile> file = existed ? ParseApprovalFile(*text, path()) : ApprovalFile{};
+  if (!file) return file.error();
+  change(*file);
+  if (!existed && file->servers.empty() && file->tools.empty()) return {};
+  return ReplaceFileAt(profile_.fd(), kApprovalFileName, SerializeApprovalFile(*file), 0600,
+                       path());
+}
+
+}  // namespace bravebot

@@ -1,0 +1,118 @@
+#include "supervisor/store/declaration_json.h"
+
+#include <set>
+
+namespace bravebot {
+namespace {
+
+using nlohmann::json;
+
+Error Unusable(const std::string& why) { return Error(ErrorCode::kCorrupt, why); }
+
+bool IsStringList(const json& value) {
+  if (!value.is_array()) return false;
+  for (const json& item : value) {
+    if (!item.is_string()) return false;
+  }
+  return true;
+}
+
+Result<std::vector<std::string>> StringList(const json& entry, const char* key) {
+  if (!entry.contains(key)) return std::vector<std::string>{};
+  if (!IsStringList(entry.at(key))) return Unusable(std::string(key) + " is not a list of strings");
+  return entry.at(key).get<std::vector<std::string>>();
+}
+
+Result<std::string> OptionalString(const json& entry, const char* key) {
+  if (!entry.contains(key)) return std::string();
+  if (!entry.at(key).is_string()) return Unusable(std::string(key) + " is not a string");
+  return entry.at(key).get<std::string>();
+}
+
+const std::set<std::string>& KnownKeys() {
+  static const std::set<std::string> keys = {"transport", "program",  "args", "url",
+                                             "env",       "pass_env", "dir",  "may_read"};
+  return keys;
+}
+
+}  // namespace
+
+json DeclarationToJson(const Declaration& declaration) {
+  json entry = json::object();
+  entry["transport"] = TransportName(declaration.transport);
+  if (declaration.transport == Transport::kHttp) {
+    entry["url"] = declaration.url;
+    return entry;
+  }
+  entry["program"] = declaration.program;
+  entry["args"] = declaration.arguments;
+  if (!declaration.stored_variables.empty()) {
+    json stored = json::object();
+    for (const StoredVariable& variable : declaration.stored_variables) {
+      stored[variable.name] = variable.value;
+    }
+    entry["env"] = stored;
+  }
+  if (!declaration.passed_variables.empty()) entry["pass_env"] = declaration.passed_variables;
+  if (!declaration.directory.empty()) entry["dir"] = declaration.directory;
+  if (!declaration.may_read.empty()) entry["may_read"] = declaration.may_read;
+  return entry;
+}
+
+Result<Declaration> DeclarationFromJson(const std::string& alias, const json& entry) {
+  if (!entry.is_object()) return Unusable("it is not a JSON object");
+  for (const auto& [key, value] : entry.items()) {
+    if (!KnownKeys().contains(key)) {
+      // The key is not quoted: a hand edit may have put anything there.
+      return Unusable(
+          "it has a key a declaration does not have (those are transport, program, args, url, "
+          "env, pass_env, dir and may_read)");
+    }
+  }
+  Declaration declaration;
+  declaration.alias = alias;
+
+  auto transport = OptionalString(entry, "transport");
+  if (!transport) return transport.error();
+  if (*transport == "stdio") {
+    declaration.transport = Transport::kStdio;
+  } else if (*transport == "http") {
+    declaration.transport = Transport::kHttp;
+  } else {
+    return Unusable("its transport is neither \"stdio\" nor \"http\"");
+  }
+
+  auto program = OptionalString(entry, "program");
+  auto url = OptionalString(entry, "url");
+  auto directory = OptionalString(entry, "dir");
+  auto arguments = StringList(entry, "args");
+  auto passed = StringList(entry, "pass_env");
+  auto may_read = StringList(entry, "may_read");
+  for (const Error* error :
+       {program ? nullptr : &program.error(), url ? nullptr : &url.error(),
+        directory ? nullptr : &directory.error(), arguments ? nullptr : &arguments.error(),
+        passed ? nullptr : &passed.error(), may_read ? nullptr : &may_read.error()}) {
+    if (error != nullptr) return *error;
+  }
+  declaration.program = *program;
+  declaration.url = *url;
+  declaration.directory = *directory;
+  declaration.arguments = *arguments;
+  declaration.passed_variables = *passed;
+  declaration.may_read = *may_read;
+
+  if (entry.contains("env")) {
+    const json& stored = entry.at("env");
+    if (!stored.is_object()) return Unusable("env is not an object of names and values");
+    for (const auto& [name, value] : stored.items()) {
+      if (!value.is_string()) return Unusable("a stored value in env is not a string");
+      declaration.stored_variables.push_back({name, value.get<std::string>()});
+    }
+  }
+  if (std::string problem = FindDeclarationProblem(declaration); !problem.empty()) {
+    return Unusable(problem);
+  }
+  return declaration;
+}
+
+}  // namespace bravebot

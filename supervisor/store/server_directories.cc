@@ -1,0 +1,129 @@
+#include "supervisor/store/server_directories.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <optional>
+#include <vector>
+
+#include "base/unique_fd.h"
+#include "confine/paths.h"
+
+namespace bravebot {
+namespace {
+
+// Makes `name` in `parent_fd` if missing and opens it without following a
+// link, refusing one that is not a directory of this user's.
+Result<UniqueFd> OpenPrivateDirectory(int parent_fd, const std::string& name,
+                                      const std::string& shown_path) {
+  if (::mkdirat(parent_fd, name.c_str(), 0700) != 0 && errno != EEXIST) {
+    return Error::FromErrno("create " + shown_path);
+  }
+  UniqueFd fd(::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd.valid()) {
+    if (errno == ELOOP || errno == ENOTDIR) {
+      return Error(ErrorCode::kRefused, shown_path +
+                                            " is a link or not a directory, and a "
+                                            "server's home is never reached through "
+                                            "one: remove it");
+    }
+    return Error::FromErrno("open " + shown_path);
+  }
+  struct stat status;
+  if (::fstat(fd.get(), &status) != 0) return Error::FromErrno("stat " + shown_path);
+  if (status.st_uid != ::geteuid()) {
+    return Error(ErrorCode::kRefused,
+                 shown_path +
+                     " belongs to another user, and a server's home must be yours: "
+                     "remove it");
+  }
+  return fd;
+}
+
+// Removes every entry of the directory `fd` but directories, and names one
+// directory left in it, if any.
+std::optional<std::string> EmptyAllButOneSubdirectory(int fd) {
+  int listing = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  DIR* directory = listing < 0 ? nullptr : ::fdopendir(listing);
+  if (directory == nullptr) {
+    if (listing >= 0) ::close(listing);
+    return std::nullopt;
+  }
+  ::rewinddir(directory);
+  std::optional<std::string> subdirectory;
+  while (struct dirent* entry = ::readdir(directory)) {
+    const std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    if (::unlinkat(fd, name.c_str(), 0) == 0) continue;
+    if (errno == EISDIR || errno == EPERM) subdirectory = name;
+  }
+  ::closedir(directory);
+  return subdirectory;
+}
+
+}  // namespace
+
+Result<std::string> PrepareServerHome(const ProfileDirectory& profile,
+                                      const std::string& digest_hex) {
+  const std::string homes = JoinPath(profile.resolved_path(), "mcp-home");
+  Result<UniqueFd> homes_fd = OpenPrivateDirectory(profile.fd(), "mcp-home", homes);
+  if (!homes_fd) return homes_fd.error();
+  const std::string home = JoinPath(homes, digest_hex);
+  Result<UniqueFd> home_fd = OpenPrivateDirectory(homes_fd->get(), digest_hex, home);
+  if (!home_fd) return home_fd.error();
+  return home;
+}
+
+Result<std::string> MakeRunDirectory(const std::string& system_temporary_root) {
+  std::string pattern = JoinPath(system_temporary_root, "bravebot-mcp-XXXXXX");
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return Error::FromErrno("create a temporary directory in " + system_temporary_root);
+  }
+  // Where it is, without links: its Landlock rule is opened without following one.
+  char resolved[PATH_MAX];
+  if (::realpath(pattern.c_str(), resolved) == nullptr) {
+    Error error = Error::FromErrno("find " + pattern);
+    ::rmdir(pattern.c_str());
+    return error;
+  }
+  return std::string(resolved);
+}
+
+void RemoveRunDirectory(const std::string& path) {
+  // Depth first, holding one descriptor at a time, so that a tree deeper than
+  // the descriptors this process may open (a server's to make) goes too; the
+  // way down is kept by name, and the way up is "..", which nothing changes
+  // once the server has stopped. Nothing is followed through a link, and a
+  // directory the server made unreadable is made readable first.
+  ::chmod(path.c_str(), 0700);
+  UniqueFd current(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!current.valid()) return;
+  std::vector<std::string> way_down;
+  for (;;) {
+    std::optional<std::string> subdirectory = EmptyAllButOneSubdirectory(current.get());
+    if (subdirectory) {
+      ::fchmodat(current.get(), subdirectory->c_str(), 0700, 0);
+      UniqueFd below(::openat(current.get(), subdirectory->c_str(),
+                              O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (!below.valid()) return;
+      way_down.push_back(*subdirectory);
+      current = std::move(below);
+      continue;
+    }
+    if (way_down.empty()) break;
+    UniqueFd above(::openat(current.get(), "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!above.valid()) return;
+    // One that cannot go would be found again and again: give up on it.
+    if (::unlinkat(above.get(), way_down.back().c_str(), AT_REMOVEDIR) != 0) return;
+    way_down.pop_back();
+    current = std::move(above);
+  }
+  current.reset();
+  ::rmdir(path.c_str());
+}
+
+}  // namespace bravebot

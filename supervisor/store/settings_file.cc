@@ -1,0 +1,329 @@
+#include "supervisor/store/settings_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "base/files.h"
+#include "base/unique_fd.h"
+#include "confine/declaration.h"
+#include "confine/paths.h"
+#include "supervisor/store/json_text.h"
+
+namespace bravebot {
+namespace {
+
+using nlohmann::json;
+
+Error Corrupt(const std::string& shown_path, const std::string& why) {
+  return Error(ErrorCode::kCorrupt,
+               shown_path + " " + why + ". It was left as it is: mend it by hand");
+}
+
+// `remedy` is what to do about the link ("replace the link with the file itself").
+Error LinkInCheckout(const std::string& shown_path, const std::string& remedy) {
+  return Error(ErrorCode::kRefused,
+               shown_path + " is a link, and bravebot-mcp neither reads nor writes a checkout's " +
+                   "settings through a link: " + remedy);
+}
+
+constexpr char kReplaceWithFile[] = "replace the link with the file itself";
+
+std::string FileNameOf(Scope scope) {
+  return scope == Scope::kLocal ? kLocalSettingsFileName : kSettingsFileName;
+}
+
+// Refuses `name` in `dir_fd` where it is a link; anything else (missing
+// included) passes, for ReadFileAt and ReplaceFileAt to judge.
+Status RefuseLinkInCheckout(int dir_fd, const std::string& name, const std::string& shown_path,
+                            const std::string& remedy) {
+  struct stat status;
+  if (::fstatat(dir_fd, name.c_str(), &status, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return {};
+    return Error::FromErrno("stat " + shown_path);
+  }
+  if (S_ISLNK(status.st_mode)) return LinkInCheckout(shown_path, remedy);
+  return {};
+}
+
+// The checkout's .bravebot, opened without following a link. Where it is
+// missing: kNotFound, or with `create`, made 0700.
+Result<UniqueFd> OpenCheckoutSettingsDirectory(const std::string& checkout_directory, bool create) {
+  UniqueFd checkout(::open(checkout_directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!checkout.valid()) {
+    if (errno == ENOENT) {
+      return Error(ErrorCode::kNotFound, "the directory " + checkout_directory + " does not exist",
+                   errno);
+    }
+    return Error::FromErrno("open " + checkout_directory);
+  }
+  const std::string shown = JoinPath(checkout_directory, kCheckoutSettingsDirectoryName);
+  bool created = false;
+  if (create) {
+    if (::mkdirat(checkout.get(), kCheckoutSettingsDirectoryName, 0700) == 0) {
+      created = true;
+    } else if (errno != EEXIST) {
+      return Error::FromErrno("create " + shown);
+    }
+  }
+  UniqueFd directory(::openat(checkout.get(), kCheckoutSettingsDirectoryName,
+                              O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!directory.valid()) {
+    if (errno == ENOENT) return Error(ErrorCode::kNotFound, shown + " does not exist", errno);
+    if (errno == ELOOP || errno == ENOTDIR) {
+      // Linux answers a link with ENOTDIR where O_DIRECTORY is given, so look.
+      struct stat status;
+      if (::fstatat(checkout.get(), kCheckoutSettingsDirectoryName, &status, AT_SYMLINK_NOFOLLOW) ==
+              0 &&
+          S_ISLNK(status.st_mode)) {
+        return LinkInCheckout(shown, "replace the link with the directory itself");
+      }
+      return Error(ErrorCode::kRefused, shown + " is not a directory: move it away");
+    }
+    return Error::FromErrno("open " + shown);
+  }
+  // The mode given to mkdirat is narrowed by the umask; set it exactly.
+  if (created && ::fchmod(directory.get(), 0700) != 0) {
+    return Error::FromErrno("make " + shown + " private (chmod 0700)");
+  }
+  return directory;
+}
+
+// The document of `name` in `dir_fd`, or nothing where the file is missing.
+Result<std::optional<json>> ReadDocumentAt(int dir_fd, const std::string& name,
+                                           const std::string& shown_path) {
+  Result<std::string> text = ReadFileAt(dir_fd, name, shown_path);
+  if (!text) {
+    if (text.error().code() == ErrorCode::kNotFound) return std::optional<json>();
+    return text.error();
+  }
+  Result<json> document = ParseSettingsDocument(*text, shown_path);
+  if (!document) return document.error();
+  return std::optional<json>(std::move(*document));
+}
+
+// Reads, edits and writes back `name` in `dir_fd`; the caller holds the lock
+// every writer of that file takes.
+Result<RequestChange> ChangeRequestAt(int dir_fd, const std::string& name,
+                                      const std::string& shown_path, const std::string& alias,
+                                      bool add) {
+  RemoveAbandonedTemporaries(dir_fd, name);
+  Result<std::optional<json>> read = ReadDocumentAt(dir_fd, name, shown_path);
+  if (!read) return read.error();
+  if (!read->has_value()) {
+    if (!add) return RequestChange::kNotRequested;
+    read->emplace(json::object());
+  }
+  json& document = **read;
+  if (Result<McpRequest> request = McpRequestOf(document, shown_path); !request) {
+    return request.error();
+  }
+  if (add && !AddToMcpRequest(document, alias)) return RequestChange::kAlreadyRequested;
+  if (!add && !RemoveFromMcpRequest(document, alias)) return RequestChange::kNotRequested;
+  Result<std::string> text = SerializeSettingsDocument(document, shown_path);
+  if (!text) return text.error();
+  if (Status written = ReplaceFileAt(dir_fd, name, *text, 0600, shown_path); !written) {
+    return written.error();
+  }
+  return add ? RequestChange::kAdded : RequestChange::kRemoved;
+}
+
+}  // namespace
+
+std::string SettingsFilePath(Scope scope, std::string_view checkout_directory,
+                             std::string_view profile_directory) {
+  if (scope == Scope::kUser) return JoinPath(profile_directory, kSettingsFileName);
+  return JoinPath(JoinPath(checkout_directory, kCheckoutSettingsDirectoryName), FileNameOf(scope));
+}
+
+bool McpRequest::Requests(std::string_view alias) const {
+  return std::find(aliases.begin(), aliases.end(), alias) != aliases.end();
+}
+
+Result<json> ParseSettingsDocument(std::string_view text, const std::string& shown_path) {
+  std::string problem;
+  std::optional<json> parsed = ParseJsonText(text, problem);
+  if (!parsed) return Corrupt(shown_path, problem);
+  json document = std::move(*parsed);
+  if (!document.is_object()) return Corrupt(shown_path, "is not a JSON object");
+  if (document.contains("mcp") && !document["mcp"].is_object()) {
+    return Corrupt(shown_path, "cannot be used: its mcp is not an object");
+  }
+  return document;
+}
+
+Result<McpRequest> McpRequestOf(const json& document, const std::string& shown_path) {
+  McpRequest request;
+  if (!document.is_object() || !document.contains("mcp")) return request;
+  const json& mcp = document["mcp"];
+  if (!mcp.is_object()) return Corrupt(shown_path, "cannot be used: its mcp is not an object");
+  if (!mcp.contains("request")) return request;
+  const json& list = mcp["request"];
+  if (!list.is_array()) return Corrupt(shown_path, "cannot be used: its mcp.request is not a list");
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_string()) {
+      return Corrupt(shown_path,
+                     "cannot be used: its mcp.request is not a list of aliases (entry " +
+                         std::to_string(i + 1) + " is not a string)");
+    }
+    const std::string& entry = list[i].get_ref<const std::string&>();
+    if (!IsValidAlias(entry)) {
+      request.unusable_positions.push_back(i + 1);
+    } else if (!request.Requests(entry)) {
+      request.aliases.push_back(entry);
+    }
+  }
+  return request;
+}
+
+bool AddToMcpRequest(json& document, const std::string& alias) {
+  json& list = document["mcp"]["request"];
+  if (list.is_null()) list = json::array();
+  if (!list.is_array()) return false;  // McpRequestOf refuses such a document first
+  for (const json& entry : list) {
+    if (entry.is_string() && entry.get_ref<const std::string&>() == alias) return false;
+  }
+  list.push_back(alias);
+  return true;
+}
+
+bool RemoveFromMcpRequest(json& document, const std::string& alias) {
+  if (!document.contains("mcp") || !document["mcp"].is_object()) return false;
+  json& mcp = document["mcp"];
+  if (!mcp.contains("request") || !mcp["request"].is_array()) return false;
+  auto& list = mcp["request"].get_ref<json::array_t&>();
+  const size_t before = list.size();
+  std::erase_if(list, [&](const json& entry) {
+    return entry.is_string() && entry.get_ref<const std::string&>() == alias;
+  });
+  return list.size() != before;
+}
+
+Result<std::string> SerializeSettingsDocument(const json& document, const std::string& shown_path) {
+  try {
+    return document.dump(2) + "\n";
+  } catch (const json::type_error&) {
+    return Error(ErrorCode::kRefused, "a value meant for " + shown_path + " is not UTF-8 text");
+  }
+}
+
+std::string DescribeUnusableEntries(const McpRequest& request, const std::string& shown_path) {
+  const std::vector<size_t>& positions = request.unusable_positions;
+  if (positions.empty()) return "";
+  std::string list;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (i > 0) list += i + 1 == positions.size() ? " and " : ", ";
+    list += std::to_string(positions[i]);
+  }
+  const bool one = positions.size() == 1;
+  return shown_path + " asks for nothing with " + (one ? "entry " : "entries ") + list +
+         " of its mcp.request, since " + (one ? "it is no alias" : "they are no aliases") +
+         " (letters, digits, - and _, starting with a letter or a digit, at most 64 characters)";
+}
+
+std::string SettingsFiles::PathOf(Scope scope) const {
+  if (scope == Scope::kUser && profile_ == nullptr) return "";
+  return SettingsFilePath(scope, checkout_directory_, profile_ ? profile_->path() : "");
+}
+
+Result<McpRequest> SettingsFiles::ReadRequest(Scope scope) const {
+  const std::string shown = PathOf(scope);
+  const std::string name = FileNameOf(scope);
+  Result<std::optional<json>> document = std::optional<json>();
+  if (scope == Scope::kUser) {
+    if (profile_ == nullptr) return McpRequest{};
+    document = ReadDocumentAt(profile_->fd(), name, shown);
+  } else {
+    Result<UniqueFd> directory = OpenCheckoutSettingsDirectory(checkout_directory_, false);
+    if (!directory) {
+      if (directory.error().code() == ErrorCode::kNotFound) return McpRequest{};
+      return directory.error();
+    }
+    if (Status link = RefuseLinkInCheckout(directory->get(), name, shown, kReplaceWithFile);
+        !link) {
+      return link.error();
+    }
+    document = ReadDocumentAt(directory->get(), name, shown);
+  }
+  if (!document) return document.error();
+  if (!document->has_value()) return McpRequest{};
+  return McpRequestOf(**document, shown);
+}
+
+FilesRequesting SettingsFiles::FindFilesRequesting(std::string_view alias) const {
+  FilesRequesting found;
+  for (Scope scope : {Scope::kLocal, Scope::kProject, Scope::kUser}) {
+    Result<McpRequest> request = ReadRequest(scope);
+    if (!request) {
+      found.unreadable.push_back({scope, request.error()});
+    } else if (request->Requests(alias)) {
+      found.scopes.push_back(scope);
+    }
+  }
+  return found;
+}
+
+Result<RequestChange> SettingsFiles::AddRequest(Scope scope, const std::string& alias,
+                                                const FileLock* held_profile_lock) const {
+  return Change(scope, alias, true, held_profile_lock);
+}
+
+Result<RequestChange> SettingsFiles::RemoveRequest(Scope scope, const std::string& alias,
+                                                   const FileLock* held_profile_lock) const {
+  return Change(scope, alias, false, held_profile_lock);
+}
+
+Result<RequestChange> SettingsFiles::Change(Scope scope, const std::string& alias, bool add,
+                                            const FileLock* held_profile_lock) const {
+  if (!IsValidAlias(alias)) {
+    return Error(ErrorCode::kUsage,
+                 "an alias is letters, digits, - and _, starting with a letter or a digit, at most "
+                 "64 characters");
+  }
+  const std::string shown = PathOf(scope);
+  const std::string name = FileNameOf(scope);
+
+  if (scope == Scope::kUser) {
+    if (profile_ == nullptr) return Error(ErrorCode::kRefused, NoProfileDirectoryMessage());
+    std::optional<FileLock> own_lock;
+    if (held_profile_lock == nullptr) {
+      Result<FileLock> lock = profile_->Lock();
+      if (!lock) return lock.error();
+      own_lock.emplace(std::move(*lock));
+    }
+    return ChangeRequestAt(profile_->fd(), name, shown, alias, add);
+  }
+
+  Result<UniqueFd> directory = OpenCheckoutSettingsDirectory(checkout_directory_, add);
+  if (!directory) {
+    if (!add && directory.error().code() == ErrorCode::kNotFound) {
+      return RequestChange::kNotRequested;
+    }
+    return directory.error();
+  }
+  // Nothing to take out of a file that is not there, and no lock file to leave.
+  if (struct stat status;
+      !add && ::fstatat(directory->get(), name.c_str(), &status, AT_SYMLINK_NOFOLLOW) != 0 &&
+      errno == ENOENT) {
+    return RequestChange::kNotRequested;
+  }
+  const std::string directory_path = JoinPath(checkout_directory_, kCheckoutSettingsDirectoryName);
+  const std::string lock_path = JoinPath(directory_path, kCheckoutSettingsLockName);
+  // FileLock refuses a link as well; this says so in a checkout's words.
+  if (Status link =
+          RefuseLinkInCheckout(directory->get(), kCheckoutSettingsLockName, lock_path, "remove it");
+      !link) {
+    return link.error();
+  }
+  Result<FileLock> lock = FileLock::Acquire(directory->get(), kCheckoutSettingsLockName, lock_path);
+  if (!lock) return lock.error();
+  if (Status link = RefuseLinkInCheckout(directory->get(), name, shown, kReplaceWithFile); !link) {
+    return link.error();
+  }
+  return ChangeRequestAt(directory->get(), name, shown, alias, add);
+}
+
+}  // namespace bravebot
