@@ -45,38 +45,9 @@
 
 #include "base/result.h"
 #include "supervisor/mcp/json_rpc_lines.h"
+#include "supervisor/mcp/mcp_answers.h"
 
 namespace bravebot {
-
-// The protocol version we ask for, and every version we accept in answer.
-inline constexpr char kMcpProtocolVersion[] = "2025-11-25";
-inline constexpr std::array<std::string_view, 4> kMcpAcceptedVersions = {
-    "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
-inline constexpr char kMcpClientName[] = "bravebot-mcp";
-inline constexpr char kMcpClientVersion[] = "0.1.0";
-
-// Cursor pages of tools/list followed before the list is refused.
-inline constexpr std::size_t kMaxToolListPages = 1000;
-// The bytes of every page of tools/list together, as the server wrote them,
-// before the list is refused: a list of hundreds of tools is a few hundred
-// KiB, and each page is kept until the last.
-inline constexpr std::size_t kMaxToolListBytes = std::size_t{16} << 20;
-
-// Which way an exchange failed. The Error's code follows it: kClosed and
-// kTimedOut and kIo are kSystem, kUnsupportedVersion is kRefused, the others
-// kCorrupt.
-enum class McpFailureKind {
-  kNone,                // the last call succeeded
-  kClosed,              // the server closed its standard output (or input) before answering
-  kTimedOut,            // no answer before the deadline
-  kNotJson,             // before the initialize answer, a line that is not a JSON-RPC message
-  kErrorResponse,       // the server answered with a JSON-RPC error: method and code
-  kUnsupportedVersion,  // initialize answered in a protocol version we do not speak
-  kMalformed,           // JSON, but no answer we can use: a field missing, a cursor loop, a
-                        // line over 16 MiB, a tool list over 16 MiB, JSON nested deeper than
-                        // 128 levels
-  kIo,                  // reading or writing a pipe failed (errno_value says how)
-};
 
 struct McpFailure {
   McpFailureKind kind = McpFailureKind::kNone;
@@ -86,14 +57,6 @@ struct McpFailure {
   std::optional<std::int64_t> code;
   std::string server_message;
   nlohmann::json server_data;
-};
-
-struct InitializeResult {
-  std::string protocol_version;
-  std::string server_name;     // serverInfo.name, empty if not given
-  std::string server_version;  // serverInfo.version, empty if not given
-  std::optional<std::string> instructions;
-  nlohmann::json capabilities = nlohmann::json::object();
 };
 
 class McpClient {
@@ -154,6 +117,7 @@ class McpClient {
   Status NotAMessage(std::string_view line, bool is_json, const std::string& method);
   Error Fail(McpFailureKind kind, const std::string& method, std::string message,
              int errno_value = 0);
+  Error Fail(const McpFault& fault, const std::string& method, int errno_value = 0);
 
   int to_server_fd_;
   LineReader reader_;
