@@ -25,14 +25,42 @@ inline json ReadMessage() {
   return nullptr;
 }
 
-inline bool IsRequest(const json& message, std::string_view method) {
-  return message.is_object() && message.contains("id") && message.value("method", "") == method;
+// The method `message` names; empty for a response or a method that is not a
+// string.
+inline std::string Method(const json& message) {
+  if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) {
+    return "";
+  }
+  return message["method"].get<std::string>();
 }
+
+inline bool IsRequest(const json& message, std::string_view method) {
+  return message.is_object() && message.contains("id") && Method(message) == method;
+}
+
+inline bool IsNotification(const json& message, std::string_view method) {
+  return message.is_object() && !message.contains("id") && Method(message) == method;
+}
+
+// An answer from the client to a request of the server's.
+inline bool IsResponse(const json& message) {
+  return message.is_object() && message.contains("id") && !message.contains("method");
+}
+
+// Writes `line`, a message written by hand, and the newline that ends it.
+inline void WriteLine(std::string_view line) { std::cout << line << "\n" << std::flush; }
 
 // Writes the answer to request `id` whose result is `result_text`, JSON
 // written by hand (it may be deeper or larger than a json value should hold).
 inline void WriteResult(const json& id, std::string_view result_text) {
   std::cout << R"({"jsonrpc":"2.0","id":)" << id.dump() << R"(,"result":)" << result_text << "}\n"
+            << std::flush;
+}
+
+// Writes the JSON-RPC error answering request `id`.
+inline void WriteError(const json& id, int code, std::string_view message) {
+  std::cout << R"({"jsonrpc":"2.0","id":)" << id.dump() << R"(,"error":{"code":)" << code
+            << R"(,"message":)" << json(message).dump() << "}}\n"
             << std::flush;
 }
 

@@ -1,0 +1,304 @@
+// An MCP server that fails in one chosen way, for the tests of the supervisor:
+//   fault_server MODE [ARG]
+// Unless its mode says otherwise it serves normally: it answers initialize,
+// tools/list with one tool, echo, tools/call of echo with the text it is
+// given (of another tool with error -32602), ping with {}, and any other
+// request with error -32601; it ignores notifications and the client's
+// answers, and exits 0 when its input ends (1 once its output is closed, if
+// SIGPIPE has not killed it first). ARG, where a mode takes one, is a whole
+// number, its default in parentheses below; one that is not fails as an
+// unknown mode does. Other modes ignore it. The modes:
+//   crash-at-start          writes "cannot find config" and "giving up" to
+//                           stderr and exits 3, before reading anything
+//   crash-mid-call          at the first tools/call writes "segfault in
+//                           handler" to stderr and exits 7 without answering
+//   never-answers           reads its input until it ends, writes nothing,
+//                           then exits 0
+//   slow-start [MS]         sleeps MS ms (1500) before reading anything
+//   silent-then-banner [MS] writes "still fetching packages..." to stderr,
+//                           sleeps MS ms (60000) without reading or
+//                           answering, then exits 0
+//   flood                   once notifications/initialized arrives, writes
+//                           notifications/message "flood 1", "flood 2", ...
+//                           as fast as its output takes them, and reads no more
+//   huge-line [MIB]         answers the first tools/call with one line whose
+//                           text is MIB MiB (20) of 'a'; later calls normally
+//   not-json                at each tools/call writes the line
+//                           "this is not JSON", then answers it
+//   clashing-ids            at each tools/call asks the client roots/list with
+//                           id 1 and ping with id "1", waits for both answers
+//                           (serving other requests meanwhile), then answers
+//                           with the text "roots:" + the roots/list result as
+//                           JSON, or "roots-error:" + its error code
+//   double-fork             first leaves a daemon behind: a grandchild in a
+//                           session of its own that writes "daemon <pid>" to
+//                           stderr and pauses forever, keeping the inherited
+//                           stdin, stdout and stderr open; the server reads
+//                           its first message only after that line
+//   exit-after-handshake [STATUS]
+//                           after answering the first tools/list writes "bye"
+//                           to stderr and exits STATUS (0)
+//   stderr-lines [N]        first writes "line 1" ... "line N" (50) to stderr
+//   notify-then-echo        at each tools/call writes a notifications/progress
+//                           first, then answers
+// Any other mode (or none) writes "unknown mode" to stderr and exits 2.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "integration/fake_servers/fake_server.h"
+
+using fake_server::json;
+
+namespace {
+
+constexpr char kTools[] =
+    R"({"tools":[{"name":"echo","description":"Echoes its text.",)"
+    R"("inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]})";
+
+// The result of a tools/call whose answer is `text`.
+std::string TextContent(std::string_view text) {
+  return R"({"content":[{"type":"text","text":)" + json(text).dump() + "}]}";
+}
+
+// Answers `message` as a server that works answers it.
+void AnswerNormally(const json& message) {
+  if (!message.is_object() || !message.contains("id") || !message.contains("method")) return;
+  const json& id = message["id"];
+  const std::string method = fake_server::Method(message);
+  if (method == "initialize") {
+    fake_server::AnswerInitialize(message);
+  } else if (method == "tools/list") {
+    fake_server::WriteResult(id, kTools);
+  } else if (method == "ping") {
+    fake_server::WriteResult(id, "{}");
+  } else if (method == "tools/call") {
+    const json params = message.value("params", json::object());
+    const json name = params.is_object() ? params.value("name", json()) : json();
+    if (name != "echo") {
+      fake_server::WriteError(id, -32602, "Unknown tool: " + name.dump());
+      return;
+    }
+    const json arguments = params.value("arguments", json::object());
+    const json text = arguments.is_object() ? arguments.value("text", json()) : json();
+    fake_server::WriteResult(id, TextContent(text.is_string() ? text.get<std::string>() : ""));
+  } else {
+    fake_server::WriteError(id, -32601, "Method not found: " + method);
+  }
+}
+
+// Serves until input ends, each message shown first to `special`, which
+// returns true when it has dealt with the message itself.
+int Serve(const std::function<bool(const json&)>& special = nullptr) {
+  for (json message = fake_server::ReadMessage(); !message.is_null();
+       message = fake_server::ReadMessage()) {
+    if (!special || !special(message)) AnswerNormally(message);
+    if (!std::cout) return 1;
+  }
+  return 0;
+}
+
+void Sleep(std::int64_t milliseconds) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(milliseconds));
+}
+
+// Writes notifications until the output refuses one, each line written whole
+// by hand, as fast as the output takes them.
+int Flood() {
+  for (std::uint64_t n = 1;; ++n) {
+    std::cout << R"({"jsonrpc":"2.0","method":"notifications/message",)"
+              << R"("params":{"level":"info","data":"flood )" << n << "\"}}\n"
+              << std::flush;
+    if (!std::cout) return 1;
+  }
+}
+
+// Answers `call` with a text of `mebibytes` MiB of 'a', written a MiB at a time.
+void WriteHugeLine(const json& id, std::int64_t mebibytes) {
+  std::cout << R"({"jsonrpc":"2.0","id":)" << id.dump()
+            << R"(,"result":{"content":[{"type":"text","text":")";
+  const std::string mebibyte(1 << 20, 'a');
+  for (std::int64_t i = 0; i < mebibytes && std::cout; ++i) std::cout << mebibyte;
+  std::cout << "\"}]}}\n" << std::flush;
+}
+
+// Asks the client its own requests, with ids its own requests likely use, and
+// answers `call` with what the answer to roots/list held.
+void AnswerWithClashingIds(const json& call) {
+  fake_server::WriteLine(R"({"jsonrpc":"2.0","id":1,"method":"roots/list"})");
+  fake_server::WriteLine(R"({"jsonrpc":"2.0","id":"1","method":"ping"})");
+  json roots;
+  bool pinged = false;
+  while (roots.is_null() || !pinged) {
+    json message = fake_server::ReadMessage();
+    if (message.is_null()) std::exit(0);
+    if (!fake_server::IsResponse(message)) {
+      AnswerNormally(message);
+    } else if (message["id"] == json(1) && roots.is_null()) {
+      roots = message;
+    } else if (message["id"] == json("1")) {
+      pinged = true;
+    }
+  }
+  std::string text;
+  if (roots.contains("result")) {
+    text = "roots:" + roots["result"].dump();
+  } else {
+    const json error = roots.value("error", json());
+    text = "roots-error:" + (error.is_object() ? error.value("code", json()) : json()).dump();
+  }
+  fake_server::WriteResult(call["id"], TextContent(text));
+}
+
+// Leaves a daemon behind, and returns once it has written its pid.
+void ForkDaemon() {
+  int written[2];
+  if (pipe2(written, O_CLOEXEC) != 0) std::exit(1);
+  const pid_t child = fork();
+  if (child < 0) std::exit(1);
+  if (child == 0) {
+    close(written[0]);
+    setsid();
+    if (fork() != 0) _exit(0);
+    const std::string line = "daemon " + std::to_string(getpid()) + "\n";
+    if (write(STDERR_FILENO, line.data(), line.size()) < 0) _exit(1);
+    close(written[1]);
+    for (;;) pause();
+  }
+  close(written[1]);
+  waitpid(child, nullptr, 0);
+  // The pipe ends once the daemon has closed its end, after writing its pid.
+  char byte;
+  for (;;) {
+    const ssize_t got = read(written[0], &byte, 1);
+    if (got == 0 || (got < 0 && errno != EINTR)) break;
+  }
+  close(written[0]);
+}
+
+void WriteStderr(std::string_view line) { std::cerr << line << "\n" << std::flush; }
+
+// ARG as a whole number, `fallback` when it is absent; nullopt when it is not
+// a whole number of at least 0.
+std::optional<std::int64_t> Argument(int argc, char** argv, std::int64_t fallback) {
+  if (argc < 3) return fallback;
+  const std::string_view text = argv[2];
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 0) return std::nullopt;
+  return value;
+}
+
+int UnknownMode() {
+  WriteStderr("unknown mode");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "crash-at-start") {
+    WriteStderr("cannot find config");
+    WriteStderr("giving up");
+    return 3;
+  }
+  if (mode == "crash-mid-call") {
+    return Serve([](const json& message) {
+      if (!fake_server::IsRequest(message, "tools/call")) return false;
+      WriteStderr("segfault in handler");
+      std::exit(7);
+    });
+  }
+  if (mode == "never-answers") {
+    char buffer[4096];
+    for (;;) {
+      const ssize_t got = read(STDIN_FILENO, buffer, sizeof buffer);
+      if (got == 0 || (got < 0 && errno != EINTR)) return 0;
+    }
+  }
+  if (mode == "slow-start") {
+    const std::optional<std::int64_t> milliseconds = Argument(argc, argv, 1500);
+    if (!milliseconds) return UnknownMode();
+    Sleep(*milliseconds);
+    return Serve();
+  }
+  if (mode == "silent-then-banner") {
+    const std::optional<std::int64_t> milliseconds = Argument(argc, argv, 60000);
+    if (!milliseconds) return UnknownMode();
+    WriteStderr("still fetching packages...");
+    Sleep(*milliseconds);
+    return 0;
+  }
+  if (mode == "flood") {
+    return Serve([](const json& message) {
+      if (!fake_server::IsNotification(message, "notifications/initialized")) return false;
+      std::exit(Flood());
+    });
+  }
+  if (mode == "huge-line") {
+    const std::optional<std::int64_t> mebibytes = Argument(argc, argv, 20);
+    if (!mebibytes) return UnknownMode();
+    bool written = false;
+    return Serve([&](const json& message) {
+      if (written || !fake_server::IsRequest(message, "tools/call")) return false;
+      WriteHugeLine(message["id"], *mebibytes);
+      written = true;
+      return true;
+    });
+  }
+  if (mode == "not-json") {
+    return Serve([](const json& message) {
+      if (fake_server::IsRequest(message, "tools/call")) fake_server::WriteLine("this is not JSON");
+      return false;
+    });
+  }
+  if (mode == "clashing-ids") {
+    return Serve([](const json& message) {
+      if (!fake_server::IsRequest(message, "tools/call")) return false;
+      AnswerWithClashingIds(message);
+      return true;
+    });
+  }
+  if (mode == "double-fork") {
+    ForkDaemon();
+    return Serve();
+  }
+  if (mode == "exit-after-handshake") {
+    const std::optional<std::int64_t> status = Argument(argc, argv, 0);
+    if (!status || *status > 255) return UnknownMode();
+    return Serve([&](const json& message) {
+      if (!fake_server::IsRequest(message, "tools/list")) return false;
+      AnswerNormally(message);
+      WriteStderr("bye");
+      std::exit(static_cast<int>(*status));
+    });
+  }
+  if (mode == "stderr-lines") {
+    const std::optional<std::int64_t> lines = Argument(argc, argv, 50);
+    if (!lines) return UnknownMode();
+    for (std::int64_t n = 1; n <= *lines; ++n) WriteStderr("line " + std::to_string(n));
+    return Serve();
+  }
+  if (mode == "notify-then-echo") {
+    return Serve([](const json& message) {
+      if (fake_server::IsRequest(message, "tools/call")) {
+        fake_server::WriteLine(R"({"jsonrpc":"2.0","method":"notifications/progress",)"
+                               R"("params":{"progressToken":"t","progress":1}})");
+      }
+      return false;
+    });
+  }
+  return UnknownMode();
+}
