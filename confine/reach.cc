@@ -120,7 +120,7 @@ Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& in
       LimitsFor(inputs.user_home, inputs.profile, inputs.system_temporary_root, *inputs.fs),
       ServerWritable(declaration, inputs)};
   Reach reach;
-  reach.home = HomeOfDeclaration(declaration, inputs.profile);
+  reach.home = inputs.home.empty() ? HomeOfDeclaration(declaration, inputs.profile) : inputs.home;
   reach.temporary_directory = inputs.temporary_directory;
   reach.working_directory = inputs.temporary_directory;
   if (!declaration.directory.empty()) {

@@ -33,6 +33,9 @@ struct ReachInputs {
   // The program, found already (by LocateProgram) where a decision was made on
   // it: the reach then runs exactly that one. Empty: found here.
   std::string program;
+  // Its home where it is not mcp-home/<digest>: an incognito session's, in its
+  // temporary directory, so nothing is written to the profile directory.
+  std::string home;
 };
 
 // One variable the server starts with. The value may be a key: it is handed

@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include "confine/digest.h"
+#include "confine/paths.h"
 #include "launcher/filesystem_view.h"
 #include "launcher/landlock_ruleset.h"
 #include "supervisor/policy/session_plan.h"
@@ -154,6 +156,7 @@ Result<Confinement> PlanConfinement(const Declaration& declaration,
   inputs.temporary_directory = temporary_directory;
   inputs.declared_directories = std::move(*declared_directories);
   inputs.program = program;
+  if (options.incognito) inputs.home = JoinPath(temporary_directory, "home");
   Result<Reach> reach = ComputeReach(declaration, inputs);
   if (!reach) return reach.error();
   if (!options.program_override.empty()) {
@@ -182,8 +185,10 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
     }
   }
   if (!program) return program.error();
-  Result<std::string> home = PrepareServerHome(*options.profile, ComputeDigest(declaration).hex);
-  if (!home) return home.error();
+  if (!options.incognito) {
+    Result<std::string> home = PrepareServerHome(*options.profile, ComputeDigest(declaration).hex);
+    if (!home) return home.error();
+  }
   Result<std::string> run_directory = MakeRunDirectory(options.system_temporary_root);
   if (!run_directory) return run_directory.error();
   // From here on, a failure removes the run directory.
@@ -191,6 +196,9 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
     RemoveRunDirectory(*run_directory);
     return error;
   };
+  if (options.incognito && ::mkdir(JoinPath(*run_directory, "home").c_str(), 0700) != 0) {
+    return fail(Error::FromErrno("create its home in " + *run_directory));
+  }
 
   Result<Confinement> confinement = PlanConfinement(declaration, options, *run_directory, *program);
   if (!confinement) return fail(confinement.error());
@@ -236,11 +244,15 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   Result<LaunchedChild> child = Launch(request);
   if (!child) return fail(child.error());
   RunningServers().Add(child->pid);
-  return ConfinedServer(std::move(*child), std::move(*confinement), std::move(*run_directory));
+  // Our child, not yet reaped: the number cannot name another process.
+  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, child->pid, 0)));
+  return ConfinedServer(std::move(*child), std::move(pidfd), std::move(*confinement),
+                        std::move(*run_directory));
 }
 
 ConfinedServer::ConfinedServer(ConfinedServer&& other) noexcept
     : child_(std::move(other.child_)),
+      pidfd_(std::move(other.pidfd_)),
       confinement_(std::move(other.confinement_)),
       run_directory_(std::move(other.run_directory_)),
       exit_status_(other.exit_status_) {
@@ -255,22 +267,16 @@ ConfinedServer::~ConfinedServer() {
 std::optional<int> ConfinedServer::WaitFor(std::chrono::milliseconds timeout) {
   if (exit_status_) return exit_status_;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  // A pidfd becomes readable the moment the process ends, so the wait ends
-  // then and not at the next tick of a polling loop.
-  UniqueFd process(static_cast<int>(::syscall(SYS_pidfd_open, child_.pid, 0)));
   for (;;) {
-    int status = 0;
-    pid_t done = ::waitpid(child_.pid, &status, WNOHANG);
-    if (done == child_.pid) {
-      exit_status_ = ShellStatus(status);
-      return exit_status_;
-    }
-    if (done < 0 && errno != EINTR) return std::nullopt;
+    if (std::optional<int> status = Reap()) return status;
+    if (child_.pid <= 0) return std::nullopt;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return std::nullopt;
-    if (process.valid()) {
-      struct pollfd ended = {process.get(), POLLIN, 0};
+    // The pidfd becomes readable the moment the process ends, so the wait
+    // ends then and not at the next tick of a polling loop.
+    if (pidfd_.valid()) {
+      struct pollfd ended = {pidfd_.get(), POLLIN, 0};
       ::poll(&ended, 1, static_cast<int>(left.count()));
     } else {
       std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(10)));
@@ -278,30 +284,51 @@ std::optional<int> ConfinedServer::WaitFor(std::chrono::milliseconds timeout) {
   }
 }
 
+std::optional<int> ConfinedServer::Reap() {
+  if (exit_status_ || child_.pid <= 0) return exit_status_;
+  int status = 0;
+  pid_t done;
+  do {
+    done = ::waitpid(child_.pid, &status, WNOHANG);
+  } while (done < 0 && errno == EINTR);
+  if (done == child_.pid) exit_status_ = ShellStatus(status);
+  return exit_status_;
+}
+
+void ConfinedServer::Signal(int signal) {
+  // Ending its first process ends its PID namespace and all in it.
+  if (child_.pid > 0 && !exit_status_) ::kill(-child_.pid, signal);
+}
+
+void ConfinedServer::Finish() {
+  if (child_.pid > 0) {
+    RunningServers().Remove(child_.pid);
+    // Without a PID namespace, EndStrays finds what its group and its
+    // descendants left.
+    if (!child_.in_pid_namespace) {
+      EndStrays(child_.pid, [](pid_t pid) { return RunningServers().Contains(pid); });
+    }
+    // Its output descriptors stay open until this object goes: a reader of
+    // its standard error may still be draining what it wrote last.
+    child_.pid = -1;
+  }
+  if (!run_directory_.empty()) RemoveRunDirectory(run_directory_);
+  run_directory_.clear();
+}
+
 int ConfinedServer::Stop(std::chrono::milliseconds grace) {
   if (child_.pid <= 0) return exit_status_.value_or(-1);
   CloseInput();
   std::optional<int> status = WaitFor(grace);
-  // Signalled only while it is not reaped: after, its number may be another
-  // process's. Ending its first process ends its PID namespace; without one,
-  // EndStrays finds what its group and its descendants left.
   if (!status) {
-    ::kill(-child_.pid, SIGTERM);
+    Signal(SIGTERM);
     status = WaitFor(grace);
   }
   if (!status) {
-    ::kill(-child_.pid, SIGKILL);
+    Signal(SIGKILL);
     status = WaitFor(std::chrono::milliseconds(5000));
   }
-  RunningServers().Remove(child_.pid);
-  if (!child_.in_pid_namespace) {
-    EndStrays(child_.pid, [](pid_t pid) { return RunningServers().Contains(pid); });
-  }
-  // Its output descriptors stay open until this object goes: a reader of its
-  // standard error may still be draining what it wrote last.
-  child_.pid = -1;
-  if (!run_directory_.empty()) RemoveRunDirectory(run_directory_);
-  run_directory_.clear();
+  Finish();
   return status.value_or(-1);
 }
 

@@ -16,6 +16,7 @@
 
 #include "base/environment.h"
 #include "base/result.h"
+#include "base/unique_fd.h"
 #include "confine/declaration.h"
 #include "confine/filesystem.h"
 #include "confine/reach.h"
@@ -34,6 +35,9 @@ struct ServerStartOptions {
   const FileSystemView* fs = nullptr;
   std::string system_temporary_root = kSystemTemporaryRoot;
   ChildStdio stdio = ChildStdio::kPipes;
+  // An incognito session's: its home is made in its temporary directory and
+  // goes with it, and nothing is written to the profile directory.
+  bool incognito = false;
   // The administrator file's policy: a server it refuses is not started.
   std::optional<ManagedPolicy> policy;
   // For `reach --probe`: a program run in place of the server, under the
@@ -77,6 +81,9 @@ class ConfinedServer {
 
   // Its first process: the init of its PID namespace, or the server itself.
   pid_t pid() const { return child_.pid; }
+  // A pidfd of its first process, taken at the start: readable once it ends,
+  // for a loop to wait on.
+  int pidfd() const { return pidfd_.get(); }
   int stdin_fd() const { return child_.stdin_fd.get(); }
   int stdout_fd() const { return child_.stdout_fd.get(); }
   int stderr_fd() const { return child_.stderr_fd.get(); }
@@ -92,6 +99,18 @@ class ConfinedServer {
   // gives it (128 + signal), or nothing while it runs.
   std::optional<int> WaitFor(std::chrono::milliseconds timeout);
 
+  // Its exit status if it has ended, reaping it; nothing while it runs. Never
+  // blocks.
+  std::optional<int> Reap();
+
+  // Sends `signal` to its process group, while it is not reaped: after, its
+  // number may be another process's.
+  void Signal(int signal);
+
+  // Once it has been reaped: ends what it left behind where it had no PID
+  // namespace, and removes its temporary directory. Stop does this itself.
+  void Finish();
+
   // Ends it: closes its input and waits `grace`, then SIGTERM to its process
   // group and waits `grace`, then SIGKILL, which ends its PID namespace and
   // every process in it (where it has none, every process it left behind is
@@ -100,12 +119,15 @@ class ConfinedServer {
   int Stop(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
 
  private:
-  ConfinedServer(LaunchedChild child, Confinement confinement, std::string run_directory)
+  ConfinedServer(LaunchedChild child, UniqueFd pidfd, Confinement confinement,
+                 std::string run_directory)
       : child_(std::move(child)),
+        pidfd_(std::move(pidfd)),
         confinement_(std::move(confinement)),
         run_directory_(std::move(run_directory)) {}
 
   LaunchedChild child_;
+  UniqueFd pidfd_;
   Confinement confinement_;
   std::string run_directory_;
   std::optional<int> exit_status_;

@@ -1,0 +1,153 @@
+#include "supervisor/mcp/mcp_connection.h"
+
+#include <cstdint>
+#include <utility>
+
+#include "base/json_depth.h"
+#include "base/shown_text.h"
+
+namespace bravebot {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string Line(const ordered_json& message) {
+  // dump() escapes any newline inside a string, so a message is one line; a
+  // string that is not UTF-8 is replaced rather than thrown about.
+  return message.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+std::optional<std::int64_t> OurId(const ordered_json& id) {
+  if (id.is_number_unsigned()) {
+    const auto value = id.get<std::uint64_t>();
+    if (value > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+    return static_cast<std::int64_t>(value);
+  }
+  if (id.is_number_integer()) return id.get<std::int64_t>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string McpConnection::Request(std::uint64_t tag, const std::string& method,
+                                   const ordered_json& params, std::string what) {
+  const std::int64_t id = next_id_++;
+  ordered_json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null()) request["params"] = params;
+  pending_[id] = Pending{tag, method, what.empty() ? method : std::move(what)};
+  return Line(request);
+}
+
+std::string McpConnection::Notification(const std::string& method, const ordered_json& params) {
+  ordered_json notification = {{"jsonrpc", "2.0"}, {"method", method}};
+  if (!params.is_null()) notification["params"] = params;
+  return Line(notification);
+}
+
+std::string McpConnection::Reply(const ordered_json& id, const ordered_json& result) {
+  return Line({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}});
+}
+
+std::string McpConnection::ReplyError(const ordered_json& id, const ordered_json& error) {
+  return Line({{"jsonrpc", "2.0"}, {"id", id}, {"error", error}});
+}
+
+McpRead<std::vector<McpIncoming>> McpConnection::Take(std::string_view line) {
+  std::vector<McpIncoming> taken;
+  if (IsBlankLine(line)) return taken;
+  if (NestsDeeperThan(line, kMaxJsonDepth)) {
+    return McpFault{McpFailureKind::kMalformed,
+                    "the server wrote JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                        " levels; bravebot-mcp reads no deeper",
+                    std::nullopt};
+  }
+  ordered_json parsed = ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
+  std::vector<ordered_json> messages;
+  if (parsed.is_discarded()) {
+    auto skipped = NotAMessage(line, false);
+    if (auto* fault = std::get_if<McpFault>(&skipped)) return *fault;
+    taken.push_back(std::move(*std::get<0>(skipped)));
+    return taken;
+  }
+  // A batch (2025-03-26 allowed them) is taken one message at a time.
+  if (parsed.is_array() && !parsed.empty()) {
+    for (auto& element : parsed) messages.push_back(std::move(element));
+  } else {
+    messages.push_back(std::move(parsed));
+  }
+  for (auto& message : messages) {
+    auto one = TakeMessage(std::move(message), line);
+    if (auto* fault = std::get_if<McpFault>(&one)) return *fault;
+    if (auto& incoming = std::get<0>(one)) taken.push_back(std::move(*incoming));
+  }
+  return taken;
+}
+
+McpRead<std::optional<McpIncoming>> McpConnection::TakeMessage(ordered_json message,
+                                                               std::string_view line) {
+  if (!message.is_object()) return NotAMessage(line, true);
+  auto method = message.find("method");
+  auto id = message.find("id");
+  if (method != message.end() && method->is_string()) {
+    McpIncoming incoming;
+    incoming.kind =
+        id == message.end() ? McpIncoming::Kind::kNotification : McpIncoming::Kind::kServerRequest;
+    incoming.method = method->get<std::string>();
+    incoming.message = std::move(message);
+    return std::optional<McpIncoming>(std::move(incoming));
+  }
+  auto result = message.find("result");
+  auto error = message.find("error");
+  if (method != message.end() || id == message.end() ||
+      (result == message.end() && error == message.end())) {
+    return NotAMessage(Line(message), true);
+  }
+  std::optional<std::int64_t> ours = OurId(*id);
+  auto pending = ours ? pending_.find(*ours) : pending_.end();
+  // An answer to a request given up on, or to none of ours: dropped.
+  if (pending == pending_.end()) return std::optional<McpIncoming>();
+  McpIncoming incoming;
+  incoming.kind = McpIncoming::Kind::kAnswer;
+  incoming.tag = pending->second.tag;
+  incoming.method = std::move(pending->second.method);
+  incoming.what = std::move(pending->second.what);
+  incoming.line_bytes = line.size();
+  pending_.erase(pending);
+  if (error != message.end()) {
+    incoming.fault = ErrorAnswerFault(*error, incoming.what);
+  } else {
+    incoming.result = std::move(*result);
+  }
+  if (incoming.method == "initialize") initialize_answered_ = true;
+  return std::optional<McpIncoming>(std::move(incoming));
+}
+
+McpRead<std::optional<McpIncoming>> McpConnection::NotAMessage(std::string_view line,
+                                                               bool is_json) {
+  if (!initialize_answered_) return NotAMessageFault(line, is_json);
+  McpIncoming incoming;
+  incoming.kind = McpIncoming::Kind::kSkipped;
+  incoming.skipped = std::string("a line that is ") +
+                     (is_json ? "not a JSON-RPC message" : "not JSON") + ": " + QuoteLine(line);
+  return std::optional<McpIncoming>(std::move(incoming));
+}
+
+std::optional<std::int64_t> McpConnection::Forget(std::uint64_t tag) {
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    if (it->second.tag == tag) {
+      const std::int64_t id = it->first;
+      pending_.erase(it);
+      return id;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::pair<std::uint64_t, std::string>> McpConnection::ForgetAll() {
+  std::vector<std::pair<std::uint64_t, std::string>> forgotten;
+  for (auto& [id, pending] : pending_) forgotten.emplace_back(pending.tag, pending.method);
+  pending_.clear();
+  return forgotten;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,104 @@
+// One MCP connection to a server, without I/O: it makes the lines to write
+// and reads the lines the server wrote, keeping every request of ours that
+// is still unanswered by its id, so answers are matched whenever they come
+// and in any order. Whoever owns the pipes (the supervisor's loop, or
+// mcp-run) writes and reads.
+//
+//   McpConnection connection;
+//   Write(connection.Request(tag, "tools/call", params, "tools/call for echo"));
+//   auto taken = connection.Take(line);              // a line the server wrote
+//   if (auto* fault = std::get_if<McpFault>(&taken)) return Stop(*fault);
+//   for (McpIncoming& incoming : std::get<0>(taken)) ...
+//
+// Our ids are numbers from 1, never reused. A message that has a method and
+// an id is a request of the server's own, whatever its id; one with a method
+// and no id, a notification; one with an id and a result or an error and no
+// method, an answer, taken only when its id is one of ours still pending. A
+// line that is no message ends the exchange until initialize is answered (a
+// program that prints a banner is no MCP server) and is skipped after. A line
+// nested deeper than kMaxJsonDepth ends it whenever it comes.
+#ifndef BRAVEBOT_SUPERVISOR_MCP_MCP_CONNECTION_H_
+#define BRAVEBOT_SUPERVISOR_MCP_MCP_CONNECTION_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "supervisor/mcp/mcp_answers.h"
+
+namespace bravebot {
+
+struct McpIncoming {
+  enum class Kind {
+    kAnswer,         // the answer to a request of ours
+    kServerRequest,  // a request of the server's own (message has its id)
+    kNotification,   // a notification of the server's
+    kSkipped,        // a line that is no message, after the handshake
+  };
+  Kind kind = Kind::kSkipped;
+  // kAnswer: the tag given with the request, and its method and `what`.
+  std::uint64_t tag = 0;
+  std::string method;
+  std::string what;
+  // kAnswer: the result member, or the fault an error answer is in our words.
+  nlohmann::ordered_json result;
+  std::optional<McpFault> fault;
+  // kAnswer: the bytes of the line it came in.
+  std::size_t line_bytes = 0;
+  // kServerRequest and kNotification: the message as the server wrote it.
+  nlohmann::ordered_json message;
+  // kSkipped: the line, quoted and escaped, and why it was skipped.
+  std::string skipped;
+};
+
+class McpConnection {
+ public:
+  // Our request `method` with `params` (null for none), remembered under
+  // `tag`; `what` names it in messages ("tools/call for echo"), the method
+  // when empty. Returns the line to write, without its '\n'.
+  std::string Request(std::uint64_t tag, const std::string& method,
+                      const nlohmann::ordered_json& params, std::string what = "");
+  // A notification of ours.
+  static std::string Notification(const std::string& method, const nlohmann::ordered_json& params);
+  // The answer to the server's request `id`: its result, or an error object.
+  static std::string Reply(const nlohmann::ordered_json& id, const nlohmann::ordered_json& result);
+  static std::string ReplyError(const nlohmann::ordered_json& id,
+                                const nlohmann::ordered_json& error);
+
+  // Reads one line the server wrote (without its '\n'): what it held, or the
+  // fault that ends the exchange.
+  McpRead<std::vector<McpIncoming>> Take(std::string_view line);
+
+  // Forgets the request under `tag`: an answer to it is dropped. Gives the
+  // id it was sent with, to name it in notifications/cancelled.
+  std::optional<std::int64_t> Forget(std::uint64_t tag);
+  // Forgets every request still unanswered; gives their tags and methods.
+  std::vector<std::pair<std::uint64_t, std::string>> ForgetAll();
+
+  bool initialize_answered() const { return initialize_answered_; }
+  std::size_t pending() const { return pending_.size(); }
+
+ private:
+  struct Pending {
+    std::uint64_t tag;
+    std::string method;
+    std::string what;
+  };
+  // One message of a line (a batch gives several).
+  McpRead<std::optional<McpIncoming>> TakeMessage(nlohmann::ordered_json message,
+                                                  std::string_view line);
+  McpRead<std::optional<McpIncoming>> NotAMessage(std::string_view line, bool is_json);
+
+  std::map<std::int64_t, Pending> pending_;
+  std::int64_t next_id_ = 1;
+  bool initialize_answered_ = false;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_MCP_MCP_CONNECTION_H_

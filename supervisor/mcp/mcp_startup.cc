@@ -1,0 +1,42 @@
+#include "supervisor/mcp/mcp_startup.h"
+
+#include <utility>
+#include <variant>
+
+namespace bravebot {
+
+std::string McpStartup::Begin() {
+  awaiting_ = "initialize";
+  return connection_.Request(tag_, awaiting_, InitializeParams());
+}
+
+McpStartup::Step McpStartup::Take(McpIncoming answer) {
+  Step step;
+  if (answer.fault) {
+    step.fault = std::move(answer.fault);
+    return step;
+  }
+  if (awaiting_ == "initialize") {
+    McpRead<InitializeResult> hello = ReadInitializeAnswer(answer.result);
+    if (auto* fault = std::get_if<McpFault>(&hello)) {
+      step.fault = std::move(*fault);
+      return step;
+    }
+    hello_ = std::get<InitializeResult>(std::move(hello));
+    step.lines.push_back(McpConnection::Notification("notifications/initialized", nullptr));
+    awaiting_ = "tools/list";
+    step.lines.push_back(connection_.Request(tag_, awaiting_, pages_.NextParams()));
+    return step;
+  }
+  auto page = pages_.Take(std::move(answer.result), answer.line_bytes);
+  if (auto* fault = std::get_if<McpFault>(&page)) {
+    step.fault = std::move(*fault);
+  } else if (std::holds_alternative<ToolListPages::Done>(page)) {
+    step.done = true;
+  } else {
+    step.lines.push_back(connection_.Request(tag_, awaiting_, pages_.NextParams()));
+  }
+  return step;
+}
+
+}  // namespace bravebot
