@@ -6,14 +6,27 @@
 #define BRAVEBOT_INTEGRATION_PROCESS_SCAN_H_
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cctype>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 namespace bravebot::testing {
+
+// What a /proc file holds, or as much as was read before its process ended:
+// read with read(2), since a stream throws when the process goes mid-read.
+inline std::string ReadProcFile(const std::string& path) {
+  std::string text;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buffer[4096];
+  ssize_t got;
+  while ((got = ::read(fd, buffer, sizeof(buffer))) > 0) text.append(buffer, got);
+  ::close(fd);
+  return text;
+}
 
 // The pids of the processes, zombies left out, one of whose arguments is
 // `word`.
@@ -24,12 +37,9 @@ inline std::vector<std::string> ProcessesWithArgument(const std::string& word) {
   while (struct dirent* entry = ::readdir(proc)) {
     const std::string pid = entry->d_name;
     if (pid.empty() || !std::isdigit(static_cast<unsigned char>(pid[0]))) continue;
-    std::ifstream cmdline("/proc/" + pid + "/cmdline", std::ios::binary);
-    std::string arguments((std::istreambuf_iterator<char>(cmdline)),
-                          std::istreambuf_iterator<char>());
+    const std::string arguments = ReadProcFile("/proc/" + pid + "/cmdline");
     if (arguments.find(word + '\0') == std::string::npos) continue;
-    std::ifstream stat("/proc/" + pid + "/stat");
-    std::string status((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const std::string status = ReadProcFile("/proc/" + pid + "/stat");
     size_t close = status.rfind(')');
     if (close != std::string::npos && close + 2 < status.size() && status[close + 2] == 'Z') {
       continue;
