@@ -135,6 +135,12 @@ int ShellStatus(int status) {
 
 }  // namespace
 
+const KernelFacts& ProbeKernelOnce() {
+  // Probing user namespaces forks a child: once a process, not once a start.
+  static const KernelFacts facts{ProbeLandlockAbi(), ProbeIsolation()};
+  return facts;
+}
+
 Result<Confinement> PlanConfinement(const Declaration& declaration,
                                     const ServerStartOptions& options,
                                     const std::string& temporary_directory,
@@ -165,9 +171,10 @@ Result<Confinement> PlanConfinement(const Declaration& declaration,
     reach->program = options.program_override;
     reach->argv = options.argv_override(*reach);
   }
-  LandlockPlan plan = PlanLandlock(*reach, ProbeLandlockAbi());
+  const KernelFacts& kernel = ProbeKernelOnce();
+  LandlockPlan plan = PlanLandlock(*reach, kernel.landlock_abi);
   const IsolationSupport support =
-      options.namespaces ? ProbeIsolation() : IsolationSupport{false, false};
+      options.namespaces ? kernel.isolation : IsolationSupport{false, false};
   IsolationPlan isolation = PlanIsolation(support, ProcRights(*reach, plan.abi));
   AddUnkeptIsolationPromises(isolation, plan.unkept_promises);
   return Confinement{std::move(*reach), std::move(plan), std::move(isolation)};

@@ -61,6 +61,15 @@ struct Confinement {
   IsolationPlan isolation;
 };
 
+// What this kernel offers a server: its Landlock ABI (0 for none) and the
+// namespaces an unprivileged process may make. Probed on the first call, and
+// given as it was then ever after.
+struct KernelFacts {
+  int landlock_abi = 0;
+  IsolationSupport isolation;
+};
+const KernelFacts& ProbeKernelOnce();
+
 // Computes the confinement of `declaration` on this machine without starting
 // anything; the home and the temporary directory are named but not made.
 // `program` is where its program was found (LocateProgram), or "" to find it
@@ -91,6 +100,11 @@ class ConfinedServer {
   // Its temporary directory for this run (its TMPDIR), which Stop removes;
   // empty once it has.
   const std::string& run_directory() const { return run_directory_; }
+
+  // Hands its pipes' ends over to a loop that reads and writes them itself.
+  UniqueFd TakeStdin() { return std::move(child_.stdin_fd); }
+  UniqueFd TakeStdout() { return std::move(child_.stdout_fd); }
+  UniqueFd TakeStderr() { return std::move(child_.stderr_fd); }
 
   // Closes its standard input so it can end by itself.
   void CloseInput() { child_.stdin_fd.reset(); }

@@ -1,0 +1,239 @@
+#include "supervisor/servers/running_server.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <utility>
+
+namespace bravebot {
+namespace {
+
+// Our end of a pipe, made non-blocking, so that what is left in it can be
+// read at once when the server ends, while the loop also waits on it.
+int NonBlocking(UniqueFd fd) {
+  const int raw = fd.release();
+  if (raw >= 0) ::fcntl(raw, F_SETFL, ::fcntl(raw, F_GETFL) | O_NONBLOCK);
+  return raw;
+}
+
+// Reads `fd` until it is empty for now or ended; gives what was read.
+std::string ReadWhatIsThere(int fd) {
+  std::string bytes;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof(buffer));
+    if (got > 0) {
+      bytes.append(buffer, static_cast<std::size_t>(got));
+      continue;
+    }
+    if (got < 0 && errno == EINTR) continue;
+    return bytes;
+  }
+}
+
+}  // namespace
+
+Result<std::shared_ptr<RunningServer>> RunningServer::Start(boost::asio::io_context& io,
+                                                            const Declaration& declaration,
+                                                            const ServerStartOptions& options,
+                                                            ServerEvents events) {
+  Result<ConfinedServer> server = ConfinedServer::Start(declaration, options);
+  if (!server) return server.error();
+  std::shared_ptr<RunningServer> running(
+      new RunningServer(io, std::move(*server), std::move(events)));
+  running->ReadOutput();
+  running->ReadStderr();
+  running->WaitForEnd();
+  return running;
+}
+
+RunningServer::RunningServer(boost::asio::io_context& io, ConfinedServer server,
+                             ServerEvents events)
+    : server_(std::move(server)),
+      events_(std::move(events)),
+      input_(io, NonBlocking(server_.TakeStdin())),
+      output_(io, NonBlocking(server_.TakeStdout())),
+      errors_(io, NonBlocking(server_.TakeStderr())),
+      process_(io, ::dup(server_.pidfd())),
+      stop_timer_(io) {}
+
+RunningServer::~RunningServer() = default;  // ConfinedServer stops what still runs
+
+bool RunningServer::Write(std::string line) {
+  if (input_closed_ || status_) return false;
+  if (queued_bytes_ + line.size() + 1 > kMaxQueuedInputBytes) return false;
+  line.push_back('\n');
+  queued_bytes_ += line.size();
+  queued_.push_back(std::move(line));
+  if (!writing_) WriteNext();
+  return true;
+}
+
+void RunningServer::WriteNext() {
+  if (queued_.empty() || input_closed_) {
+    writing_ = false;
+    return;
+  }
+  writing_ = true;
+  boost::asio::async_write(
+      input_, boost::asio::buffer(queued_.front()),
+      [self = shared_from_this()](const boost::system::error_code& error, std::size_t) {
+        if (self->queued_.empty()) return;  // the queue was dropped when its input closed
+        self->queued_bytes_ -= self->queued_.front().size();
+        self->queued_.pop_front();
+        if (error) {
+          // It closed its input, or ended: nothing more reaches it.
+          self->input_closed_ = true;
+          self->queued_.clear();
+          self->queued_bytes_ = 0;
+          self->writing_ = false;
+          return;
+        }
+        self->WriteNext();
+      });
+}
+
+void RunningServer::PauseOutput() { paused_ = true; }
+
+void RunningServer::ResumeOutput() {
+  paused_ = false;
+  ReadOutput();
+}
+
+void RunningServer::ReadOutput() {
+  if (reading_output_ || paused_ || output_ended_ || end_reported_) return;
+  reading_output_ = true;
+  output_.async_read_some(
+      boost::asio::buffer(output_buffer_),
+      [self = shared_from_this()](const boost::system::error_code& error, std::size_t got) {
+        self->reading_output_ = false;
+        if (self->end_reported_) return;
+        if (got > 0) {
+          self->wrote_output_ = true;
+          self->lines_.Feed(std::string_view(self->output_buffer_.data(), got));
+          while (auto line = self->lines_.Next()) self->events_.on_line(std::move(*line));
+          if (self->lines_.overflowed()) {
+            self->output_ended_ = true;
+            self->events_.on_overflow();
+            return;
+          }
+        }
+        if (error) {
+          if (auto rest = self->lines_.Rest()) self->events_.on_line(std::move(*rest));
+          self->output_ended_ = true;
+          self->MaybeReportEnd();
+          return;
+        }
+        self->ReadOutput();
+      });
+}
+
+void RunningServer::ReadStderr() {
+  errors_.async_read_some(
+      boost::asio::buffer(errors_buffer_),
+      [self = shared_from_this()](const boost::system::error_code& error, std::size_t got) {
+        if (self->end_reported_) return;
+        for (std::string& line :
+             self->stderr_lines_.Feed(std::string_view(self->errors_buffer_.data(), got))) {
+          self->events_.on_stderr_line(std::move(line));
+        }
+        if (error) {
+          if (auto rest = self->stderr_lines_.Finish()) self->events_.on_stderr_line(*rest);
+          return;
+        }
+        self->ReadStderr();
+      });
+}
+
+void RunningServer::WaitForEnd() {
+  process_.async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                      [self = shared_from_this()](const boost::system::error_code& error) {
+                        if (error) return;
+                        std::optional<int> status = self->server_.Reap();
+                        if (!status) {
+                          self->WaitForEnd();
+                          return;
+                        }
+                        self->Ended(*status);
+                      });
+}
+
+void RunningServer::Ended(int status) {
+  status_ = status;
+  stop_timer_.cancel();
+  // Ends what it left behind where it had no PID namespace, and removes its
+  // temporary directory (and an incognito home in it).
+  server_.Finish();
+  input_closed_ = true;
+  queued_.clear();
+  queued_bytes_ = 0;
+  boost::system::error_code ignored;
+  input_.close(ignored);
+  // What it wrote last is in the pipes still: read it now, so its last answer
+  // and its last words come before its end. Whatever kept a pipe open (where
+  // nothing ended it with a PID namespace) does not hold the end back.
+  if (!output_ended_) {
+    lines_.Feed(ReadWhatIsThere(output_.native_handle()));
+    while (auto line = lines_.Next()) events_.on_line(std::move(*line));
+    if (auto rest = lines_.Rest()) events_.on_line(std::move(*rest));
+    output_ended_ = true;
+  }
+  for (std::string& line : stderr_lines_.Feed(ReadWhatIsThere(errors_.native_handle()))) {
+    events_.on_stderr_line(std::move(line));
+  }
+  if (auto rest = stderr_lines_.Finish()) events_.on_stderr_line(*rest);
+  MaybeReportEnd();
+}
+
+void RunningServer::MaybeReportEnd() {
+  if (end_reported_ || !status_ || !output_ended_) return;
+  end_reported_ = true;
+  boost::system::error_code ignored;
+  output_.close(ignored);
+  errors_.close(ignored);
+  process_.close(ignored);
+  const int status = *status_;
+  if (events_.on_exit) events_.on_exit(status);
+  for (auto& done : stopped_) done(status);
+  stopped_.clear();
+}
+
+void RunningServer::Stop(std::function<void(int status)> done) {
+  if (end_reported_) {
+    if (done) done(*status_);
+    return;
+  }
+  if (done) stopped_.push_back(std::move(done));
+  if (stopping_) return;
+  stopping_ = true;
+  // Its input closed first, so a server that ends when its input does ends
+  // cleanly; then SIGTERM, then SIGKILL, which ends its PID namespace.
+  input_closed_ = true;
+  queued_.clear();
+  queued_bytes_ = 0;
+  boost::system::error_code ignored;
+  input_.close(ignored);
+  // A server paused by backpressure is read again, so that it can end.
+  paused_ = false;
+  ReadOutput();
+  stop_timer_.expires_after(kStopGrace);
+  stop_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
+    if (!error) self->Escalate(SIGTERM);
+  });
+}
+
+void RunningServer::Escalate(int signal) {
+  if (status_) return;
+  server_.Signal(signal);
+  if (signal != SIGTERM) return;
+  stop_timer_.expires_after(kStopGrace);
+  stop_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
+    if (!error) self->Escalate(SIGKILL);
+  });
+}
+
+}  // namespace bravebot

@@ -1,0 +1,117 @@
+// One confined stdio server's life on an event loop: its output read line by
+// line, its standard error read always, what is written to it queued, its end
+// noticed through the pidfd taken at its start, and its stop asynchronous
+// (its input closed, then SIGTERM, then SIGKILL, each after a grace). Nothing
+// here blocks the loop.
+//
+//   auto server = RunningServer::Start(io, declaration, options, events);
+//   server->Write(line);                 // a line to its standard input
+//   server->PauseOutput();               // backpressure: read no more lines
+//   server->Stop([](int status) { ... });
+//
+// Bounded whatever the server does: a line of its output past kMaxLineBytes
+// ends the reading (events.on_overflow) and the caller stops it; its standard
+// error costs StderrLines' tail; its output is read only while not paused.
+#ifndef BRAVEBOT_SUPERVISOR_SERVERS_RUNNING_SERVER_H_
+#define BRAVEBOT_SUPERVISOR_SERVERS_RUNNING_SERVER_H_
+
+#include <array>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "confine/declaration.h"
+#include "supervisor/mcp/line_splitter.h"
+#include "supervisor/servers/confined_server.h"
+#include "supervisor/servers/stderr_lines.h"
+
+namespace bravebot {
+
+struct ServerEvents {
+  std::function<void(std::string line)> on_line;         // a line of its output
+  std::function<void(std::string line)> on_stderr_line;  // a line of its standard error, escaped
+  std::function<void()> on_overflow;                     // a line of its output too long to read
+  // It ended, by itself or stopped: its status as a shell gives it. Called
+  // once, after the last line of its output was given.
+  std::function<void(int status)> on_exit;
+};
+
+class RunningServer : public std::enable_shared_from_this<RunningServer> {
+ public:
+  // How long it is given to end after its input closes, and after SIGTERM.
+  static constexpr std::chrono::milliseconds kStopGrace{1000};
+
+  static Result<std::shared_ptr<RunningServer>> Start(boost::asio::io_context& io,
+                                                      const Declaration& declaration,
+                                                      const ServerStartOptions& options,
+                                                      ServerEvents events);
+  ~RunningServer();
+
+  // Queues `line` (and a '\n') for its standard input. False when its input
+  // is closed, or the queue holds more than kMaxQueuedInputBytes: a server
+  // that reads nothing is not given memory without end.
+  bool Write(std::string line);
+  static constexpr std::size_t kMaxQueuedInputBytes = std::size_t{32} << 20;
+
+  void PauseOutput();
+  void ResumeOutput();
+
+  // Ends it and everything it started; `done` gets its status. A second call
+  // only adds `done`.
+  void Stop(std::function<void(int status)> done = nullptr);
+
+  pid_t pid() const { return server_.pid(); }
+  bool ended() const { return status_.has_value(); }
+  std::optional<int> status() const { return status_; }
+  const StderrLines& stderr_lines() const { return stderr_lines_; }
+  // Whether it wrote anything on its output yet.
+  bool wrote_output() const { return wrote_output_; }
+  const Confinement& confinement() const { return server_.confinement(); }
+
+ private:
+  RunningServer(boost::asio::io_context& io, ConfinedServer server, ServerEvents events);
+  void ReadOutput();
+  void ReadStderr();
+  void WaitForEnd();
+  void WriteNext();
+  void Escalate(int signal);
+  void Ended(int status);
+  void MaybeReportEnd();
+
+  ConfinedServer server_;
+  ServerEvents events_;
+  boost::asio::posix::stream_descriptor input_;
+  boost::asio::posix::stream_descriptor output_;
+  boost::asio::posix::stream_descriptor errors_;
+  boost::asio::posix::stream_descriptor process_;  // the pidfd
+  boost::asio::steady_timer stop_timer_;
+  std::array<char, 65536> output_buffer_;
+  std::array<char, 4096> errors_buffer_;
+  LineSplitter lines_;
+  StderrLines stderr_lines_;
+  std::deque<std::string> queued_;
+  std::size_t queued_bytes_ = 0;
+  bool writing_ = false;
+  bool input_closed_ = false;
+  bool reading_output_ = false;
+  bool paused_ = false;
+  bool output_ended_ = false;
+  bool wrote_output_ = false;
+  bool stopping_ = false;
+  bool end_reported_ = false;
+  std::optional<int> status_;
+  std::vector<std::function<void(int)>> stopped_;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_SERVERS_RUNNING_SERVER_H_

@@ -1,0 +1,51 @@
+// One requested server in a session, as the supervisor keeps it: what the
+// session was told when it opened, and, once started, its process, its MCP
+// connection and the requests of the session waiting on it.
+#ifndef BRAVEBOT_SUPERVISOR_SESSION_SERVER_SLOT_H_
+#define BRAVEBOT_SUPERVISOR_SESSION_SERVER_SLOT_H_
+
+#include <boost/asio/steady_timer.hpp>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "supervisor/mcp/mcp_connection.h"
+#include "supervisor/mcp/mcp_startup.h"
+#include "supervisor/servers/running_server.h"
+#include "supervisor/session/rpc_messages.h"
+#include "supervisor/session/session_opening.h"
+
+namespace bravebot {
+
+enum class ServerLife {
+  kNotStarted,  // server/start was not sent for it
+  kStarting,    // started: its handshake and tool list are under way
+  kRunning,     // answered server/start
+  kStopping,    // server/stop, session/close or a failure is ending it
+  kEnded,       // it ended: exited, stopped or failed
+};
+
+struct ServerSlot {
+  // The tag of the startup's requests on `connection`; every other is a
+  // session request's.
+  static constexpr std::uint64_t kStartupTag = 0;
+
+  OpenedServer opened;
+  ServerLife life = ServerLife::kNotStarted;
+  std::shared_ptr<RunningServer> process;
+  McpConnection connection;
+  std::unique_ptr<McpStartup> startup;
+  std::unique_ptr<boost::asio::steady_timer> startup_timer;
+  Json start_id;                           // the session's server/start, while starting
+  std::map<std::uint64_t, Json> requests;  // our tag -> the session's server/request id
+  std::vector<Json> stop_ids;              // server/stop requests waiting for its end
+  bool ended_on_request = false;           // stopped by the session, or for a failure
+  std::string end_word;                    // "exited", "stopped" or "failed"
+  std::optional<int> status;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_SESSION_SERVER_SLOT_H_

@@ -1,0 +1,142 @@
+#include "supervisor/session/session_opening.h"
+
+#include <utility>
+
+#include "confine/digest.h"
+#include "supervisor/store/approval_store.h"
+#include "supervisor/store/declaration_store.h"
+#include "supervisor/store/standing_answers.h"
+
+namespace bravebot {
+
+SessionMode SessionSettings::PlanMode() const {
+  if (skip_permissions) return SessionMode::kSkipPermissions;
+  if (mode == "one-shot") return SessionMode::kOneShot;
+  if (mode == "no-terminal") return SessionMode::kNoTerminal;
+  return incognito ? SessionMode::kIncognito : SessionMode::kTerminal;
+}
+
+std::string StateWord(ServerState state) {
+  switch (state) {
+    case ServerState::kStart:
+      return "start";
+    case ServerState::kAsk:
+      return "ask";
+    case ServerState::kRefused:
+      return "refused";
+    case ServerState::kLeftOut:
+      return "left-out";
+    case ServerState::kUndeclared:
+      return "undeclared";
+  }
+  return "undeclared";
+}
+
+Result<OpenedSession> OpenSession(const SessionSettings& settings,
+                                  const SupervisorMachine& machine) {
+  OpenedSession opened;
+  DeclarationFile declarations;
+  ApprovalFile approvals;
+  if (machine.profile_location) {
+    Result<ProfileDirectory> profile =
+        ProfileDirectory::Open(*machine.profile_location, Create::kNo);
+    if (profile) {
+      opened.profile.emplace(std::move(*profile));
+    } else if (profile.error().code() != ErrorCode::kNotFound) {
+      return profile.error();
+    }
+  }
+  if (opened.profile) {
+    Result<DeclarationFile> read = DeclarationStore(*opened.profile).Read();
+    if (!read) return read.error();
+    declarations = std::move(*read);
+    Result<ApprovalFile> approved = ApprovalStore(*opened.profile).Read();
+    if (!approved) return approved.error();
+    approvals = std::move(*approved);
+  }
+  opened.policy = LoadManagedPolicy(ManagedFilePath(machine.getenv));
+  SessionInputs inputs{
+      settings.directory, settings.PlanMode(), opened.profile ? &*opened.profile : nullptr,
+      &declarations,      &approvals,          &opened.policy,
+      machine.getenv,     machine.fs};
+  Result<SessionPlan> plan = PlanSession(inputs);
+  if (!plan) return plan.error();
+  for (const Error& unreadable : plan->unreadable) opened.notes.push_back(unreadable.message());
+  for (PlannedServer& planned : plan->requested) {
+    OpenedServer server;
+    server.alias = planned.alias;
+    server.requested_by = std::move(planned.requested_by);
+    server.declaration = std::move(planned.declaration);
+    if (!server.declaration) {
+      server.state = ServerState::kUndeclared;
+    } else if (planned.refused_by_administrator) {
+      server.state = ServerState::kRefused;
+    } else if (planned.decision == ServerDecision::kStartUnasked) {
+      server.state = ServerState::kStart;
+    } else if (planned.decision == ServerDecision::kAsk) {
+      server.state = ServerState::kAsk;
+      server.question = std::move(planned.question);
+    } else {
+      server.state = ServerState::kLeftOut;
+    }
+    if (server.state != ServerState::kStart && server.state != ServerState::kAsk) {
+      server.reason = std::move(planned.reason);
+      opened.notes.push_back(server.reason);
+    }
+    opened.servers.push_back(std::move(server));
+  }
+  return opened;
+}
+
+Json ServerEntry(const OpenedServer& server) {
+  Json entry = {{"alias", server.alias}};
+  if (server.declaration) {
+    entry["transport"] = server.declaration->transport == Transport::kStdio ? "stdio" : "http";
+    entry["digest"] = ComputeDigest(*server.declaration).hex;
+  } else {
+    entry["transport"] = nullptr;
+    entry["digest"] = nullptr;
+  }
+  entry["requestedBy"] = server.requested_by;
+  entry["state"] = StateWord(server.state);
+  if (server.state == ServerState::kAsk) entry["question"] = server.question;
+  if (server.state != ServerState::kStart && server.state != ServerState::kAsk) {
+    entry["reason"] = server.reason;
+  }
+  return entry;
+}
+
+Json ConfinementEntry(const KernelFacts& kernel) {
+  const bool enforced = kernel.landlock_abi > 0;
+  return {
+      {"line", enforced ? "kernel-enforced" : "not available"},
+      {"detail", enforced ? "this session confines the MCP servers it started, and nothing else "
+                            "it runs"
+                          : "this kernel has no Landlock, so no MCP server is started"},
+      {"landlockAbi", kernel.landlock_abi},
+      {"userNamespaces", kernel.isolation.user_namespace},
+  };
+}
+
+Status RecordServerAnswer(const ProfileDirectory& profile, const Declaration& shown,
+                          bool whole_project, const std::string& directory) {
+  Result<FileLock> lock = profile.Lock();
+  if (!lock) return lock.error();
+  Result<DeclarationFile> now = DeclarationStore(profile).Read();
+  if (!now) return now.error();
+  const Declaration* declared = now->Find(shown.alias);
+  if (declared == nullptr || ComputeDigest(*declared).hex != ComputeDigest(shown).hex) {
+    return Error(ErrorCode::kRefused, shown.alias +
+                                          " was declared anew while the question was open, so "
+                                          "what was answered is not what it runs: nothing was "
+                                          "recorded, and it is not started");
+  }
+  Status approved =
+      ApprovalStore(profile).Change(*lock, [&](ApprovalFile& file) { file.Approve(shown); });
+  if (!approved || !whole_project) return approved;
+  Result<bool> recorded = StandingAnswers(profile).RecordServersAnswered(directory, *lock);
+  if (!recorded) return recorded.error();
+  return {};
+}
+
+}  // namespace bravebot

@@ -1,0 +1,64 @@
+#include "supervisor/session/session_output.h"
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/write.hpp>
+#include <utility>
+
+namespace bravebot {
+
+SessionOutput::SessionOutput(boost::asio::io_context& io, int fd,
+                             std::function<void(bool)> on_congestion)
+    : fd_(io, fd), on_congestion_(std::move(on_congestion)) {}
+
+void SessionOutput::Send(const Json& message) {
+  if (closed_) return;
+  // dump() escapes any newline inside a string, so a message is one line; a
+  // string that is not UTF-8 is replaced rather than thrown about.
+  std::string line = message.dump(-1, ' ', false, Json::error_handler_t::replace);
+  line.push_back('\n');
+  queued_bytes_ += line.size();
+  queued_.push_back(std::move(line));
+  if (!congested_ && queued_bytes_ > kCongestedBytes) {
+    congested_ = true;
+    on_congestion_(true);
+  }
+  if (!writing_) WriteNext();
+}
+
+void SessionOutput::WriteNext() {
+  if (queued_.empty()) {
+    writing_ = false;
+    Written();
+    return;
+  }
+  writing_ = true;
+  boost::asio::async_write(fd_, boost::asio::buffer(queued_.front()),
+                           [this](const boost::system::error_code& error, std::size_t) {
+                             queued_bytes_ -= queued_.front().size();
+                             queued_.pop_front();
+                             if (error) {
+                               // The session is gone: nothing more reaches it.
+                               closed_ = true;
+                               queued_.clear();
+                               queued_bytes_ = 0;
+                             }
+                             if (congested_ && queued_bytes_ < kClearBytes) {
+                               congested_ = false;
+                               on_congestion_(false);
+                             }
+                             WriteNext();
+                           });
+}
+
+void SessionOutput::WhenWritten(std::function<void()> done) {
+  when_written_.push_back(std::move(done));
+  if (!writing_) Written();
+}
+
+void SessionOutput::Written() {
+  auto callbacks = std::move(when_written_);
+  when_written_.clear();
+  for (auto& done : callbacks) done();
+}
+
+}  // namespace bravebot

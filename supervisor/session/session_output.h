@@ -1,0 +1,52 @@
+// The supervisor's standard output: every message to the session, one line
+// each, written in order as the session reads them. When more than
+// kCongestedBytes wait, the output is congested and the supervisor reads its
+// servers no faster than the session reads it (backpressure through their
+// pipes, not a queue without end); below kClearBytes it flows again.
+#ifndef BRAVEBOT_SUPERVISOR_SESSION_SESSION_OUTPUT_H_
+#define BRAVEBOT_SUPERVISOR_SESSION_SESSION_OUTPUT_H_
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <string>
+
+#include "supervisor/session/rpc_messages.h"
+
+namespace bravebot {
+
+class SessionOutput {
+ public:
+  static constexpr std::size_t kCongestedBytes = std::size_t{4} << 20;
+  static constexpr std::size_t kClearBytes = std::size_t{1} << 20;
+
+  // Writes to `fd` (taken); `on_congestion(true)` when the output becomes
+  // congested, `(false)` when it flows again.
+  SessionOutput(boost::asio::io_context& io, int fd, std::function<void(bool)> on_congestion);
+
+  void Send(const Json& message);
+  bool congested() const { return congested_; }
+  // Calls `done` once everything queued is written (or cannot be).
+  void WhenWritten(std::function<void()> done);
+  // Whether the session closed its end: nothing more can reach it.
+  bool closed() const { return closed_; }
+
+ private:
+  void WriteNext();
+  void Written();
+
+  boost::asio::posix::stream_descriptor fd_;
+  std::function<void(bool)> on_congestion_;
+  std::deque<std::string> queued_;
+  std::size_t queued_bytes_ = 0;
+  bool writing_ = false;
+  bool congested_ = false;
+  bool closed_ = false;
+  std::vector<std::function<void()>> when_written_;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_SESSION_SESSION_OUTPUT_H_

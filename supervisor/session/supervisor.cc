@@ -1,0 +1,807 @@
+#include "supervisor/session/supervisor.h"
+
+#include <unistd.h>
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/post.hpp>
+#include <iostream>
+#include <utility>
+
+#include "base/json_depth.h"
+#include "base/shown_text.h"
+#include "confine/digest.h"
+#include "supervisor/policy/managed_policy.h"
+
+namespace bravebot {
+namespace {
+
+std::string Key(const Json& id) { return id.dump(); }
+
+RpcError Refusal(int code, std::string message) {
+  return RpcError{code, std::move(message), nullptr};
+}
+
+// The step a failed handshake names in server/start's error.
+std::string StepOf(McpFailureKind kind) {
+  switch (kind) {
+    case McpFailureKind::kNotJson:
+      return "not-json";
+    case McpFailureKind::kUnsupportedVersion:
+      return "unsupported-version";
+    case McpFailureKind::kTimedOut:
+      return "timeout";
+    case McpFailureKind::kClosed:
+      return "closed";
+    case McpFailureKind::kIo:
+      return "io";
+    default:
+      return "malformed";
+  }
+}
+
+}  // namespace
+
+Supervisor::Supervisor(boost::asio::io_context& io, SupervisorMachine machine, int input_fd,
+                       int output_fd)
+    : io_(io),
+      machine_(std::move(machine)),
+      input_(io, input_fd),
+      output_(io, output_fd, [this](bool congested) { Congested(congested); }) {}
+
+void Supervisor::Begin() { ReadInput(); }
+
+void Supervisor::EndOnSignal(int signal) {
+  if (ending_) return;
+  Log("stopping every server: signal " + std::to_string(signal) + " came");
+  EndAll([this, signal] { Finish(128 + signal); });
+}
+
+// --- The session's input.
+
+void Supervisor::ReadInput() {
+  if (reading_input_ || ending_) return;
+  reading_input_ = true;
+  input_.async_read_some(
+      boost::asio::buffer(input_buffer_),
+      [this](const boost::system::error_code& error, std::size_t got) {
+        reading_input_ = false;
+        if (ending_) return;
+        input_lines_.Feed(std::string_view(input_buffer_.data(), got));
+        while (auto line = input_lines_.Next()) {
+          TakeLine(*line);
+          if (ending_) return;
+        }
+        if (input_lines_.overflowed()) {
+          Log("the session wrote a line longer than 16 MiB; no request is that long, so the "
+              "supervisor stops every server and ends");
+          EndAll([this] { Finish(1); });
+          return;
+        }
+        if (error) {
+          if (auto rest = input_lines_.Rest()) TakeLine(*rest);
+          // The session is gone: every server goes with it.
+          if (!ending_) EndAll([this] { Finish(0); });
+          return;
+        }
+        ReadInput();
+      });
+}
+
+void Supervisor::TakeLine(const std::string& line) {
+  if (IsBlankLine(line)) return;
+  if (NestsDeeperThan(line, kMaxJsonDepth)) {
+    RespondError(nullptr, Refusal(kRpcParseError, "the line is JSON nested deeper than " +
+                                                      std::to_string(kMaxJsonDepth) +
+                                                      " levels, which no request needs"));
+    return;
+  }
+  Json message = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (message.is_discarded()) {
+    RespondError(nullptr, Refusal(kRpcParseError, "the line is not JSON: " + QuoteLine(line, 80)));
+    return;
+  }
+  if (message.is_array()) {
+    RespondError(nullptr,
+                 Refusal(kRpcInvalidRequest, "a batch is not accepted: send one request a line"));
+    return;
+  }
+  auto id = message.is_object() ? message.find("id") : message.end();
+  auto method = message.is_object() ? message.find("method") : message.end();
+  const bool has_id = id != message.end() && (id->is_number_integer() || id->is_string());
+  if (!message.is_object() || message.value("jsonrpc", "") != "2.0" || method == message.end() ||
+      !method->is_string() || (id != message.end() && !has_id)) {
+    RespondError(has_id ? *id : Json(),
+                 Refusal(kRpcInvalidRequest,
+                         "a request is an object with \"jsonrpc\": \"2.0\", a string method and "
+                         "an id that is a whole number or a string"));
+    return;
+  }
+  if (!has_id) {
+    Log("a notification from the session was not acted on: every method here is a request");
+    return;
+  }
+  if (in_flight_.contains(Key(*id))) {
+    RespondError(*id, Refusal(kRpcInvalidRequest,
+                              "an earlier request with this id is still waiting for its answer"));
+    return;
+  }
+  auto params = message.find("params");
+  Dispatch(*id, method->get<std::string>(), params == message.end() ? nullptr : &*params);
+}
+
+void Supervisor::Dispatch(const Json& id, const std::string& method, const Json* params) {
+  if (method == "session/open") {
+    return Open(id, RpcParams(params, {"directory", "mode", "incognito", "skipPermissions",
+                                       "startupTimeoutSeconds"}));
+  }
+  const bool known =
+      method == "server/answer" || method == "server/start" || method == "server/request" ||
+      method == "server/notify" || method == "server/reply" || method == "request/cancel" ||
+      method == "server/stop" || method == "session/status" || method == "session/close";
+  if (!known) {
+    return RespondError(
+        id, Refusal(kRpcMethodNotFound, "the supervisor has no method " + QuoteLine(method, 80)));
+  }
+  if (!session_) {
+    return RespondError(id, Refusal(kRpcNoSession, "no session is open: send session/open first"));
+  }
+  if (method == "server/answer") return Answer(id, RpcParams(params, {"alias", "answer"}));
+  if (method == "server/start") return StartServer(id, RpcParams(params, {"alias"}));
+  if (method == "server/request")
+    return Relay(id, RpcParams(params, {"alias", "method", "params"}));
+  if (method == "server/notify")
+    return Notify(id, RpcParams(params, {"alias", "method", "params"}));
+  if (method == "server/reply") {
+    return Reply(id, RpcParams(params, {"alias", "id", "result", "error"}));
+  }
+  if (method == "request/cancel") return Cancel(id, RpcParams(params, {"id"}));
+  if (method == "server/stop") return StopServer(id, RpcParams(params, {"alias"}));
+  RpcParams none(params, {});
+  if (none.problem()) return RespondError(id, *none.problem());
+  if (method == "session/status") return SessionStatus(id);
+  Close(id);
+}
+
+// --- Requests.
+
+void Supervisor::Open(const Json& id, RpcParams params) {
+  if (session_) {
+    return RespondError(id, Refusal(kRpcNoSession,
+                                    "a session is open already: one supervisor "
+                                    "serves one session"));
+  }
+  SessionSettings settings;
+  std::optional<std::string> directory = params.String("directory");
+  std::optional<std::string> mode = params.String("mode", std::string("terminal"));
+  std::optional<bool> incognito = params.Bool("incognito", false);
+  std::optional<bool> skip = params.Bool("skipPermissions", false);
+  std::optional<long long> timeout = params.Integer("startupTimeoutSeconds", 30, 1, 600);
+  if (params.problem()) return RespondError(id, *params.problem());
+  if (!directory->starts_with('/')) {
+    return RespondError(id, Refusal(kRpcInvalidParams,
+                                    "params.directory must be an absolute path: the directory "
+                                    "the session runs in"));
+  }
+  if (*mode != "terminal" && *mode != "plain" && *mode != "no-terminal" && *mode != "one-shot") {
+    return RespondError(id, Refusal(kRpcInvalidParams,
+                                    "params.mode must be terminal, plain, no-terminal or "
+                                    "one-shot"));
+  }
+  settings.directory = *directory;
+  settings.mode = *mode;
+  settings.incognito = *incognito;
+  settings.skip_permissions = *skip;
+  settings.startup_timeout_seconds = static_cast<int>(*timeout);
+
+  Result<OpenedSession> opened = OpenSession(settings, machine_);
+  if (!opened) {
+    return RespondError(id, Refusal(kRpcInvalidParams, "the session could not be opened: " +
+                                                           opened.error().message()));
+  }
+  Json servers = Json::array();
+  for (OpenedServer& server : opened->servers) {
+    servers.push_back(ServerEntry(server));
+    const std::string alias = server.alias;
+    slots_[alias].opened = std::move(server);
+  }
+  Json result = {{"servers", std::move(servers)},
+                 {"notes", opened->notes},
+                 {"confinement", ConfinementEntry(ProbeKernelOnce())}};
+  settings_ = std::move(settings);
+  session_ = std::move(*opened);
+  Respond(id, std::move(result));
+}
+
+ServerSlot* Supervisor::Find(const Json& id, const std::optional<std::string>& alias) {
+  auto slot = slots_.find(*alias);
+  if (slot == slots_.end()) {
+    RespondError(id, Refusal(kRpcWrongState,
+                             QuoteLine(*alias, 80) + " is not a server this session asked for"));
+    return nullptr;
+  }
+  return &slot->second;
+}
+
+void Supervisor::Answer(const Json& id, RpcParams params) {
+  std::optional<std::string> alias = params.String("alias");
+  std::optional<std::string> answer = params.String("answer");
+  if (params.problem()) return RespondError(id, *params.problem());
+  ServerSlot* slot = Find(id, alias);
+  if (slot == nullptr) return;
+  if (slot->opened.state != ServerState::kAsk) {
+    return RespondError(id, Refusal(kRpcWrongState, *alias +
+                                                        " has no question waiting: its state "
+                                                        "is " +
+                                                        StateWord(slot->opened.state)));
+  }
+  // Anything else typed, and nothing, is 3.
+  const bool yes = *answer == "1" || *answer == "2";
+  if (!yes) {
+    slot->opened.state = ServerState::kLeftOut;
+    slot->opened.reason = *alias + " is not used in this session: the answer was 3";
+    return Respond(id, {{"state", "left-out"}, {"reason", slot->opened.reason}});
+  }
+  // Incognito records nothing: the yes starts it for this session only.
+  if (!settings_->incognito && session_->profile) {
+    Status recorded = RecordServerAnswer(*session_->profile, *slot->opened.declaration,
+                                         *answer == "2", settings_->directory);
+    if (!recorded) {
+      slot->opened.state = ServerState::kLeftOut;
+      slot->opened.reason = *alias + " was not started: " + recorded.error().message();
+      return Respond(id, {{"state", "left-out"}, {"reason", slot->opened.reason}});
+    }
+  }
+  slot->opened.state = ServerState::kStart;
+  Respond(id, {{"state", "start"}});
+}
+
+void Supervisor::StartServer(const Json& id, RpcParams params) {
+  std::optional<std::string> alias = params.String("alias");
+  if (params.problem()) return RespondError(id, *params.problem());
+  ServerSlot* slot = Find(id, alias);
+  if (slot == nullptr) return;
+  if (slot->opened.state != ServerState::kStart) {
+    return RespondError(
+        id,
+        Refusal(
+            kRpcWrongState,
+            *alias + " is not to be started: its state is " + StateWord(slot->opened.state) +
+                (slot->opened.state == ServerState::kAsk ? ", so answer its question first" : "")));
+  }
+  if (slot->life != ServerLife::kNotStarted) {
+    return RespondError(
+        id, Refusal(kRpcWrongState, *alias + " was started already in this session; a server is "
+                                             "started once"));
+  }
+  if (slot->opened.declaration->transport != Transport::kStdio) {
+    return RespondError(id, StartFailure(*slot, "confinement",
+                                         "it is a service somewhere else, and reaching a service "
+                                         "over HTTP is not built yet",
+                                         std::nullopt));
+  }
+  if (!session_->profile) {
+    return RespondError(
+        id, StartFailure(*slot, "confinement", "there is no profile directory to give it a home in",
+                         std::nullopt));
+  }
+  ServerStartOptions options;
+  options.profile = &*session_->profile;
+  options.user_home = machine_.user_home;
+  options.getenv = machine_.getenv;
+  options.fs = machine_.fs;
+  options.policy = session_->policy;
+  options.incognito = settings_->incognito;
+
+  const std::string name = *alias;
+  ServerEvents events;
+  events.on_line = [this, name](std::string line) { OnServerLine(name, line); };
+  events.on_stderr_line = [this, name](std::string line) {
+    // Under backpressure its standard error is kept in its tail only.
+    if (!output_.congested()) {
+      Send(NotificationMessage("server/stderr", {{"alias", name}, {"line", std::move(line)}}));
+    }
+  };
+  events.on_overflow = [this, name] {
+    ServerSlot& overflowed = slots_[name];
+    const std::string why = name +
+                            " wrote a line longer than 16 MiB, which bravebot-mcp does not read; "
+                            "it was stopped, since what that line answered cannot be known";
+    if (overflowed.life == ServerLife::kStarting) {
+      FailStart(overflowed, StartFailure(overflowed, "malformed", why, std::nullopt));
+    } else {
+      Abandon(overflowed, why);
+    }
+  };
+  events.on_exit = [this, name](int status) { OnServerExit(name, status); };
+
+  Result<std::shared_ptr<RunningServer>> process =
+      RunningServer::Start(io_, *slot->opened.declaration, options, std::move(events));
+  if (!process) {
+    const Error& error = process.error();
+    std::string step = "confinement";
+    if (error.code() == ErrorCode::kNotFound) step = "not-found";
+    if (error.message().starts_with(name + " was not started")) step = "refused";
+    slot->life = ServerLife::kEnded;
+    slot->end_word = "failed";
+    RpcError failure = StartFailure(*slot, step, error.message(), std::nullopt);
+    if (step == "refused") failure.message = error.message();
+    return RespondError(id, failure);
+  }
+  slot->process = std::move(*process);
+  slot->life = ServerLife::kStarting;
+  slot->start_id = id;
+  in_flight_[Key(id)] = InFlight{name, 0};
+  if (output_.congested()) slot->process->PauseOutput();
+  slot->startup = std::make_unique<McpStartup>(slot->connection, ServerSlot::kStartupTag);
+  slot->process->Write(slot->startup->Begin());
+  slot->startup_timer = std::make_unique<boost::asio::steady_timer>(io_);
+  slot->startup_timer->expires_after(std::chrono::seconds(settings_->startup_timeout_seconds));
+  slot->startup_timer->async_wait([this, name](const boost::system::error_code& error) {
+    if (error) return;
+    ServerSlot& late = slots_[name];
+    if (late.life != ServerLife::kStarting) return;
+    const bool wrote = late.process->wrote_output();
+    std::string why = NoAnswerFault(late.startup->awaiting(),
+                                    std::chrono::seconds(settings_->startup_timeout_seconds))
+                          .message;
+    why += wrote ? ""
+                 : ", and it wrote nothing on its standard output yet (a runner such as npx that "
+                   "writes nothing is usually still fetching what it runs)";
+    FailStart(late, StartFailure(late, "timeout", why, std::nullopt));
+  });
+}
+
+void Supervisor::Relay(const Json& id, RpcParams params) {
+  std::optional<std::string> alias = params.String("alias");
+  std::optional<std::string> method = params.String("method");
+  Json request_params = params.Any("params");
+  if (params.problem()) return RespondError(id, *params.problem());
+  if (*method == "initialize" || *method == "notifications/initialized") {
+    return RespondError(
+        id, Refusal(kRpcInvalidParams,
+                    "the supervisor made the handshake itself: " + *method + " is not relayed"));
+  }
+  if (!request_params.is_null() && !request_params.is_object()) {
+    return RespondError(id, Refusal(kRpcInvalidParams, "params.params must be an object"));
+  }
+  ServerSlot* slot = Find(id, alias);
+  if (slot == nullptr) return;
+  if (slot->life != ServerLife::kRunning) {
+    return RespondError(id, Refusal(kRpcWrongState, *alias + " is not running: server/start "
+                                                             "starts it, once"));
+  }
+  const std::uint64_t tag = next_tag_++;
+  std::string what = *method;
+  if (*method == "tools/call" && request_params.is_object() && request_params.contains("name") &&
+      request_params["name"].is_string()) {
+    what += " for " + EscapeControlCharacters(request_params["name"].get<std::string>());
+  }
+  if (!slot->process->Write(slot->connection.Request(tag, *method, request_params, what))) {
+    slot->connection.Forget(tag);
+    return RespondError(
+        id, Refusal(kRpcServerFailed, *alias + " is not reading its input: " + what +
+                                          " was not sent, since more than 32 MiB waits for it"));
+  }
+  slot->requests[tag] = id;
+  in_flight_[Key(id)] = InFlight{*alias, tag};
+}
+
+void Supervisor::Notify(const Json& id, RpcParams params) {
+  std::optional<std::string> alias = params.String("alias");
+  std::optional<std::string> method = params.String("method");
+  Json notification_params = params.Any("params");
+  if (params.problem()) return RespondError(id, *params.problem());
+  if (*method == "notifications/cancelled" || *method == "notifications/initialized") {
+    return RespondError(
+        id, Refusal(kRpcInvalidParams, *method + " is the supervisor's to send: request/cancel "
+                                                 "cancels a request"));
+  }
+  ServerSlot* slot = Find(id, alias);
+  if (slot == nullptr) return;
+  if (slot->life != ServerLife::kRunning) {
+    return RespondError(id, Refusal(kRpcWrongState, *alias + " is not running"));
+  }
+  if (!slot->process->Write(McpConnection::Notification(*method, notification_params))) {
+    return RespondError(id, Refusal(kRpcServerFailed, *alias + " is not reading its input"));
+  }
+  Respond(id, Json::object());
+}
+
+void Supervisor::Reply(const Json& id, RpcParams params) {
+  std::optional<std::string> alias = params.String("alias");
+  Json request_id = params.Any("id");
+  const bool has_result = params.Has("result");
+  const bool has_error = params.Has("error");
+  if (params.problem()) return RespondError(id, *params.problem());
+  if (has_result == has_error) {
+    return RespondError(id, Refusal(kRpcInvalidParams,
+                                    "a reply holds exactly one of params.result and params.error"));
+  }
+  Json error = params.Any("error");
+  if (has_error &&
+      (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer() ||
+       !error.contains("message") || !error["message"].is_string())) {
+    return RespondError(id, Refusal(kRpcInvalidParams,
+                                    "params.error must be an object with a whole-number code "
+                                    "and a string message"));
+  }
+  auto waiting = request_id.is_number_integer()
+                     ? server_requests_.find(request_id.get<std::int64_t>())
+                     : server_requests_.end();
+  if (waiting == server_requests_.end() || waiting->second.alias != *alias) {
+    return RespondError(id, Refusal(kRpcInvalidParams, "no request of " + QuoteLine(*alias, 80) +
+                                                           " with that id waits for a reply"));
+  }
+  ServerSlot* slot = Find(id, alias);
+  if (slot == nullptr) return;
+  const Json server_id = waiting->second.id;
+  server_requests_.erase(waiting);
+  if (slot->process && !slot->process->ended()) {
+    slot->process->Write(has_result ? McpConnection::Reply(server_id, params.Any("result"))
+                                    : McpConnection::ReplyError(server_id, error));
+  }
+  Respond(id, Json::object());
+}
+
+void Supervisor::Cancel(const Json& id, RpcParams params) {
+  Json cancelled = params.Any("id");
+  if (params.problem()) return RespondError(id, *params.problem());
+  auto waiting = in_flight_.find(Key(cancelled));
+  if (waiting == in_flight_.end()) {
+    return RespondError(
+        id, Refusal(kRpcInvalidParams, "no request of the session with that id is waiting"));
+  }
+  const InFlight flight = waiting->second;
+  ServerSlot& slot = slots_[flight.alias];
+  const RpcError why = Refusal(kRpcCancelled, "cancelled by the session");
+  if (flight.tag == 0) {
+    // A start cancelled: the server is stopped, and stays so.
+    FailStart(slot, why);
+  } else {
+    if (std::optional<std::int64_t> sent = slot.connection.Forget(flight.tag)) {
+      slot.process->Write(McpConnection::Notification(
+          "notifications/cancelled",
+          {{"requestId", *sent}, {"reason", "cancelled by the session"}}));
+    }
+    slot.requests.erase(flight.tag);
+    RespondError(cancelled, why);
+  }
+  Respond(id, Json::object());
+}
+
+void Supervisor::StopServer(const Json& id, RpcParams params) {
+  std::optional<std::string> alias = params.String("alias");
+  if (params.problem()) return RespondError(id, *params.problem());
+  ServerSlot* slot = Find(id, alias);
+  if (slot == nullptr) return;
+  if (slot->life == ServerLife::kNotStarted) {
+    return RespondError(id, Refusal(kRpcWrongState, *alias + " was not started"));
+  }
+  if (slot->life == ServerLife::kEnded) {
+    return Respond(id, {{"status", slot->status ? Json(*slot->status) : Json()}});
+  }
+  in_flight_[Key(id)] = InFlight{*alias, 0};
+  slot->stop_ids.push_back(id);
+  if (slot->life == ServerLife::kStarting) {
+    FailStart(*slot, Refusal(kRpcServerGone, *alias + " was stopped by the session before it "
+                                                      "answered"));
+    return;
+  }
+  slot->ended_on_request = true;
+  slot->life = ServerLife::kStopping;
+  AnswerWaiting(*slot, Refusal(kRpcServerGone, *alias + " was stopped by the session"));
+  slot->process->Stop();
+}
+
+void Supervisor::SessionStatus(const Json& id) {
+  Json servers = Json::array();
+  std::vector<std::string> started;
+  for (auto& [alias, slot] : slots_) {
+    if (slot.life == ServerLife::kNotStarted) continue;
+    Json entry = {{"alias", alias}};
+    switch (slot.life) {
+      case ServerLife::kStarting:
+        entry["state"] = "starting";
+        break;
+      case ServerLife::kRunning:
+      case ServerLife::kStopping:
+        entry["state"] = "running";
+        break;
+      default:
+        entry["state"] = slot.end_word;
+    }
+    if (slot.process && !slot.process->ended()) entry["pid"] = slot.process->pid();
+    if (slot.status) entry["status"] = *slot.status;
+    servers.push_back(std::move(entry));
+    if (slot.life == ServerLife::kRunning) started.push_back(alias);
+  }
+  const Json confinement = ConfinementEntry(ProbeKernelOnce());
+  // Drawn as the spec draws /status: the name column, then its lines below.
+  const std::string under = std::string(18, ' ');
+  std::string text = "  Confinement   " + confinement["line"].get<std::string>() + "\n" + under +
+                     confinement["detail"].get<std::string>() + "\n";
+  if (started.empty()) {
+    text += "  MCP servers   none\n";
+  } else {
+    std::string names;
+    for (const std::string& alias : started) names += (names.empty() ? "" : ", ") + alias;
+    text += "MCP servers   " + names + "\n";
+    for (const std::string& alias : started) {
+      text +=
+          "                " + alias + ": its tools are put to you before the next turn plans\n";
+    }
+  }
+  Respond(id, {{"text", text}, {"confinement", confinement}, {"servers", servers}});
+}
+
+void Supervisor::Close(const Json& id) {
+  in_flight_[Key(id)] = InFlight{"", 0};
+  EndAll([this, id] {
+    in_flight_.erase(Key(id));
+    Respond(id, Json::object());
+    Finish(0);
+  });
+}
+
+// --- What servers do.
+
+void Supervisor::OnServerLine(const std::string& alias, const std::string& line) {
+  ServerSlot& slot = slots_[alias];
+  if (slot.life == ServerLife::kEnded) return;
+  auto taken = slot.connection.Take(line);
+  if (auto* fault = std::get_if<McpFault>(&taken)) {
+    if (slot.life == ServerLife::kStarting) {
+      FailStart(slot, StartFailure(slot, StepOf(fault->kind), fault->message, std::nullopt));
+    } else {
+      Abandon(slot, alias + " was stopped: " + fault->message);
+    }
+    return;
+  }
+  for (McpIncoming& incoming : std::get<0>(taken)) {
+    switch (incoming.kind) {
+      case McpIncoming::Kind::kAnswer: {
+        if (incoming.tag == ServerSlot::kStartupTag) {
+          if (slot.life == ServerLife::kStarting) {
+            OnStartupStep(slot, slot.startup->Take(std::move(incoming)));
+          }
+          break;
+        }
+        auto waiting = slot.requests.find(incoming.tag);
+        if (waiting == slot.requests.end()) break;
+        const Json session_id = waiting->second;
+        slot.requests.erase(waiting);
+        in_flight_.erase(Key(session_id));
+        if (incoming.fault) {
+          Json data = incoming.fault->code ? Json{{"code", *incoming.fault->code}} : Json();
+          std::string message = incoming.fault->message;
+          // "the server answered" names it: the session may serve several.
+          if (message.starts_with("the server ")) message = alias + message.substr(10);
+          RespondError(session_id, RpcError{kRpcServerFailed, message, data});
+        } else {
+          Respond(session_id, std::move(incoming.result));
+        }
+        break;
+      }
+      case McpIncoming::Kind::kServerRequest: {
+        // Its id is rewritten to one of ours, so no two servers' requests and
+        // none of the session's ids can be taken for each other.
+        const std::int64_t ours = next_server_request_++;
+        server_requests_[ours] = ServerRequest{alias, incoming.message["id"]};
+        incoming.message["id"] = ours;
+        Send(NotificationMessage("server/message",
+                                 {{"alias", alias}, {"message", std::move(incoming.message)}}));
+        break;
+      }
+      case McpIncoming::Kind::kNotification: {
+        if (incoming.method == "notifications/cancelled") {
+          // It gave up a request of its own: name it by the id the session saw.
+          Json& params = incoming.message["params"];
+          std::optional<std::int64_t> ours;
+          if (params.is_object() && params.contains("requestId")) {
+            for (auto& [number, request] : server_requests_) {
+              if (request.alias == alias && request.id == params["requestId"]) ours = number;
+            }
+          }
+          if (!ours) break;
+          server_requests_.erase(*ours);
+          params["requestId"] = *ours;
+        }
+        Send(NotificationMessage("server/message",
+                                 {{"alias", alias}, {"message", std::move(incoming.message)}}));
+        break;
+      }
+      case McpIncoming::Kind::kSkipped:
+        Log(alias + ": skipped " + incoming.skipped +
+            " (a stdio MCP server writes only MCP "
+            "messages to its standard output)");
+        break;
+    }
+    if (slot.life == ServerLife::kEnded) return;
+  }
+}
+
+void Supervisor::OnStartupStep(ServerSlot& slot, McpStartup::Step step) {
+  if (step.fault) {
+    FailStart(slot, StartFailure(slot,
+                                 step.fault->kind == McpFailureKind::kErrorResponse
+                                     ? "malformed"
+                                     : StepOf(step.fault->kind),
+                                 step.fault->message, std::nullopt));
+    return;
+  }
+  for (std::string& line : step.lines) slot.process->Write(std::move(line));
+  if (step.done) Started(slot);
+}
+
+void Supervisor::Started(ServerSlot& slot) {
+  slot.life = ServerLife::kRunning;
+  slot.startup_timer->cancel();
+  const InitializeResult& hello = slot.startup->hello();
+  Json server_info = Json();
+  if (!hello.server_name.empty() || !hello.server_version.empty()) {
+    server_info = {{"name", hello.server_name}, {"version", hello.server_version}};
+  }
+  Json result = {
+      {"serverInfo", server_info},
+      {"protocolVersion", hello.protocol_version},
+      {"capabilities", Json(hello.capabilities)},
+      {"instructions", hello.instructions ? Json(*hello.instructions) : Json()},
+      {"tools", Json(std::move(slot.startup->tools()))},
+  };
+  const Json id = slot.start_id;
+  in_flight_.erase(Key(id));
+  slot.start_id = nullptr;
+  Respond(id, std::move(result));
+}
+
+RpcError Supervisor::StartFailure(ServerSlot& slot, const std::string& step, const std::string& why,
+                                  std::optional<int> status) {
+  std::string message = slot.opened.alias + " did not start: " + why;
+  if (status) message += " (it exited with status " + std::to_string(*status) + ")";
+  Json data = {{"step", step},
+               {"printedAnything", slot.process && slot.process->wrote_output()},
+               {"stderrTail",
+                slot.process ? slot.process->stderr_lines().tail() : std::vector<std::string>()}};
+  if (status) data["status"] = *status;
+  return RpcError{kRpcStartFailed, std::move(message), std::move(data)};
+}
+
+void Supervisor::FailStart(ServerSlot& slot, RpcError error) {
+  if (slot.startup_timer) slot.startup_timer->cancel();
+  slot.ended_on_request = true;
+  slot.end_word = "failed";
+  if (!slot.start_id.is_null()) {
+    const Json id = slot.start_id;
+    slot.start_id = nullptr;
+    in_flight_.erase(Key(id));
+    RespondError(id, std::move(error));
+  }
+  if (slot.process && !slot.process->ended()) {
+    slot.life = ServerLife::kStopping;
+    slot.process->Stop();
+  } else {
+    slot.life = ServerLife::kEnded;
+  }
+}
+
+void Supervisor::Abandon(ServerSlot& slot, const std::string& why) {
+  if (slot.life == ServerLife::kEnded || slot.life == ServerLife::kStopping) return;
+  Log(why);
+  slot.life = ServerLife::kStopping;
+  AnswerWaiting(slot, RpcError{kRpcServerFailed, why, nullptr});
+  slot.process->Stop();
+}
+
+void Supervisor::AnswerWaiting(ServerSlot& slot, const RpcError& error) {
+  slot.connection.ForgetAll();
+  auto requests = std::move(slot.requests);
+  slot.requests.clear();
+  for (auto& [tag, id] : requests) {
+    in_flight_.erase(Key(id));
+    RespondError(id, error);
+  }
+}
+
+void Supervisor::OnServerExit(const std::string& alias, int status) {
+  ServerSlot& slot = slots_[alias];
+  slot.status = status;
+  const ServerLife was = slot.life;
+  slot.life = ServerLife::kEnded;
+  if (was == ServerLife::kStarting) {
+    // It ended before it answered: the step is its exit, with its last words.
+    slot.end_word = "failed";
+    const std::string awaiting = slot.startup->awaiting();
+    FailStart(
+        slot,
+        StartFailure(slot, "exited",
+                     "the server closed its standard output before answering " + awaiting, status));
+    slot.life = ServerLife::kEnded;
+  } else if (!slot.ended_on_request && was == ServerLife::kRunning) {
+    slot.end_word = "exited";
+    AnswerWaiting(slot, RpcError{kRpcServerGone,
+                                 alias + " exited with status " + std::to_string(status) +
+                                     " before answering",
+                                 Json{{"status", status}}});
+    // Reported, and never started again without the session asking.
+    Send(NotificationMessage("server/exited",
+                             {{"alias", alias},
+                              {"status", status},
+                              {"stderrTail", slot.process->stderr_lines().tail()}}));
+  } else if (slot.end_word.empty()) {
+    slot.end_word = "stopped";
+  }
+  // Server requests it left unanswered can be answered no more.
+  for (auto it = server_requests_.begin(); it != server_requests_.end();) {
+    it = it->second.alias == alias ? server_requests_.erase(it) : std::next(it);
+  }
+  for (const Json& id : slot.stop_ids) {
+    in_flight_.erase(Key(id));
+    Respond(id, {{"status", status}});
+  }
+  slot.stop_ids.clear();
+}
+
+// --- Ending.
+
+void Supervisor::EndAll(std::function<void()> then) {
+  ending_ = true;
+  auto left = std::make_shared<std::size_t>(0);
+  auto done = std::make_shared<std::function<void()>>(std::move(then));
+  for (auto& [alias, slot] : slots_) {
+    if (!slot.process || slot.process->ended()) continue;
+    ++*left;
+  }
+  if (*left == 0) {
+    boost::asio::post(io_, [done] { (*done)(); });
+    return;
+  }
+  for (auto& [alias, slot] : slots_) {
+    if (!slot.process || slot.process->ended()) continue;
+    if (slot.life == ServerLife::kStarting) {
+      FailStart(slot, Refusal(kRpcServerGone, alias + " was stopped: the session is closing"));
+    } else {
+      slot.ended_on_request = true;
+      slot.life = ServerLife::kStopping;
+      AnswerWaiting(slot, Refusal(kRpcServerGone, alias + " was stopped: the session is closing"));
+    }
+    slot.process->Stop([left, done](int) {
+      if (--*left == 0) (*done)();
+    });
+  }
+}
+
+void Supervisor::Finish(int status) {
+  exit_status_ = status;
+  ending_ = true;
+  boost::system::error_code ignored;
+  input_.close(ignored);
+  // Ends once the last answer is written; the loop then has nothing left.
+  output_.WhenWritten([this] { io_.stop(); });
+}
+
+void Supervisor::Congested(bool congested) {
+  for (auto& [alias, slot] : slots_) {
+    if (!slot.process || slot.process->ended()) continue;
+    if (congested) {
+      slot.process->PauseOutput();
+    } else {
+      slot.process->ResumeOutput();
+    }
+  }
+}
+
+// --- Writing.
+
+void Supervisor::Respond(const Json& id, Json result) {
+  Send(ResultMessage(id, std::move(result)));
+}
+
+void Supervisor::RespondError(const Json& id, RpcError error) { Send(ErrorMessage(id, error)); }
+
+void Supervisor::Send(const Json& message) { output_.Send(message); }
+
+void Supervisor::Log(const std::string& line) {
+  std::cerr << "bravebot-supervisor: " << EscapeControlCharacters(line) << "\n" << std::flush;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,119 @@
+// bravebot-supervisor's service: JSON-RPC 2.0 with one session, one message a
+// line on its standard input and output (docs/supervisor-protocol.md). It
+// opens the session for a directory, says which servers start and which are
+// asked about, records answers, starts servers confined and concurrently,
+// relays every message both ways, and owns each server's whole life. All of
+// it on one Boost.Asio loop: nothing blocks it but a server's fork and exec.
+//
+//   boost::asio::io_context io;
+//   Supervisor supervisor(io, machine, STDIN_FILENO, STDOUT_FILENO);
+//   supervisor.Begin();
+//   io.run();                  // until session/close or the end of its input
+//   return supervisor.exit_status();
+#ifndef BRAVEBOT_SUPERVISOR_SESSION_SUPERVISOR_H_
+#define BRAVEBOT_SUPERVISOR_SESSION_SUPERVISOR_H_
+
+#include <array>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "supervisor/mcp/line_splitter.h"
+#include "supervisor/session/rpc_messages.h"
+#include "supervisor/session/server_slot.h"
+#include "supervisor/session/session_opening.h"
+#include "supervisor/session/session_output.h"
+
+namespace bravebot {
+
+class Supervisor {
+ public:
+  Supervisor(boost::asio::io_context& io, SupervisorMachine machine, int input_fd, int output_fd);
+
+  void Begin();
+  // SIGTERM, SIGINT or SIGHUP: every server is stopped, then the loop ends
+  // with the status a shell gives a process ended by `signal`.
+  void EndOnSignal(int signal);
+  int exit_status() const { return exit_status_; }
+
+ private:
+  // A request of the session's still waiting for its answer.
+  struct InFlight {
+    std::string alias;
+    std::uint64_t tag = 0;  // its request on the server; 0 for a server/start
+  };
+  // A request of a server's, under the id the session sees.
+  struct ServerRequest {
+    std::string alias;
+    Json id;  // as the server gave it
+  };
+
+  void ReadInput();
+  void TakeLine(const std::string& line);
+  void Dispatch(const Json& id, const std::string& method, const Json* params);
+
+  void Open(const Json& id, RpcParams params);
+  void Answer(const Json& id, RpcParams params);
+  void StartServer(const Json& id, RpcParams params);
+  void Relay(const Json& id, RpcParams params);
+  void Notify(const Json& id, RpcParams params);
+  void Reply(const Json& id, RpcParams params);
+  void Cancel(const Json& id, RpcParams params);
+  void StopServer(const Json& id, RpcParams params);
+  void SessionStatus(const Json& id);
+  void Close(const Json& id);
+
+  // The slot `alias` names, or an error said to the session.
+  ServerSlot* Find(const Json& id, const std::optional<std::string>& alias);
+
+  void OnServerLine(const std::string& alias, const std::string& line);
+  void OnServerExit(const std::string& alias, int status);
+  void OnStartupStep(ServerSlot& slot, McpStartup::Step step);
+  void Started(ServerSlot& slot);
+  // Ends a start that failed: answers server/start with `error` and stops it.
+  void FailStart(ServerSlot& slot, RpcError error);
+  // Stops a running server the supervisor cannot go on with, answering what
+  // waits on it with `why`.
+  void Abandon(ServerSlot& slot, const std::string& why);
+  // Answers every request of the session waiting on `slot` with `error`.
+  void AnswerWaiting(ServerSlot& slot, const RpcError& error);
+  RpcError StartFailure(ServerSlot& slot, const std::string& step, const std::string& why,
+                        std::optional<int> status);
+
+  void Respond(const Json& id, Json result);
+  void RespondError(const Json& id, RpcError error);
+  void Send(const Json& message);
+  void Log(const std::string& line);
+
+  // Stops every server, then calls `then`.
+  void EndAll(std::function<void()> then);
+  void Finish(int status);
+  void Congested(bool congested);
+
+  boost::asio::io_context& io_;
+  SupervisorMachine machine_;
+  boost::asio::posix::stream_descriptor input_;
+  SessionOutput output_;
+  std::array<char, 65536> input_buffer_;
+  LineSplitter input_lines_;
+  bool reading_input_ = false;
+  bool ending_ = false;
+  int exit_status_ = 0;
+
+  std::optional<SessionSettings> settings_;  // once session/open is answered
+  std::optional<OpenedSession> session_;
+  std::map<std::string, ServerSlot> slots_;
+  std::map<std::string, InFlight> in_flight_;  // by the id's JSON text
+  std::map<std::int64_t, ServerRequest> server_requests_;
+  std::int64_t next_server_request_ = 1;
+  std::uint64_t next_tag_ = 1;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_SESSION_SUPERVISOR_H_
