@@ -525,10 +525,9 @@ void Supervisor::SessionStatus(const Json& id) {
   } else {
     std::string names;
     for (const std::string& alias : started) names += (names.empty() ? "" : ", ") + alias;
-    text += "MCP servers   " + names + "\n";
+    text += "  MCP servers   " + names + "\n";
     for (const std::string& alias : started) {
-      text +=
-          "                " + alias + ": its tools are put to you before the next turn plans\n";
+      text += under + alias + ": its tools are put to you before the next turn plans\n";
     }
   }
   Respond(id, {{"text", text}, {"confinement", confinement}, {"servers", servers}});
