@@ -18,7 +18,7 @@
 //   silent-then-banner [MS] writes "still fetching packages..." to stderr,
 //                           sleeps MS ms (60000) without reading or
 //                           answering, then exits 0
-//   flood                   once notifications/initialized arrives, writes
+//   flood                   at its first tools/call (never answered), writes
 //                           notifications/message "flood 1", "flood 2", ...
 //                           as fast as its output takes them, and reads no more
 //   huge-line [MIB]         answers the first tools/call with one line whose
@@ -243,7 +243,7 @@ int main(int argc, char** argv) {
   }
   if (mode == "flood") {
     return Serve([](const json& message) {
-      if (!fake_server::IsNotification(message, "notifications/initialized")) return false;
+      if (!fake_server::IsRequest(message, "tools/call")) return false;
       std::exit(Flood());
     });
   }

@@ -39,10 +39,10 @@ Error ToError(const McpFault& fault, int errno_value) {
   }
 }
 
-ordered_json InitializeParams() {
+ordered_json InitializeParams(const ordered_json& capabilities) {
   return {
       {"protocolVersion", kMcpProtocolVersion},
-      {"capabilities", ordered_json::object()},
+      {"capabilities", capabilities},
       {"clientInfo", {{"name", kMcpClientName}, {"version", kMcpClientVersion}}},
   };
 }

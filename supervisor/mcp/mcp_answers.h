@@ -77,9 +77,11 @@ struct InitializeResult {
   nlohmann::json capabilities = nlohmann::json::object();
 };
 
-// The params of our initialize: protocol kMcpProtocolVersion, no
-// capabilities (no roots, no sampling).
-nlohmann::ordered_json InitializeParams();
+// The params of our initialize: protocol kMcpProtocolVersion, and the
+// client's `capabilities` (none: no roots, no sampling, unless a session
+// that answers those requests says it does).
+nlohmann::ordered_json InitializeParams(
+    const nlohmann::ordered_json& capabilities = nlohmann::ordered_json::object());
 
 // The result of initialize, read: refuses an answer in a version not in
 // kMcpAcceptedVersions, naming it, and one that names no version.

@@ -7,7 +7,7 @@ namespace bravebot {
 
 std::string McpStartup::Begin() {
   awaiting_ = "initialize";
-  return connection_.Request(tag_, awaiting_, InitializeParams());
+  return connection_.Request(tag_, awaiting_, InitializeParams(capabilities_));
 }
 
 McpStartup::Step McpStartup::Take(McpIncoming answer) {
@@ -24,6 +24,12 @@ McpStartup::Step McpStartup::Take(McpIncoming answer) {
     }
     hello_ = std::get<InitializeResult>(std::move(hello));
     step.lines.push_back(McpConnection::Notification("notifications/initialized", nullptr));
+    // A server that offers no tools need not answer tools/list: its list is
+    // empty, and nothing is asked.
+    if (!hello_.capabilities.contains("tools")) {
+      step.done = true;
+      return step;
+    }
     awaiting_ = "tools/list";
     step.lines.push_back(connection_.Request(tag_, awaiting_, pages_.NextParams()));
     return step;

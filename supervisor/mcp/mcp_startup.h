@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "supervisor/mcp/mcp_answers.h"
@@ -31,8 +32,11 @@ class McpStartup {
     std::optional<McpFault> fault;   // the start failed
   };
 
-  // Requests go through `connection` under `tag`.
-  McpStartup(McpConnection& connection, std::uint64_t tag) : connection_(connection), tag_(tag) {}
+  // Requests go through `connection` under `tag`; initialize offers the
+  // client's `capabilities`.
+  McpStartup(McpConnection& connection, std::uint64_t tag,
+             nlohmann::ordered_json capabilities = nlohmann::ordered_json::object())
+      : connection_(connection), tag_(tag), capabilities_(std::move(capabilities)) {}
 
   // The initialize request.
   std::string Begin();
@@ -47,6 +51,7 @@ class McpStartup {
  private:
   McpConnection& connection_;
   std::uint64_t tag_;
+  nlohmann::ordered_json capabilities_;
   std::string awaiting_ = "initialize";
   InitializeResult hello_;
   ToolListPages pages_;

@@ -37,6 +37,9 @@ struct SessionSettings {
   bool incognito = false;
   bool skip_permissions = false;
   int startup_timeout_seconds = 30;
+  // What the session offers servers in initialize (roots, sampling,
+  // elicitation): it answers those requests itself, through server/reply.
+  Json capabilities = Json::object();
 
   // The plan's mode: skip-permissions over all, then who can be asked.
   SessionMode PlanMode() const;

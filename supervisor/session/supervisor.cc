@@ -21,6 +21,12 @@ RpcError Refusal(int code, std::string message) {
   return RpcError{code, std::move(message), nullptr};
 }
 
+// A server ended, or is being ended, before it answered: its status is not
+// known yet.
+RpcError Gone(std::string message) {
+  return RpcError{kRpcServerGone, std::move(message), Json{{"status", nullptr}}};
+}
+
 // The step a failed handshake names in server/start's error.
 std::string StepOf(McpFailureKind kind) {
   switch (kind) {
@@ -132,7 +138,7 @@ void Supervisor::TakeLine(const std::string& line) {
 void Supervisor::Dispatch(const Json& id, const std::string& method, const Json* params) {
   if (method == "session/open") {
     return Open(id, RpcParams(params, {"directory", "mode", "incognito", "skipPermissions",
-                                       "startupTimeoutSeconds"}));
+                                       "startupTimeoutSeconds", "capabilities"}));
   }
   const bool known =
       method == "server/answer" || method == "server/start" || method == "server/request" ||
@@ -176,7 +182,13 @@ void Supervisor::Open(const Json& id, RpcParams params) {
   std::optional<bool> incognito = params.Bool("incognito", false);
   std::optional<bool> skip = params.Bool("skipPermissions", false);
   std::optional<long long> timeout = params.Integer("startupTimeoutSeconds", 30, 1, 600);
+  Json capabilities = params.Any("capabilities");
   if (params.problem()) return RespondError(id, *params.problem());
+  if (!capabilities.is_null() && !capabilities.is_object()) {
+    return RespondError(id, Refusal(kRpcInvalidParams,
+                                    "params.capabilities must be an object: the client "
+                                    "capabilities the session offers servers"));
+  }
   if (!directory->starts_with('/')) {
     return RespondError(id, Refusal(kRpcInvalidParams,
                                     "params.directory must be an absolute path: the directory "
@@ -192,6 +204,7 @@ void Supervisor::Open(const Json& id, RpcParams params) {
   settings.incognito = *incognito;
   settings.skip_permissions = *skip;
   settings.startup_timeout_seconds = static_cast<int>(*timeout);
+  if (capabilities.is_object()) settings.capabilities = std::move(capabilities);
 
   Result<OpenedSession> opened = OpenSession(settings, machine_);
   if (!opened) {
@@ -332,7 +345,8 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   slot->start_id = id;
   in_flight_[Key(id)] = InFlight{name, 0};
   if (output_.congested()) slot->process->PauseOutput();
-  slot->startup = std::make_unique<McpStartup>(slot->connection, ServerSlot::kStartupTag);
+  slot->startup = std::make_unique<McpStartup>(slot->connection, ServerSlot::kStartupTag,
+                                               settings_->capabilities);
   slot->process->Write(slot->startup->Begin());
   slot->startup_timer = std::make_unique<boost::asio::steady_timer>(io_);
   slot->startup_timer->expires_after(std::chrono::seconds(settings_->startup_timeout_seconds));
@@ -452,7 +466,12 @@ void Supervisor::Cancel(const Json& id, RpcParams params) {
         id, Refusal(kRpcInvalidParams, "no request of the session with that id is waiting"));
   }
   const InFlight flight = waiting->second;
-  ServerSlot& slot = slots_[flight.alias];
+  auto found = slots_.find(flight.alias);
+  if (found == slots_.end() || (flight.tag == 0 && Key(found->second.start_id) != Key(cancelled))) {
+    return RespondError(
+        id, Refusal(kRpcInvalidParams, "only a server/start or a server/request can be cancelled"));
+  }
+  ServerSlot& slot = found->second;
   const RpcError why = Refusal(kRpcCancelled, "cancelled by the session");
   if (flight.tag == 0) {
     // A start cancelled: the server is stopped, and stays so.
@@ -464,6 +483,7 @@ void Supervisor::Cancel(const Json& id, RpcParams params) {
           {{"requestId", *sent}, {"reason", "cancelled by the session"}}));
     }
     slot.requests.erase(flight.tag);
+    in_flight_.erase(waiting);
     RespondError(cancelled, why);
   }
   Respond(id, Json::object());
@@ -483,13 +503,14 @@ void Supervisor::StopServer(const Json& id, RpcParams params) {
   in_flight_[Key(id)] = InFlight{*alias, 0};
   slot->stop_ids.push_back(id);
   if (slot->life == ServerLife::kStarting) {
-    FailStart(*slot, Refusal(kRpcServerGone, *alias + " was stopped by the session before it "
-                                                      "answered"));
+    FailStart(*slot, Gone(*alias + " was stopped by the session before it "
+                                   "answered"));
     return;
   }
   slot->ended_on_request = true;
   slot->life = ServerLife::kStopping;
-  AnswerWaiting(*slot, Refusal(kRpcServerGone, *alias + " was stopped by the session"));
+  slot->end_word = "stopped";
+  AnswerWaiting(*slot, Gone(*alias + " was stopped by the session"));
   slot->process->Stop();
 }
 
@@ -504,13 +525,15 @@ void Supervisor::SessionStatus(const Json& id) {
         entry["state"] = "starting";
         break;
       case ServerLife::kRunning:
-      case ServerLife::kStopping:
         entry["state"] = "running";
         break;
       default:
         entry["state"] = slot.end_word;
     }
-    if (slot.process && !slot.process->ended()) entry["pid"] = slot.process->pid();
+    if ((slot.life == ServerLife::kStarting || slot.life == ServerLife::kRunning) &&
+        !slot.process->ended()) {
+      entry["pid"] = slot.process->pid();
+    }
     if (slot.status) entry["status"] = *slot.status;
     servers.push_back(std::move(entry));
     if (slot.life == ServerLife::kRunning) started.push_back(alias);
@@ -687,6 +710,7 @@ void Supervisor::Abandon(ServerSlot& slot, const std::string& why) {
   if (slot.life == ServerLife::kEnded || slot.life == ServerLife::kStopping) return;
   Log(why);
   slot.life = ServerLife::kStopping;
+  slot.end_word = "failed";
   AnswerWaiting(slot, RpcError{kRpcServerFailed, why, nullptr});
   slot.process->Stop();
 }
@@ -715,8 +739,8 @@ void Supervisor::OnServerExit(const std::string& alias, int status) {
         StartFailure(slot, "exited",
                      "the server closed its standard output before answering " + awaiting, status));
     slot.life = ServerLife::kEnded;
-  } else if (!slot.ended_on_request && was == ServerLife::kRunning) {
-    slot.end_word = "exited";
+  } else if (!slot.ended_on_request) {
+    if (slot.end_word.empty()) slot.end_word = "exited";
     AnswerWaiting(slot, RpcError{kRpcServerGone,
                                  alias + " exited with status " + std::to_string(status) +
                                      " before answering",
@@ -757,11 +781,12 @@ void Supervisor::EndAll(std::function<void()> then) {
   for (auto& [alias, slot] : slots_) {
     if (!slot.process || slot.process->ended()) continue;
     if (slot.life == ServerLife::kStarting) {
-      FailStart(slot, Refusal(kRpcServerGone, alias + " was stopped: the session is closing"));
+      FailStart(slot, Gone(alias + " was stopped: the session is closing"));
     } else {
       slot.ended_on_request = true;
       slot.life = ServerLife::kStopping;
-      AnswerWaiting(slot, Refusal(kRpcServerGone, alias + " was stopped: the session is closing"));
+      slot.end_word = "stopped";
+      AnswerWaiting(slot, Gone(alias + " was stopped: the session is closing"));
     }
     slot.process->Stop([left, done](int) {
       if (--*left == 0) (*done)();

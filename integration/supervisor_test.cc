@@ -1,0 +1,506 @@
+// bravebot-supervisor driven through its pipes as a session drives it: opening
+// a session, its questions and answers, starting servers, relaying, stopping,
+// and what it does with servers that fail in every way a server can.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "integration/peers.h"
+#include "integration/process_scan.h"
+#include "integration/supervisor_fixture.h"
+
+namespace bravebot::testing {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+Json StateOf(const Json& opened, const std::string& alias) {
+  for (const Json& server : opened["result"]["servers"]) {
+    if (server["alias"] == alias) return server;
+  }
+  return Json();
+}
+
+TEST_F(SupervisorTest, AnswersAskedQuestionsStartsCallsAndCloses) {
+  DeclareFault("fault", "stderr-lines", "2");
+  Request({"fault"});
+  auto session = Session();
+  Json opened = session->Call("session/open", {{"directory", Checkout()}});
+  const Json fault = StateOf(opened, "fault");
+  EXPECT_EQ(fault["state"], "ask");
+  EXPECT_EQ(fault["transport"], "stdio");
+  EXPECT_EQ(fault["requestedBy"], Json::array({Checkout() + "/.bravebot/settings.json"}));
+  EXPECT_THAT(fault["question"].get<std::string>(),
+              HasSubstr("  Use this MCP server?\n  1. Yes\n  2. Yes, and use all future MCP "
+                        "servers in this project\n  3. No, continue without this server\n"
+                        "  [1/2/3]"));
+  EXPECT_EQ(opened["result"]["confinement"]["line"], "kernel-enforced");
+
+  // Before its question is answered it is not started.
+  Json early = session->Call("server/start", {{"alias", "fault"}});
+  EXPECT_EQ(early["error"]["code"], -32002);
+  EXPECT_THAT(early["error"]["message"].get<std::string>(), HasSubstr("answer its question"));
+
+  Json answered = session->Call("server/answer", {{"alias", "fault"}, {"answer", "1"}});
+  EXPECT_EQ(answered["result"]["state"], "start");
+  Json started = session->Call("server/start", {{"alias", "fault"}});
+  ASSERT_TRUE(started.contains("result")) << started.dump();
+  EXPECT_EQ(started["result"]["serverInfo"]["name"], "fake");
+  EXPECT_EQ(started["result"]["tools"][0]["name"], "echo");
+
+  Json echoed = session->Call("server/request",
+                              {{"alias", "fault"},
+                               {"method", "tools/call"},
+                               {"params", {{"name", "echo"}, {"arguments", {{"text", "hi"}}}}}});
+  EXPECT_EQ(echoed["result"]["content"][0]["text"], "hi");
+  auto line = session->WaitFor("server/stderr", In(seconds(5)));
+  ASSERT_TRUE(line);
+  EXPECT_EQ((*line)["params"], (Json{{"alias", "fault"}, {"line", "line 1"}}));
+
+  Json status = session->Call("session/status");
+  EXPECT_THAT(status["result"]["text"].get<std::string>(), HasSubstr("  MCP servers   fault\n"));
+  EXPECT_EQ(status["result"]["servers"][0]["state"], "running");
+
+  Json stopped = session->Call("server/stop", {{"alias", "fault"}});
+  EXPECT_EQ(stopped["result"]["status"], 0);  // it ends when its input closes
+  Json closed = session->Call("session/close");
+  EXPECT_EQ(closed["result"], Json::object());
+  EXPECT_EQ(session->process().Wait(In(seconds(5))), 0);
+
+  // Answer 1 recorded its approval: a second session starts it unasked.
+  auto again = Session();
+  EXPECT_EQ(StateOf(again->Call("session/open", {{"directory", Checkout()}}), "fault")["state"],
+            "start");
+}
+
+TEST_F(SupervisorTest, AnswerTwoCoversTheProjectAndThreeLeavesItOut) {
+  DeclareFault("first", "stderr-lines", "0");
+  DeclareFault("second", "stderr-lines", "1");
+  Request({"first"});
+  auto session = Session();
+  session->Call("session/open", {{"directory", Checkout()}});
+  EXPECT_EQ(
+      session->Call("server/answer", {{"alias", "first"}, {"answer", "2"}})["result"]["state"],
+      "start");
+  session->Call("session/close");
+
+  // A later server this checkout asks for starts without the question.
+  Request({"first", "second"});
+  auto later = Session();
+  Json opened = later->Call("session/open", {{"directory", Checkout()}});
+  EXPECT_EQ(StateOf(opened, "second")["state"], "start");
+  later->Call("session/close");
+
+  DeclareFault("first", "stderr-lines", "5");  // declared anew: answer 2 no longer covers it
+  auto third = Session();
+  Json reopened = third->Call("session/open", {{"directory", Checkout()}});
+  EXPECT_EQ(StateOf(reopened, "first")["state"], "ask");
+  Json no = third->Call("server/answer", {{"alias", "first"}, {"answer", "whatever"}});
+  EXPECT_EQ(no["result"]["state"], "left-out");
+  EXPECT_EQ(third->Call("server/start", {{"alias", "first"}})["error"]["code"], -32002);
+}
+
+TEST_F(SupervisorTest, WhereNobodyCanBeAskedAnUnapprovedServerIsLeftOut) {
+  DeclareFault("fault", "stderr-lines", "0");
+  Request({"fault", "missing"});
+  for (const std::string mode : {"one-shot", "no-terminal"}) {
+    auto session = Session();
+    Json opened = session->Call("session/open", {{"directory", Checkout()}, {"mode", mode}});
+    const Json fault = StateOf(opened, "fault");
+    EXPECT_EQ(fault["state"], "left-out");
+    const std::string who = mode == "one-shot" ? "a one-shot run" : "a session with no terminal";
+    EXPECT_EQ(fault["reason"], "fault was not started: " + who +
+                                   " asks nobody, so run bravebot-mcp approve fault at a "
+                                   "terminal");
+    EXPECT_EQ(StateOf(opened, "missing")["state"], "undeclared");
+    EXPECT_THAT(opened["result"]["notes"], ::testing::Contains(fault["reason"]));
+  }
+}
+
+TEST_F(SupervisorTest, SkipPermissionsStartsUnaskedAndRecordsNothing) {
+  DeclareFault("fault", "stderr-lines", "0");
+  Request({"fault"});
+  auto session = Session();
+  Json opened =
+      session->Call("session/open", {{"directory", Checkout()}, {"skipPermissions", true}});
+  EXPECT_EQ(StateOf(opened, "fault")["state"], "start");
+  EXPECT_TRUE(session->Call("server/start", {{"alias", "fault"}}).contains("result"));
+  session->Call("session/close");
+  EXPECT_FALSE(std::filesystem::exists(Profile() + "/mcp-approved"));
+}
+
+TEST_F(SupervisorTest, IncognitoRecordsNothingAndItsHomeGoesWithTheServer) {
+  Declare("shell", {"--", "/bin/sh", "-c", "echo \"$HOME\" >&2; exec cat"});
+  Request({"shell"});
+  const auto before = std::filesystem::exists(Profile() + "/mcp-home");
+  auto session = Session();
+  Json opened =
+      session->Call("session/open",
+                    {{"directory", Checkout()}, {"incognito", true}, {"startupTimeoutSeconds", 1}});
+  EXPECT_EQ(StateOf(opened, "shell")["state"], "ask");
+  EXPECT_EQ(
+      session->Call("server/answer", {{"alias", "shell"}, {"answer", "2"}})["result"]["state"],
+      "start");
+  // cat answers nothing: the start fails by the timeout, and its home was made.
+  Json started = session->Call("server/start", {{"alias", "shell"}});
+  EXPECT_EQ(started["error"]["data"]["step"], "timeout");
+  auto home = session->WaitFor("server/stderr", In(seconds(5)));
+  ASSERT_TRUE(home);
+  const std::string path = (*home)["params"]["line"];
+  EXPECT_THAT(path, Not(HasSubstr(Profile())));
+  session->Call("session/close");
+  EXPECT_FALSE(std::filesystem::exists(path)) << path;
+  EXPECT_FALSE(std::filesystem::exists(Profile() + "/mcp-approved"));
+  EXPECT_FALSE(std::filesystem::exists(Profile() + "/mcp-projects"));
+  EXPECT_EQ(std::filesystem::exists(Profile() + "/mcp-home"), before);
+}
+
+TEST_F(SupervisorTest, AStartThatFailsSaysWhichStepAndItsLastWords) {
+  DeclareFault("crash", "crash-at-start");
+  DeclareFault("silent", "never-answers");
+  DeclareFault("banner", "silent-then-banner");
+  Declare("talker", {"--", "/bin/sh", "-c", "echo Welcome to my server; exec cat"});
+  Request({"crash", "silent", "banner", "talker"});
+  auto session = Session();
+  OpenAndApprove(*session, {{"startupTimeoutSeconds", 1}});
+
+  // Several starts in flight at once, each answered when its server failed.
+  const int crash = session->Send("server/start", {{"alias", "crash"}});
+  const int silent = session->Send("server/start", {{"alias", "silent"}});
+  const int banner = session->Send("server/start", {{"alias", "banner"}});
+  const int talker = session->Send("server/start", {{"alias", "talker"}});
+
+  Json crashed = session->AnswerTo(crash, In(seconds(10))).value_or(Json());
+  EXPECT_EQ(crashed["error"]["code"], -32003);
+  EXPECT_EQ(crashed["error"]["data"]["step"], "exited");
+  EXPECT_EQ(crashed["error"]["data"]["status"], 3);
+  EXPECT_EQ(crashed["error"]["data"]["stderrTail"],
+            Json::array({"cannot find config", "giving up"}));
+  EXPECT_THAT(crashed["error"]["message"].get<std::string>(),
+              HasSubstr("crash did not start: the server closed its standard output before "
+                        "answering initialize (it exited with status 3)"));
+
+  Json timed_out = session->AnswerTo(silent, In(seconds(10))).value_or(Json());
+  EXPECT_EQ(timed_out["error"]["data"]["step"], "timeout");
+  EXPECT_EQ(timed_out["error"]["data"]["printedAnything"], false);
+  EXPECT_THAT(timed_out["error"]["message"].get<std::string>(),
+              HasSubstr("no answer to initialize within 1 s, and it wrote nothing on its "
+                        "standard output yet"));
+
+  Json fetching = session->AnswerTo(banner, In(seconds(10))).value_or(Json());
+  EXPECT_EQ(fetching["error"]["data"]["stderrTail"], Json::array({"still fetching packages..."}));
+
+  Json not_json = session->AnswerTo(talker, In(seconds(10))).value_or(Json());
+  EXPECT_EQ(not_json["error"]["data"]["step"], "not-json");
+  EXPECT_THAT(not_json["error"]["message"].get<std::string>(),
+              HasSubstr("\"Welcome to my server\""));
+
+  Json status = session->Call("session/status");
+  for (const Json& server : status["result"]["servers"]) EXPECT_EQ(server["state"], "failed");
+}
+
+TEST_F(SupervisorTest, AProgramNotFoundIsSaidAsTheStepThatFailed) {
+  Declare("gone", {"--", temporary_.Join("no-such-program")});
+  Request({"gone"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  Json started = session->Call("server/start", {{"alias", "gone"}});
+  EXPECT_EQ(started["error"]["code"], -32003);
+  EXPECT_THAT(started["error"]["data"]["step"].get<std::string>(),
+              ::testing::AnyOf("not-found", "confinement"));
+}
+
+TEST_F(SupervisorTest, AServerThatExitsIsReportedAndNeverRestarted) {
+  DeclareFault("crash", "crash-mid-call");
+  DeclareFault("brief", "exit-after-handshake", "4");
+  Request({"crash", "brief"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "crash"}}).contains("result"));
+  Json call = session->Call("server/request",
+                            {{"alias", "crash"},
+                             {"method", "tools/call"},
+                             {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
+  EXPECT_EQ(call["error"]["code"], -32005);
+  EXPECT_EQ(call["error"]["data"]["status"], 7);
+  auto exited = session->WaitFor("server/exited", In(seconds(5)));
+  ASSERT_TRUE(exited);
+  EXPECT_EQ((*exited)["params"]["alias"], "crash");
+  EXPECT_EQ((*exited)["params"]["status"], 7);
+  EXPECT_THAT((*exited)["params"]["stderrTail"], ::testing::Contains("segfault in handler"));
+
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "brief"}}).contains("result"));
+  auto brief = session->WaitFor("server/exited", In(seconds(5)));
+  ASSERT_TRUE(brief);
+  EXPECT_EQ((*brief)["params"]["status"], 4);
+  EXPECT_EQ(session->Call("server/start", {{"alias", "brief"}})["error"]["code"], -32002);
+  Json after = session->Call("server/request", {{"alias", "brief"}, {"method", "ping"}});
+  EXPECT_EQ(after["error"]["code"], -32002);
+}
+
+TEST_F(SupervisorTest, AServersRequestsGetIdsOfOursAndRepliesGoBackUnderItsOwn) {
+  DeclareFault("clash", "clashing-ids");
+  Request({"clash"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "clash"}}).contains("result"));
+  // Our own request uses id 1 too, where the server's requests do.
+  const int call = session->Send("server/request",
+                                 {{"alias", "clash"},
+                                  {"method", "tools/call"},
+                                  {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
+  auto roots = session->WaitFor(
+      [](const Json& m) {
+        return m["method"] == "server/message" && m["params"]["message"]["method"] == "roots/list";
+      },
+      In(seconds(5)));
+  auto ping = session->WaitFor(
+      [](const Json& m) {
+        return m["method"] == "server/message" && m["params"]["message"]["method"] == "ping";
+      },
+      In(seconds(5)));
+  ASSERT_TRUE(roots && ping);
+  const Json roots_id = (*roots)["params"]["message"]["id"];
+  const Json ping_id = (*ping)["params"]["message"]["id"];
+  EXPECT_TRUE(roots_id.is_number_integer());
+  EXPECT_NE(roots_id, ping_id);
+  EXPECT_EQ(
+      session->Call("server/reply",
+                    {{"alias", "clash"}, {"id", ping_id}, {"result", Json::object()}})["result"],
+      Json::object());
+  EXPECT_EQ(
+      session->Call("server/reply", {{"alias", "clash"},
+                                     {"id", roots_id},
+                                     {"result", {{"roots", {{{"uri", "file:///w"}}}}}}})["result"],
+      Json::object());
+  Json answer = session->AnswerTo(call, In(seconds(5))).value_or(Json());
+  EXPECT_EQ(answer["result"]["content"][0]["text"], "roots:{\"roots\":[{\"uri\":\"file:///w\"}]}");
+  // An id answered already answers nothing.
+  EXPECT_EQ(session->Call(
+                "server/reply",
+                {{"alias", "clash"}, {"id", ping_id}, {"result", Json::object()}})["error"]["code"],
+            -32602);
+}
+
+TEST_F(SupervisorTest, ACancelledRequestIsAnsweredAndTheServerTold) {
+  DeclareFault("clash", "clashing-ids");  // its call waits for replies never sent
+  Request({"clash"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "clash"}}).contains("result"));
+  const int call = session->Send("server/request",
+                                 {{"alias", "clash"},
+                                  {"method", "tools/call"},
+                                  {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
+  ASSERT_TRUE(session->WaitFor("server/message", In(seconds(5))));
+  EXPECT_EQ(session->Call("request/cancel", {{"id", call}})["result"], Json::object());
+  Json cancelled = session->AnswerTo(call, In(seconds(5))).value_or(Json());
+  EXPECT_EQ(cancelled["error"]["code"], -32800);
+  EXPECT_EQ(session->Call("request/cancel", {{"id", call}})["error"]["code"], -32602);
+}
+
+TEST_F(SupervisorTest, ALineItCannotReadStopsTheServerAndALineNotJsonIsSkipped) {
+  DeclareFault("huge", "huge-line", "20");
+  DeclareFault("noisy", "not-json");
+  Request({"huge", "noisy"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "noisy"}}).contains("result"));
+  Json echoed = session->Call("server/request",
+                              {{"alias", "noisy"},
+                               {"method", "tools/call"},
+                               {"params", {{"name", "echo"}, {"arguments", {{"text", "ok"}}}}}});
+  EXPECT_EQ(echoed["result"]["content"][0]["text"], "ok");
+  EXPECT_THAT(session->Log(), HasSubstr("noisy: skipped a line that is not JSON: "
+                                        "\"this is not JSON\""));
+
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "huge"}}).contains("result"));
+  Json call = session->Call("server/request",
+                            {{"alias", "huge"},
+                             {"method", "tools/call"},
+                             {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
+  EXPECT_EQ(call["error"]["code"], -32004);
+  EXPECT_THAT(call["error"]["message"].get<std::string>(),
+              HasSubstr("huge wrote a line longer than 16 MiB"));
+  EXPECT_TRUE(session->WaitFor("server/exited", In(seconds(10))));
+}
+
+TEST_F(SupervisorTest, AFloodIsReadNoFasterThanTheSessionReads) {
+  DeclareFault("flood", "flood");
+  Request({"flood"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "flood"}}).contains("result"));
+  session->Send("server/request", {{"alias", "flood"},
+                                   {"method", "tools/call"},
+                                   {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
+  // Nothing is read for a while: the supervisor stops reading the server
+  // rather than queue without end, so its memory stops growing. Unbounded,
+  // the flood would add tens of MiB a second.
+  auto resident_kib = [&] {
+    const std::string status =
+        ReadProcFile("/proc/" + std::to_string(session->process().pid()) + "/status");
+    const auto rss = status.find("VmRSS:");
+    return rss == std::string::npos ? -1L : std::stol(status.substr(rss + 6));
+  };
+  std::this_thread::sleep_for(seconds(1));
+  const long early = resident_kib();
+  std::this_thread::sleep_for(seconds(2));
+  const long later = resident_kib();
+  ASSERT_GT(early, 0);
+  EXPECT_LT(later - early, 8 * 1024) << "the supervisor grew from " << early << " to " << later
+                                     << " KiB while a server flooded it";
+  // What it read comes in order, every message whole.
+  session->Drain(milliseconds(300));
+  int expected = 1;
+  for (const Json& message : session->notifications()) {
+    if (message["method"] != "server/message") continue;
+    EXPECT_EQ(message["params"]["message"]["params"]["data"], "flood " + std::to_string(expected));
+    ++expected;
+  }
+  EXPECT_GT(expected, 1000);
+  EXPECT_EQ(session->Call("server/stop", {{"alias", "flood"}}).contains("result"), true);
+}
+
+TEST_F(SupervisorTest, BadInputGetsAnErrorAndChangesNothing) {
+  auto session = Session();
+  EXPECT_EQ(session->Call("server/start", {{"alias", "x"}})["error"]["code"], -32001);
+  ASSERT_TRUE(session->SendLine("this is not json"));
+  ASSERT_TRUE(session->SendLine("[{\"jsonrpc\":\"2.0\",\"id\":50,\"method\":\"session/status\"}]"));
+  Json opened = session->Call("session/open", {{"directory", Checkout()}, {"incognitoo", true}});
+  EXPECT_EQ(opened["error"]["code"], -32602);
+  EXPECT_THAT(opened["error"]["message"].get<std::string>(), HasSubstr("incognitoo"));
+  EXPECT_EQ(session->Call("session/open", {{"directory", "relative"}})["error"]["code"], -32602);
+  EXPECT_EQ(
+      session->Call("session/open", {{"directory", Checkout()}, {"mode", "tty"}})["error"]["code"],
+      -32602);
+  EXPECT_TRUE(session->Call("session/open", {{"directory", Checkout()}}).contains("result"));
+  EXPECT_EQ(session->Call("session/open", {{"directory", Checkout()}})["error"]["code"], -32001);
+  EXPECT_EQ(session->Call("server/launch", {{"alias", "x"}})["error"]["code"], -32601);
+  EXPECT_EQ(session->Call("server/start", {{"alias", "x"}})["error"]["code"], -32002);
+  EXPECT_EQ(session->Call("server/start")["error"]["code"], -32602);
+  EXPECT_EQ(
+      session->Call("server/request", {{"alias", "x"}, {"method", "initialize"}})["error"]["code"],
+      -32602);
+  EXPECT_TRUE(session->Call("session/status").contains("result"));
+  // The two lines that were no request were answered with id null.
+  EXPECT_EQ(session->Call("session/close")["result"], Json::object());
+  EXPECT_EQ(session->process().Wait(In(seconds(5))), 0);
+}
+
+// Whether any process still holds `word` among its arguments, within 5 s.
+bool GoneWithin5s(const std::string& word) {
+  for (int i = 0; i < 100; ++i) {
+    if (ProcessesWithArgument(word).empty()) return true;
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  return false;
+}
+
+// The four ways a session ends its servers, each with a server that
+// double-forks a daemon: none of it outlives the end.
+enum class Ending { kServerStop, kSessionClose, kInputClosed, kKill };
+
+class SupervisorEndingTest : public SupervisorTest, public ::testing::WithParamInterface<Ending> {};
+
+TEST_P(SupervisorEndingTest, NothingAServerStartedOutlivesIt) {
+  // The word marks every process of this test, daemons included.
+  const std::string word = "daemon-of-" + std::to_string(::getpid()) + "-" +
+                           std::to_string(static_cast<int>(GetParam()));
+  DeclareFault("forks", "double-fork", word);
+  Request({"forks"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "forks"}}).contains("result"));
+  auto daemon = session->WaitFor("server/stderr", In(seconds(5)));
+  ASSERT_TRUE(daemon);
+  EXPECT_THAT((*daemon)["params"]["line"].get<std::string>(), HasSubstr("daemon "));
+  ASSERT_FALSE(ProcessesWithArgument(word).empty());
+  switch (GetParam()) {
+    case Ending::kServerStop:
+      EXPECT_TRUE(session->Call("server/stop", {{"alias", "forks"}}).contains("result"));
+      break;
+    case Ending::kSessionClose:
+      session->Call("session/close");
+      break;
+    case Ending::kInputClosed:
+      session->process().CloseInput();
+      EXPECT_EQ(session->process().Wait(In(seconds(10))), 0);
+      break;
+    case Ending::kKill:
+      ::kill(session->process().pid(), SIGKILL);
+      session->process().Wait(In(seconds(5)));
+      break;
+  }
+  EXPECT_TRUE(GoneWithin5s(word));
+}
+
+INSTANTIATE_TEST_SUITE_P(Endings, SupervisorEndingTest,
+                         ::testing::Values(Ending::kServerStop, Ending::kSessionClose,
+                                           Ending::kInputClosed, Ending::kKill));
+
+TEST_F(SupervisorTest, ASessionWithServerEverythingDoesAllOfIt) {
+  SKIP_WITHOUT_PEERS();
+  Declare("everything", {"-e", "PATH=" + PeersDirectory() + "/bin:/usr/bin:/bin", "-e",
+                         "GREETING=hello", "--", "mcp-server-everything"});
+  Request({"everything"});
+  auto session = Session();
+  Json opened = OpenAndApprove(*session, {{"capabilities", {{"sampling", Json::object()}}}});
+  Json started = session->Call("server/start", {{"alias", "everything"}});
+  ASSERT_TRUE(started.contains("result")) << started.dump() << session->Log();
+  std::vector<std::string> names;
+  for (const Json& tool : started["result"]["tools"]) names.push_back(tool["name"]);
+  EXPECT_THAT(names, ::testing::IsSupersetOf({"echo", "get-env", "trigger-sampling-request"}));
+
+  Json echoed = session->Call("server/request",
+                              {{"alias", "everything"},
+                               {"method", "tools/call"},
+                               {"params", {{"name", "echo"}, {"arguments", {{"message", "hi"}}}}}});
+  EXPECT_THAT(echoed["result"]["content"][0]["text"].get<std::string>(), HasSubstr("hi"));
+  Json env = session->Call("server/request",
+                           {{"alias", "everything"},
+                            {"method", "tools/call"},
+                            {"params", {{"name", "get-env"}, {"arguments", Json::object()}}}});
+  const std::string variables = env["result"]["content"][0]["text"];
+  EXPECT_THAT(variables, HasSubstr("GREETING"));
+  EXPECT_THAT(variables, Not(HasSubstr("BRAVEBOT_HOME")));
+
+  // The server asks the session for a sampling; the session answers it.
+  const int call =
+      session->Send("server/request", {{"alias", "everything"},
+                                       {"method", "tools/call"},
+                                       {"params",
+                                        {{"name", "trigger-sampling-request"},
+                                         {"arguments", {{"prompt", "p"}, {"maxTokens", 5}}}}}});
+  auto asked = session->WaitFor(
+      [](const Json& m) {
+        return m["method"] == "server/message" &&
+               m["params"]["message"]["method"] == "sampling/createMessage";
+      },
+      In(seconds(10)));
+  ASSERT_TRUE(asked);
+  session->Call("server/reply", {{"alias", "everything"},
+                                 {"id", (*asked)["params"]["message"]["id"]},
+                                 {"result",
+                                  {{"role", "assistant"},
+                                   {"content", {{"type", "text"}, {"text", "sampled words"}}},
+                                   {"model", "test-model"}}}});
+  Json sampled = session->AnswerTo(call, In(seconds(10))).value_or(Json());
+  EXPECT_THAT(sampled["result"]["content"][0]["text"].get<std::string>(),
+              HasSubstr("sampled words"));
+
+  EXPECT_TRUE(session->Call("server/stop", {{"alias", "everything"}}).contains("result"));
+  session->Call("session/close");
+  EXPECT_EQ(session->process().Wait(In(seconds(5))), 0);
+}
+
+}  // namespace
+}  // namespace bravebot::testing
