@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the confinement tests (the hostile battery, mcp-run, the real servers)
-# as an unprivileged user, since root changes what file permissions alone
-# would stop. The build may sit where that user cannot enter, so what it runs
+# Runs the confinement tests (the hostile battery, mcp-run, the real servers,
+# the supervisor) as an unprivileged user, since root changes what file
+# permissions alone would stop. The build may sit where that user cannot enter, so what it runs
 # is staged under /tmp first. Needs root, to make the user.
 #   scripts/test-as-user.sh [BUILD_DIR]   (default build)
 set -euo pipefail
@@ -24,7 +24,7 @@ mkdir "$stage/tmp"
 chown "$user" "$stage/tmp"
 
 status=0
-for suite in bravebot_integration_tests bravebot_servers_tests; do
+for suite in bravebot_integration_tests bravebot_servers_tests bravebot_supervisor_tests; do
   echo "as-user: $suite as $user"
   runuser -u "$user" -- env -i HOME="$(getent passwd "$user" | cut -d: -f6)" PATH=/usr/bin:/bin \
     BRAVEBOT_BIN="$stage/bin" BRAVEBOT_PEERS="$stage/peers" BRAVEBOT_TEST_TMPDIR="$stage/tmp" \
