@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the confinement tests (the hostile battery, mcp-run, the real servers,
 # the supervisor) as an unprivileged user, since root changes what file
-# permissions alone would stop. The build may sit where that user cannot enter, so what it runs
-# is staged under /tmp first. Needs root, to make the user.
+# permissions alone would stop. The build may sit where that user cannot
+# enter, so what it runs is staged under /tmp first. Needs root, to make the
+# user.
 #   scripts/test-as-user.sh [BUILD_DIR]   (default build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
