@@ -4,16 +4,13 @@
 #ifndef BRAVEBOT_SUPERVISOR_SESSION_SERVER_SLOT_H_
 #define BRAVEBOT_SUPERVISOR_SESSION_SERVER_SLOT_H_
 
-#include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <vector>
 
-#include "supervisor/mcp/mcp_connection.h"
-#include "supervisor/mcp/mcp_startup.h"
-#include "supervisor/servers/running_server.h"
+#include "supervisor/servers/server_link.h"
 #include "supervisor/session/rpc_messages.h"
 #include "supervisor/session/session_opening.h"
 
@@ -28,16 +25,9 @@ enum class ServerLife {
 };
 
 struct ServerSlot {
-  // The tag of the startup's requests on `connection`; every other is a
-  // session request's.
-  static constexpr std::uint64_t kStartupTag = 0;
-
   OpenedServer opened;
   ServerLife life = ServerLife::kNotStarted;
-  std::shared_ptr<RunningServer> process;
-  McpConnection connection;
-  std::unique_ptr<McpStartup> startup;
-  std::unique_ptr<boost::asio::steady_timer> startup_timer;
+  std::shared_ptr<ServerLink> link;
   Json start_id;                           // the session's server/start, while starting
   std::map<std::uint64_t, Json> requests;  // our tag -> the session's server/request id
   std::vector<Json> stop_ids;              // server/stop requests waiting for its end

@@ -27,24 +27,6 @@ RpcError Gone(std::string message) {
   return RpcError{kRpcServerGone, std::move(message), Json{{"status", nullptr}}};
 }
 
-// The step a failed handshake names in server/start's error.
-std::string StepOf(McpFailureKind kind) {
-  switch (kind) {
-    case McpFailureKind::kNotJson:
-      return "not-json";
-    case McpFailureKind::kUnsupportedVersion:
-      return "unsupported-version";
-    case McpFailureKind::kTimedOut:
-      return "timeout";
-    case McpFailureKind::kClosed:
-      return "closed";
-    case McpFailureKind::kIo:
-      return "io";
-    default:
-      return "malformed";
-  }
-}
-
 }  // namespace
 
 Supervisor::Supervisor(boost::asio::io_context& io, SupervisorMachine machine, int input_fd,
@@ -286,16 +268,19 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
         id, Refusal(kRpcWrongState, *alias + " was started already in this session; a server is "
                                              "started once"));
   }
+  StartFailure refused;
+  refused.step = "confinement";
   if (slot->opened.declaration->transport != Transport::kStdio) {
-    return RespondError(id, StartFailure(*slot, "confinement",
-                                         "it is a service somewhere else, and reaching a service "
-                                         "over HTTP is not built yet",
-                                         std::nullopt));
+    refused.message = *alias +
+                      " did not start: it is a service somewhere else, and reaching a service "
+                      "over HTTP is not built yet";
+  } else if (!session_->profile) {
+    refused.message = *alias + " did not start: there is no profile directory to give it a home in";
   }
-  if (!session_->profile) {
-    return RespondError(
-        id, StartFailure(*slot, "confinement", "there is no profile directory to give it a home in",
-                         std::nullopt));
+  if (!refused.message.empty()) {
+    slot->life = ServerLife::kEnded;
+    slot->end_word = "failed";
+    return RespondError(id, StartError(refused));
   }
   ServerStartOptions options;
   options.profile = &*session_->profile;
@@ -306,63 +291,36 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   options.incognito = settings_->incognito;
 
   const std::string name = *alias;
-  ServerEvents events;
-  events.on_line = [this, name](std::string line) { OnServerLine(name, line); };
+  LinkEvents events;
+  events.on_started = [this, name] { Started(slots_[name]); };
+  events.on_start_failed = [this, name](const StartFailure& failure) {
+    ServerSlot& failed = slots_[name];
+    failed.end_word = "failed";
+    failed.ended_on_request = true;
+    AnswerStart(failed, StartError(failure));
+    failed.life = ServerLife::kStopping;
+    failed.link->Stop([this, name](int status) { Ended(slots_[name], status); });
+  };
+  events.on_answer = [this, name](McpIncoming answer) { OnAnswer(name, std::move(answer)); };
+  events.on_message = [this, name](McpIncoming message) { OnMessage(name, std::move(message)); };
   events.on_stderr_line = [this, name](std::string line) {
     // Under backpressure its standard error is kept in its tail only.
     if (!output_.congested()) {
       Send(NotificationMessage("server/stderr", {{"alias", name}, {"line", std::move(line)}}));
     }
   };
-  events.on_overflow = [this, name] {
-    ServerSlot& overflowed = slots_[name];
-    const std::string why = name +
-                            " wrote a line longer than 16 MiB, which bravebot-mcp does not read; "
-                            "it was stopped, since what that line answered cannot be known";
-    if (overflowed.life == ServerLife::kStarting) {
-      FailStart(overflowed, StartFailure(overflowed, "malformed", why, std::nullopt));
-    } else {
-      Abandon(overflowed, why);
-    }
-  };
+  events.on_broken = [this, name](const std::string& why) { Broken(slots_[name], why); };
   events.on_exit = [this, name](int status) { OnServerExit(name, status); };
 
-  Result<std::shared_ptr<RunningServer>> process =
-      RunningServer::Start(io_, *slot->opened.declaration, options, std::move(events));
-  if (!process) {
-    const Error& error = process.error();
-    std::string step = "confinement";
-    if (error.code() == ErrorCode::kNotFound) step = "not-found";
-    if (error.message().starts_with(name + " was not started")) step = "refused";
-    slot->life = ServerLife::kEnded;
-    slot->end_word = "failed";
-    RpcError failure = StartFailure(*slot, step, error.message(), std::nullopt);
-    if (step == "refused") failure.message = error.message();
-    return RespondError(id, failure);
-  }
-  slot->process = std::move(*process);
+  ServerLink::Options link_options;
+  link_options.startup_timeout = std::chrono::seconds(settings_->startup_timeout_seconds);
+  link_options.capabilities = settings_->capabilities;
   slot->life = ServerLife::kStarting;
   slot->start_id = id;
   in_flight_[Key(id)] = InFlight{name, 0};
-  if (output_.congested()) slot->process->PauseOutput();
-  slot->startup = std::make_unique<McpStartup>(slot->connection, ServerSlot::kStartupTag,
-                                               settings_->capabilities);
-  slot->process->Write(slot->startup->Begin());
-  slot->startup_timer = std::make_unique<boost::asio::steady_timer>(io_);
-  slot->startup_timer->expires_after(std::chrono::seconds(settings_->startup_timeout_seconds));
-  slot->startup_timer->async_wait([this, name](const boost::system::error_code& error) {
-    if (error) return;
-    ServerSlot& late = slots_[name];
-    if (late.life != ServerLife::kStarting) return;
-    const bool wrote = late.process->wrote_output();
-    std::string why = NoAnswerFault(late.startup->awaiting(),
-                                    std::chrono::seconds(settings_->startup_timeout_seconds))
-                          .message;
-    why += wrote ? ""
-                 : ", and it wrote nothing on its standard output yet (a runner such as npx that "
-                   "writes nothing is usually still fetching what it runs)";
-    FailStart(late, StartFailure(late, "timeout", why, std::nullopt));
-  });
+  slot->link = ServerLink::Start(io_, *slot->opened.declaration, options, std::move(link_options),
+                                 std::move(events));
+  if (output_.congested()) slot->link->PauseOutput();
 }
 
 void Supervisor::Relay(const Json& id, RpcParams params) {
@@ -390,8 +348,7 @@ void Supervisor::Relay(const Json& id, RpcParams params) {
       request_params["name"].is_string()) {
     what += " for " + EscapeControlCharacters(request_params["name"].get<std::string>());
   }
-  if (!slot->process->Write(slot->connection.Request(tag, *method, request_params, what))) {
-    slot->connection.Forget(tag);
+  if (!slot->link->Request(tag, *method, request_params, what)) {
     return RespondError(
         id, Refusal(kRpcServerFailed, *alias + " is not reading its input: " + what +
                                           " was not sent, since more than 32 MiB waits for it"));
@@ -415,7 +372,7 @@ void Supervisor::Notify(const Json& id, RpcParams params) {
   if (slot->life != ServerLife::kRunning) {
     return RespondError(id, Refusal(kRpcWrongState, *alias + " is not running"));
   }
-  if (!slot->process->Write(McpConnection::Notification(*method, notification_params))) {
+  if (!slot->link->Notify(*method, notification_params)) {
     return RespondError(id, Refusal(kRpcServerFailed, *alias + " is not reading its input"));
   }
   Respond(id, Json::object());
@@ -450,9 +407,12 @@ void Supervisor::Reply(const Json& id, RpcParams params) {
   if (slot == nullptr) return;
   const Json server_id = waiting->second.id;
   server_requests_.erase(waiting);
-  if (slot->process && !slot->process->ended()) {
-    slot->process->Write(has_result ? McpConnection::Reply(server_id, params.Any("result"))
-                                    : McpConnection::ReplyError(server_id, error));
+  if (slot->link && !slot->link->ended()) {
+    if (has_result) {
+      slot->link->Reply(server_id, params.Any("result"));
+    } else {
+      slot->link->ReplyError(server_id, error);
+    }
   }
   Respond(id, Json::object());
 }
@@ -475,13 +435,10 @@ void Supervisor::Cancel(const Json& id, RpcParams params) {
   const RpcError why = Refusal(kRpcCancelled, "cancelled by the session");
   if (flight.tag == 0) {
     // A start cancelled: the server is stopped, and stays so.
-    FailStart(slot, why);
+    AnswerStart(slot, why);
+    slot.link->AbandonStart(slot.link->Failure("stopped", "its start was cancelled"));
   } else {
-    if (std::optional<std::int64_t> sent = slot.connection.Forget(flight.tag)) {
-      slot.process->Write(McpConnection::Notification(
-          "notifications/cancelled",
-          {{"requestId", *sent}, {"reason", "cancelled by the session"}}));
-    }
+    slot.link->Cancel(flight.tag, "cancelled by the session");
     slot.requests.erase(flight.tag);
     in_flight_.erase(waiting);
     RespondError(cancelled, why);
@@ -503,15 +460,16 @@ void Supervisor::StopServer(const Json& id, RpcParams params) {
   in_flight_[Key(id)] = InFlight{*alias, 0};
   slot->stop_ids.push_back(id);
   if (slot->life == ServerLife::kStarting) {
-    FailStart(*slot, Gone(*alias + " was stopped by the session before it "
-                                   "answered"));
+    AnswerStart(*slot, Gone(*alias + " was stopped by the session before it answered"));
+    slot->link->AbandonStart(slot->link->Failure("stopped", "it was stopped by the session"));
     return;
   }
+  if (slot->life == ServerLife::kStopping) return;
   slot->ended_on_request = true;
   slot->life = ServerLife::kStopping;
   slot->end_word = "stopped";
   AnswerWaiting(*slot, Gone(*alias + " was stopped by the session"));
-  slot->process->Stop();
+  slot->link->Stop();
 }
 
 void Supervisor::SessionStatus(const Json& id) {
@@ -531,8 +489,8 @@ void Supervisor::SessionStatus(const Json& id) {
         entry["state"] = slot.end_word;
     }
     if ((slot.life == ServerLife::kStarting || slot.life == ServerLife::kRunning) &&
-        !slot.process->ended()) {
-      entry["pid"] = slot.process->pid();
+        !slot.link->ended()) {
+      entry["pid"] = slot.link->pid();
     }
     if (slot.status) entry["status"] = *slot.status;
     servers.push_back(std::move(entry));
@@ -567,98 +525,61 @@ void Supervisor::Close(const Json& id) {
 
 // --- What servers do.
 
-void Supervisor::OnServerLine(const std::string& alias, const std::string& line) {
+void Supervisor::OnAnswer(const std::string& alias, McpIncoming answer) {
   ServerSlot& slot = slots_[alias];
-  if (slot.life == ServerLife::kEnded) return;
-  auto taken = slot.connection.Take(line);
-  if (auto* fault = std::get_if<McpFault>(&taken)) {
-    if (slot.life == ServerLife::kStarting) {
-      FailStart(slot, StartFailure(slot, StepOf(fault->kind), fault->message, std::nullopt));
-    } else {
-      Abandon(slot, alias + " was stopped: " + fault->message);
-    }
-    return;
-  }
-  for (McpIncoming& incoming : std::get<0>(taken)) {
-    switch (incoming.kind) {
-      case McpIncoming::Kind::kAnswer: {
-        if (incoming.tag == ServerSlot::kStartupTag) {
-          if (slot.life == ServerLife::kStarting) {
-            OnStartupStep(slot, slot.startup->Take(std::move(incoming)));
-          }
-          break;
-        }
-        auto waiting = slot.requests.find(incoming.tag);
-        if (waiting == slot.requests.end()) break;
-        const Json session_id = waiting->second;
-        slot.requests.erase(waiting);
-        in_flight_.erase(Key(session_id));
-        if (incoming.fault) {
-          Json data = incoming.fault->code ? Json{{"code", *incoming.fault->code}} : Json();
-          std::string message = incoming.fault->message;
-          // "the server answered" names it: the session may serve several.
-          if (message.starts_with("the server ")) message = alias + message.substr(10);
-          RespondError(session_id, RpcError{kRpcServerFailed, message, data});
-        } else {
-          Respond(session_id, std::move(incoming.result));
-        }
-        break;
-      }
-      case McpIncoming::Kind::kServerRequest: {
-        // Its id is rewritten to one of ours, so no two servers' requests and
-        // none of the session's ids can be taken for each other.
-        const std::int64_t ours = next_server_request_++;
-        server_requests_[ours] = ServerRequest{alias, incoming.message["id"]};
-        incoming.message["id"] = ours;
-        Send(NotificationMessage("server/message",
-                                 {{"alias", alias}, {"message", std::move(incoming.message)}}));
-        break;
-      }
-      case McpIncoming::Kind::kNotification: {
-        if (incoming.method == "notifications/cancelled") {
-          // It gave up a request of its own: name it by the id the session saw.
-          Json& params = incoming.message["params"];
-          std::optional<std::int64_t> ours;
-          if (params.is_object() && params.contains("requestId")) {
-            for (auto& [number, request] : server_requests_) {
-              if (request.alias == alias && request.id == params["requestId"]) ours = number;
-            }
-          }
-          if (!ours) break;
-          server_requests_.erase(*ours);
-          params["requestId"] = *ours;
-        }
-        Send(NotificationMessage("server/message",
-                                 {{"alias", alias}, {"message", std::move(incoming.message)}}));
-        break;
-      }
-      case McpIncoming::Kind::kSkipped:
-        Log(alias + ": skipped " + incoming.skipped +
-            " (a stdio MCP server writes only MCP "
-            "messages to its standard output)");
-        break;
-    }
-    if (slot.life == ServerLife::kEnded) return;
+  auto waiting = slot.requests.find(answer.tag);
+  if (waiting == slot.requests.end()) return;
+  const Json session_id = waiting->second;
+  slot.requests.erase(waiting);
+  in_flight_.erase(Key(session_id));
+  if (answer.fault) {
+    Json data = answer.fault->code ? Json{{"code", *answer.fault->code}} : Json();
+    std::string message = answer.fault->message;
+    // "the server answered" names it: the session may serve several.
+    if (message.starts_with("the server ")) message = alias + message.substr(10);
+    RespondError(session_id, RpcError{kRpcServerFailed, message, data});
+  } else {
+    Respond(session_id, std::move(answer.result));
   }
 }
 
-void Supervisor::OnStartupStep(ServerSlot& slot, McpStartup::Step step) {
-  if (step.fault) {
-    FailStart(slot, StartFailure(slot,
-                                 step.fault->kind == McpFailureKind::kErrorResponse
-                                     ? "malformed"
-                                     : StepOf(step.fault->kind),
-                                 step.fault->message, std::nullopt));
-    return;
+void Supervisor::OnMessage(const std::string& alias, McpIncoming incoming) {
+  switch (incoming.kind) {
+    case McpIncoming::Kind::kServerRequest: {
+      // Its id is rewritten to one of ours, so no two servers' requests and
+      // none of the session's ids can be taken for each other.
+      const std::int64_t ours = next_server_request_++;
+      server_requests_[ours] = ServerRequest{alias, incoming.message["id"]};
+      incoming.message["id"] = ours;
+      break;
+    }
+    case McpIncoming::Kind::kNotification:
+      if (incoming.method == "notifications/cancelled") {
+        // It gave up a request of its own: name it by the id the session saw.
+        Json& params = incoming.message["params"];
+        std::optional<std::int64_t> ours;
+        if (params.is_object() && params.contains("requestId")) {
+          for (auto& [number, request] : server_requests_) {
+            if (request.alias == alias && request.id == params["requestId"]) ours = number;
+          }
+        }
+        if (!ours) return;
+        server_requests_.erase(*ours);
+        params["requestId"] = *ours;
+      }
+      break;
+    default:
+      Log(alias + ": skipped " + incoming.skipped +
+          " (a stdio MCP server writes only MCP messages to its standard output)");
+      return;
   }
-  for (std::string& line : step.lines) slot.process->Write(std::move(line));
-  if (step.done) Started(slot);
+  Send(NotificationMessage("server/message",
+                           {{"alias", alias}, {"message", std::move(incoming.message)}}));
 }
 
 void Supervisor::Started(ServerSlot& slot) {
   slot.life = ServerLife::kRunning;
-  slot.startup_timer->cancel();
-  const InitializeResult& hello = slot.startup->hello();
+  const InitializeResult& hello = slot.link->hello();
   Json server_info = Json();
   if (!hello.server_name.empty() || !hello.server_version.empty()) {
     server_info = {{"name", hello.server_name}, {"version", hello.server_version}};
@@ -668,7 +589,7 @@ void Supervisor::Started(ServerSlot& slot) {
       {"protocolVersion", hello.protocol_version},
       {"capabilities", Json(hello.capabilities)},
       {"instructions", hello.instructions ? Json(*hello.instructions) : Json()},
-      {"tools", Json(std::move(slot.startup->tools()))},
+      {"tools", Json(std::move(slot.link->tools()))},
   };
   const Json id = slot.start_id;
   in_flight_.erase(Key(id));
@@ -676,47 +597,32 @@ void Supervisor::Started(ServerSlot& slot) {
   Respond(id, std::move(result));
 }
 
-RpcError Supervisor::StartFailure(ServerSlot& slot, const std::string& step, const std::string& why,
-                                  std::optional<int> status) {
-  std::string message = slot.opened.alias + " did not start: " + why;
-  if (status) message += " (it exited with status " + std::to_string(*status) + ")";
-  Json data = {{"step", step},
-               {"printedAnything", slot.process && slot.process->wrote_output()},
-               {"stderrTail",
-                slot.process ? slot.process->stderr_lines().tail() : std::vector<std::string>()}};
-  if (status) data["status"] = *status;
-  return RpcError{kRpcStartFailed, std::move(message), std::move(data)};
+RpcError Supervisor::StartError(const StartFailure& failure) {
+  Json data = {{"step", failure.step},
+               {"printedAnything", failure.printed_anything},
+               {"stderrTail", failure.stderr_tail}};
+  if (failure.status) data["status"] = *failure.status;
+  return RpcError{kRpcStartFailed, failure.message, std::move(data)};
 }
 
-void Supervisor::FailStart(ServerSlot& slot, RpcError error) {
-  if (slot.startup_timer) slot.startup_timer->cancel();
-  slot.ended_on_request = true;
-  slot.end_word = "failed";
-  if (!slot.start_id.is_null()) {
-    const Json id = slot.start_id;
-    slot.start_id = nullptr;
-    in_flight_.erase(Key(id));
-    RespondError(id, std::move(error));
-  }
-  if (slot.process && !slot.process->ended()) {
-    slot.life = ServerLife::kStopping;
-    slot.process->Stop();
-  } else {
-    slot.life = ServerLife::kEnded;
-  }
+void Supervisor::AnswerStart(ServerSlot& slot, RpcError error) {
+  if (slot.start_id.is_null()) return;
+  const Json id = slot.start_id;
+  slot.start_id = nullptr;
+  in_flight_.erase(Key(id));
+  RespondError(id, std::move(error));
 }
 
-void Supervisor::Abandon(ServerSlot& slot, const std::string& why) {
-  if (slot.life == ServerLife::kEnded || slot.life == ServerLife::kStopping) return;
+void Supervisor::Broken(ServerSlot& slot, const std::string& why) {
+  if (slot.life != ServerLife::kRunning) return;
   Log(why);
   slot.life = ServerLife::kStopping;
   slot.end_word = "failed";
   AnswerWaiting(slot, RpcError{kRpcServerFailed, why, nullptr});
-  slot.process->Stop();
 }
 
 void Supervisor::AnswerWaiting(ServerSlot& slot, const RpcError& error) {
-  slot.connection.ForgetAll();
+  if (slot.link) slot.link->ForgetRequests();
   auto requests = std::move(slot.requests);
   slot.requests.clear();
   for (auto& [tag, id] : requests) {
@@ -727,39 +633,33 @@ void Supervisor::AnswerWaiting(ServerSlot& slot, const RpcError& error) {
 
 void Supervisor::OnServerExit(const std::string& alias, int status) {
   ServerSlot& slot = slots_[alias];
-  slot.status = status;
-  const ServerLife was = slot.life;
-  slot.life = ServerLife::kEnded;
-  if (was == ServerLife::kStarting) {
-    // It ended before it answered: the step is its exit, with its last words.
-    slot.end_word = "failed";
-    const std::string awaiting = slot.startup->awaiting();
-    FailStart(
-        slot,
-        StartFailure(slot, "exited",
-                     "the server closed its standard output before answering " + awaiting, status));
-    slot.life = ServerLife::kEnded;
-  } else if (!slot.ended_on_request) {
+  if (!slot.ended_on_request) {
     if (slot.end_word.empty()) slot.end_word = "exited";
     AnswerWaiting(slot, RpcError{kRpcServerGone,
                                  alias + " exited with status " + std::to_string(status) +
                                      " before answering",
                                  Json{{"status", status}}});
     // Reported, and never started again without the session asking.
-    Send(NotificationMessage("server/exited",
-                             {{"alias", alias},
-                              {"status", status},
-                              {"stderrTail", slot.process->stderr_lines().tail()}}));
-  } else if (slot.end_word.empty()) {
-    slot.end_word = "stopped";
+    Send(NotificationMessage(
+        "server/exited",
+        {{"alias", alias}, {"status", status}, {"stderrTail", slot.link->stderr_tail()}}));
   }
-  // Server requests it left unanswered can be answered no more.
+  Ended(slot, status);
+}
+
+void Supervisor::Ended(ServerSlot& slot, int status) {
+  if (slot.life == ServerLife::kEnded) return;
+  slot.life = ServerLife::kEnded;
+  // -1: it never ran (its start was refused before anything was started).
+  if (status >= 0) slot.status = status;
+  if (slot.end_word.empty()) slot.end_word = "stopped";
+  // Requests it left unanswered can be answered no more.
   for (auto it = server_requests_.begin(); it != server_requests_.end();) {
-    it = it->second.alias == alias ? server_requests_.erase(it) : std::next(it);
+    it = it->second.alias == slot.opened.alias ? server_requests_.erase(it) : std::next(it);
   }
   for (const Json& id : slot.stop_ids) {
     in_flight_.erase(Key(id));
-    Respond(id, {{"status", status}});
+    Respond(id, {{"status", slot.status ? Json(*slot.status) : Json()}});
   }
   slot.stop_ids.clear();
 }
@@ -768,30 +668,27 @@ void Supervisor::OnServerExit(const std::string& alias, int status) {
 
 void Supervisor::EndAll(std::function<void()> then) {
   ending_ = true;
-  auto left = std::make_shared<std::size_t>(0);
+  auto left = std::make_shared<std::size_t>(1);
   auto done = std::make_shared<std::function<void()>>(std::move(then));
+  auto one_ended = [left, done] {
+    if (--*left == 0) (*done)();
+  };
   for (auto& [alias, slot] : slots_) {
-    if (!slot.process || slot.process->ended()) continue;
+    if (!slot.link || slot.life == ServerLife::kEnded) continue;
     ++*left;
-  }
-  if (*left == 0) {
-    boost::asio::post(io_, [done] { (*done)(); });
-    return;
-  }
-  for (auto& [alias, slot] : slots_) {
-    if (!slot.process || slot.process->ended()) continue;
     if (slot.life == ServerLife::kStarting) {
-      FailStart(slot, Gone(alias + " was stopped: the session is closing"));
-    } else {
+      AnswerStart(slot, Gone(alias + " was stopped: the session is closing"));
+      slot.link->AbandonStart(slot.link->Failure("stopped", "the session is closing"));
+    } else if (slot.life == ServerLife::kRunning) {
       slot.ended_on_request = true;
       slot.life = ServerLife::kStopping;
       slot.end_word = "stopped";
       AnswerWaiting(slot, Gone(alias + " was stopped: the session is closing"));
     }
-    slot.process->Stop([left, done](int) {
-      if (--*left == 0) (*done)();
-    });
+    slot.link->Stop([one_ended](int) { one_ended(); });
   }
+  // Posted, so that `then` runs from the loop even when nothing ran.
+  boost::asio::post(io_, one_ended);
 }
 
 void Supervisor::Finish(int status) {
@@ -805,11 +702,11 @@ void Supervisor::Finish(int status) {
 
 void Supervisor::Congested(bool congested) {
   for (auto& [alias, slot] : slots_) {
-    if (!slot.process || slot.process->ended()) continue;
+    if (!slot.link || slot.link->ended()) continue;
     if (congested) {
-      slot.process->PauseOutput();
+      slot.link->PauseOutput();
     } else {
-      slot.process->ResumeOutput();
+      slot.link->ResumeOutput();
     }
   }
 }

@@ -71,19 +71,20 @@ class Supervisor {
   // The slot `alias` names, or an error said to the session.
   ServerSlot* Find(const Json& id, const std::optional<std::string>& alias);
 
-  void OnServerLine(const std::string& alias, const std::string& line);
+  void OnAnswer(const std::string& alias, McpIncoming answer);
+  void OnMessage(const std::string& alias, McpIncoming incoming);
   void OnServerExit(const std::string& alias, int status);
-  void OnStartupStep(ServerSlot& slot, McpStartup::Step step);
   void Started(ServerSlot& slot);
-  // Ends a start that failed: answers server/start with `error` and stops it.
-  void FailStart(ServerSlot& slot, RpcError error);
-  // Stops a running server the supervisor cannot go on with, answering what
-  // waits on it with `why`.
-  void Abandon(ServerSlot& slot, const std::string& why);
+  // Answers a server/start still waiting with `error`.
+  void AnswerStart(ServerSlot& slot, RpcError error);
+  static RpcError StartError(const StartFailure& failure);
+  // A running server did what ends it: what waits on it is answered with
+  // `why`, and its link is stopping it.
+  void Broken(ServerSlot& slot, const std::string& why);
   // Answers every request of the session waiting on `slot` with `error`.
   void AnswerWaiting(ServerSlot& slot, const RpcError& error);
-  RpcError StartFailure(ServerSlot& slot, const std::string& step, const std::string& why,
-                        std::optional<int> status);
+  // Its end: its status kept, and server/stop answered.
+  void Ended(ServerSlot& slot, int status);
 
   void Respond(const Json& id, Json result);
   void RespondError(const Json& id, RpcError error);

@@ -1,0 +1,237 @@
+#include "supervisor/servers/server_link.h"
+
+#include <boost/asio/post.hpp>
+#include <utility>
+#include <variant>
+
+namespace bravebot {
+namespace {
+
+constexpr std::uint64_t kStartupTag = 0;
+
+// The step a failed handshake names.
+std::string StepOf(const McpFault& fault) {
+  switch (fault.kind) {
+    case McpFailureKind::kNotJson:
+      return "not-json";
+    case McpFailureKind::kUnsupportedVersion:
+      return "unsupported-version";
+    case McpFailureKind::kTimedOut:
+      return "timeout";
+    case McpFailureKind::kClosed:
+      return "closed";
+    case McpFailureKind::kIo:
+      return "io";
+    default:
+      return "malformed";
+  }
+}
+
+}  // namespace
+
+ServerLink::ServerLink(boost::asio::io_context& io, std::string alias, Options options,
+                       LinkEvents events)
+    : io_(io),
+      alias_(std::move(alias)),
+      options_(std::move(options)),
+      events_(std::move(events)),
+      startup_(connection_, kStartupTag, options_.capabilities),
+      startup_timer_(io) {}
+
+std::shared_ptr<ServerLink> ServerLink::Start(boost::asio::io_context& io,
+                                              const Declaration& declaration,
+                                              const ServerStartOptions& options,
+                                              Options link_options, LinkEvents events) {
+  auto link = std::make_shared<ServerLink>(io, declaration.alias, std::move(link_options),
+                                           std::move(events));
+  link->Launch(declaration, options);
+  return link;
+}
+
+void ServerLink::Launch(const Declaration& declaration, const ServerStartOptions& options) {
+  std::weak_ptr<ServerLink> weak = weak_from_this();
+  ServerEvents events;
+  events.on_line = [weak](std::string line) {
+    if (auto self = weak.lock()) self->OnLine(line);
+  };
+  events.on_stderr_line = [weak](std::string line) {
+    if (auto self = weak.lock(); self && self->events_.on_stderr_line) {
+      self->events_.on_stderr_line(std::move(line));
+    }
+  };
+  events.on_overflow = [weak] {
+    auto self = weak.lock();
+    if (!self) return;
+    const std::string why = self->alias_ +
+                            " wrote a line longer than 16 MiB, which bravebot-mcp does not read; "
+                            "it was stopped, since what that line answered cannot be known";
+    if (!self->started_) {
+      self->StartFailed(self->Failure("malformed", why));
+    } else if (!self->broken_) {
+      self->broken_ = true;
+      self->events_.on_broken(why);
+      self->process_->Stop();
+    }
+  };
+  events.on_exit = [weak](int status) {
+    if (auto self = weak.lock()) self->OnExit(status);
+  };
+
+  Result<std::shared_ptr<RunningServer>> process =
+      RunningServer::Start(io_, declaration, options, std::move(events));
+  if (!process) {
+    const Error& error = process.error();
+    // A refusal that names the server already (the administrator's) is said
+    // as it is.
+    StartFailure failure;
+    if (error.message().starts_with(alias_ + " was not started")) {
+      failure = Failure("refused", "");
+      failure.message = error.message();
+    } else {
+      failure = Failure(error.code() == ErrorCode::kNotFound ? "not-found" : "confinement",
+                        error.message());
+    }
+    start_over_ = true;
+    boost::asio::post(
+        io_, [self = shared_from_this(), failure] { self->events_.on_start_failed(failure); });
+    return;
+  }
+  process_ = std::move(*process);
+  process_->Write(startup_.Begin());
+  startup_timer_.expires_after(options_.startup_timeout);
+  startup_timer_.async_wait([weak](const boost::system::error_code& error) {
+    auto self = weak.lock();
+    if (error || !self || !self->starting()) return;
+    std::string why =
+        NoAnswerFault(self->startup_.awaiting(), self->options_.startup_timeout).message;
+    if (!self->process_->wrote_output()) {
+      why +=
+          ", and it wrote nothing on its standard output yet (a runner such as npx that writes "
+          "nothing is usually still fetching what it runs)";
+    }
+    self->StartFailed(self->Failure("timeout", why));
+  });
+}
+
+StartFailure ServerLink::Failure(const std::string& step, const std::string& why,
+                                 std::optional<int> status) const {
+  StartFailure failure;
+  failure.step = step;
+  failure.message = alias_ + " did not start: " + why;
+  if (status) failure.message += " (it exited with status " + std::to_string(*status) + ")";
+  failure.status = status;
+  failure.printed_anything = process_ && process_->wrote_output();
+  failure.stderr_tail = stderr_tail();
+  return failure;
+}
+
+std::vector<std::string> ServerLink::stderr_tail() const {
+  return process_ ? process_->stderr_lines().tail() : std::vector<std::string>();
+}
+
+void ServerLink::StartFailed(StartFailure failure) {
+  if (start_over_ || started_) return;
+  start_over_ = true;
+  startup_timer_.cancel();
+  events_.on_start_failed(failure);
+  if (process_) process_->Stop();
+}
+
+void ServerLink::AbandonStart(StartFailure failure) { StartFailed(std::move(failure)); }
+
+void ServerLink::OnLine(const std::string& line) {
+  if (start_over_ || broken_) return;
+  auto taken = connection_.Take(line);
+  if (auto* fault = std::get_if<McpFault>(&taken)) {
+    if (!started_) {
+      StartFailed(Failure(StepOf(*fault), fault->message));
+    } else {
+      broken_ = true;
+      events_.on_broken(alias_ + " was stopped: " + fault->message);
+      process_->Stop();
+    }
+    return;
+  }
+  for (McpIncoming& incoming : std::get<0>(taken)) {
+    if (start_over_ || broken_) return;
+    switch (incoming.kind) {
+      case McpIncoming::Kind::kAnswer:
+        if (incoming.tag != kStartupTag) {
+          events_.on_answer(std::move(incoming));
+          break;
+        }
+        if (McpStartup::Step step = startup_.Take(std::move(incoming)); step.fault) {
+          StartFailed(Failure(StepOf(*step.fault), step.fault->message));
+        } else {
+          for (std::string& next : step.lines) process_->Write(std::move(next));
+          if (step.done) {
+            started_ = true;
+            startup_timer_.cancel();
+            events_.on_started();
+          }
+        }
+        break;
+      case McpIncoming::Kind::kServerRequest:
+      case McpIncoming::Kind::kNotification:
+      case McpIncoming::Kind::kSkipped:
+        events_.on_message(std::move(incoming));
+        break;
+    }
+  }
+}
+
+void ServerLink::OnExit(int status) {
+  if (!started_ && !start_over_) {
+    // It ended before it answered: the step is its exit, with its last words.
+    StartFailed(Failure(
+        "exited", "the server closed its standard output before answering " + startup_.awaiting(),
+        status));
+    return;
+  }
+  if (started_ && events_.on_exit) events_.on_exit(status);
+}
+
+bool ServerLink::Request(std::uint64_t tag, const std::string& method,
+                         const nlohmann::ordered_json& params, std::string what) {
+  if (!process_ || !process_->Write(connection_.Request(tag, method, params, std::move(what)))) {
+    connection_.Forget(tag);
+    return false;
+  }
+  return true;
+}
+
+bool ServerLink::Notify(const std::string& method, const nlohmann::ordered_json& params) {
+  return process_ && process_->Write(McpConnection::Notification(method, params));
+}
+
+bool ServerLink::Reply(const nlohmann::ordered_json& id, const nlohmann::ordered_json& result) {
+  return process_ && process_->Write(McpConnection::Reply(id, result));
+}
+
+bool ServerLink::ReplyError(const nlohmann::ordered_json& id, const nlohmann::ordered_json& error) {
+  return process_ && process_->Write(McpConnection::ReplyError(id, error));
+}
+
+void ServerLink::Cancel(std::uint64_t tag, const std::string& reason) {
+  if (std::optional<std::int64_t> sent = connection_.Forget(tag)) {
+    Notify("notifications/cancelled", {{"requestId", *sent}, {"reason", reason}});
+  }
+}
+
+void ServerLink::Stop(std::function<void(int status)> done) {
+  if (!process_) {
+    if (done) boost::asio::post(io_, [done] { done(-1); });
+    return;
+  }
+  process_->Stop(std::move(done));
+}
+
+void ServerLink::PauseOutput() {
+  if (process_) process_->PauseOutput();
+}
+
+void ServerLink::ResumeOutput() {
+  if (process_) process_->ResumeOutput();
+}
+
+}  // namespace bravebot

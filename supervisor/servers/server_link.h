@@ -1,0 +1,132 @@
+// One stdio server started confined and spoken to over MCP on an event loop:
+// first its start, to the point where it is of use (the handshake and its
+// whole tool list, within a timeout), then every message both ways. The
+// supervisor and mcp-run both start servers through it, so a start fails in
+// the same steps and the same words in both.
+//
+//   auto link = ServerLink::Start(io, declaration, options, {timeout, {}}, events);
+//   ... events.on_started(): link->hello(), link->tools()
+//   link->Request(tag, "tools/call", params, "tools/call for echo");
+//   ... events.on_answer(incoming) with incoming.tag == tag
+//   link->Stop([](int status) { ... });
+#ifndef BRAVEBOT_SUPERVISOR_SERVERS_SERVER_LINK_H_
+#define BRAVEBOT_SUPERVISOR_SERVERS_SERVER_LINK_H_
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "confine/declaration.h"
+#include "supervisor/mcp/mcp_connection.h"
+#include "supervisor/mcp/mcp_startup.h"
+#include "supervisor/servers/confined_server.h"
+#include "supervisor/servers/running_server.h"
+
+namespace bravebot {
+
+// Why a start failed: the step (confinement, not-found, refused, exited,
+// not-json, timeout, closed, malformed, unsupported-version, io, stopped),
+// the message in our words ("weather did not start: ..."), and what the
+// server left to go by.
+struct StartFailure {
+  std::string step;
+  std::string message;
+  std::optional<int> status;  // "exited": its exit status
+  bool printed_anything = false;
+  std::vector<std::string> stderr_tail;
+};
+
+struct LinkEvents {
+  std::function<void()> on_started;
+  std::function<void(const StartFailure& failure)> on_start_failed;
+  // Once started: the answer to a request of ours.
+  std::function<void(McpIncoming answer)> on_answer;
+  // A request or a notification of the server's own, at any time.
+  std::function<void(McpIncoming message)> on_message;
+  std::function<void(std::string line)> on_stderr_line;
+  // Once started: what it did that ends it (a line too long or too deep to
+  // read); it is being stopped, and on_exit follows.
+  std::function<void(const std::string& why)> on_broken;
+  // Once started: it ended, by itself or stopped.
+  std::function<void(int status)> on_exit;
+};
+
+class ServerLink : public std::enable_shared_from_this<ServerLink> {
+ public:
+  struct Options {
+    std::chrono::seconds startup_timeout{30};
+    // The client capabilities offered in initialize.
+    nlohmann::ordered_json capabilities = nlohmann::ordered_json::object();
+  };
+
+  // Starts it. Every outcome comes through `events`, from the loop: a start
+  // refused before anything runs too, once Start has returned.
+  static std::shared_ptr<ServerLink> Start(boost::asio::io_context& io,
+                                           const Declaration& declaration,
+                                           const ServerStartOptions& options, Options link_options,
+                                           LinkEvents events);
+
+  // A request of ours under `tag` (never 0, the start's); false when its
+  // input is closed or too much waits for it.
+  bool Request(std::uint64_t tag, const std::string& method, const nlohmann::ordered_json& params,
+               std::string what = "");
+  bool Notify(const std::string& method, const nlohmann::ordered_json& params);
+  bool Reply(const nlohmann::ordered_json& id, const nlohmann::ordered_json& result);
+  bool ReplyError(const nlohmann::ordered_json& id, const nlohmann::ordered_json& error);
+  // Forgets the request under `tag` and tells the server it was cancelled.
+  void Cancel(std::uint64_t tag, const std::string& reason);
+  // Forgets every request of ours still unanswered.
+  void ForgetRequests() { connection_.ForgetAll(); }
+
+  // Ends a start under way with `failure` (step and words), and stops it.
+  void AbandonStart(StartFailure failure);
+  // Ends it; `done` gets its status. After a start that failed, `done` is
+  // called at its end all the same.
+  void Stop(std::function<void(int status)> done = nullptr);
+
+  void PauseOutput();
+  void ResumeOutput();
+
+  bool started() const { return started_; }
+  bool starting() const { return !started_ && !start_over_; }
+  bool ended() const { return !process_ || process_->ended(); }
+  pid_t pid() const { return process_ ? process_->pid() : -1; }
+  const InitializeResult& hello() const { return startup_.hello(); }
+  std::vector<nlohmann::ordered_json>& tools() { return startup_.tools(); }
+  std::vector<std::string> stderr_tail() const;
+
+  // What its start said, for a failure named `step` for `why`.
+  StartFailure Failure(const std::string& step, const std::string& why,
+                       std::optional<int> status = std::nullopt) const;
+
+  ServerLink(boost::asio::io_context& io, std::string alias, Options options, LinkEvents events);
+
+ private:
+  void Launch(const Declaration& declaration, const ServerStartOptions& options);
+  void OnLine(const std::string& line);
+  void OnExit(int status);
+  void StartFailed(StartFailure failure);
+
+  boost::asio::io_context& io_;
+  std::string alias_;
+  Options options_;
+  LinkEvents events_;
+  std::shared_ptr<RunningServer> process_;
+  McpConnection connection_;
+  McpStartup startup_;
+  boost::asio::steady_timer startup_timer_;
+  bool started_ = false;
+  bool start_over_ = false;  // the start failed (or was abandoned)
+  bool broken_ = false;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_SERVERS_SERVER_LINK_H_
