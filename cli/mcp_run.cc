@@ -6,7 +6,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "base/json_depth.h"
@@ -18,8 +21,8 @@
 #include "cli/stdio_bridge.h"
 #include "cli/stop_on_signal.h"
 #include "cli/tool_list_view.h"
-#include "supervisor/mcp/mcp_client.h"
 #include "supervisor/policy/new_declaration.h"
+#include "supervisor/servers/server_link.h"
 #include "supervisor/store/declaration_store.h"
 
 namespace bravebot {
@@ -75,26 +78,102 @@ Result<Declaration> DeclarationToRun(const McpRunArguments& arguments,
   return *declaration;
 }
 
-// Says why the server did not answer, in our words, with its last words on
-// standard error.
-int ReportStartFailure(CommandContext& context, const std::string& alias, const Error& error,
-                       const McpClient& client, ConfinedServer& server, StderrTail& tail) {
-  std::string message = alias + " did not start: " + error.message();
-  if (client.last_failure().kind == McpFailureKind::kClosed) {
-    if (std::optional<int> status = server.WaitFor(std::chrono::milliseconds(1000))) {
-      message += " (it exited with status " + std::to_string(*status) + ")";
-    }
-  }
-  // Its last words first: it may still be writing them as it ends.
-  std::vector<std::string> lines = tail.LastLines();
-  server.Stop(std::chrono::milliseconds(500));
-  Fail(context, message);
-  if (!lines.empty()) {
+// Says why it did not start, in our words, with its last words on standard
+// error, once it has ended.
+int ReportStartFailure(CommandContext& context, const StartFailure& failure) {
+  Fail(context, failure.message);
+  if (!failure.stderr_tail.empty()) {
     context.err << "its last lines on standard error:\n";
-    for (const std::string& line : lines)
-      context.err << "  " << EscapeControlCharacters(line) << "\n";
+    for (const std::string& line : failure.stderr_tail) context.err << "  " << line << "\n";
   }
   return kExitFailed;
+}
+
+// What mcp-run does with a server it can speak to: its tool list, or one call.
+struct Outcome {
+  std::optional<StartFailure> start_failure;
+  std::optional<std::string> failure;  // in our words
+  nlohmann::json result;               // the call's result
+};
+
+// Starts `declaration` through the same ServerLink the supervisor uses, lists
+// its tools or calls `tool`, and stops it; what came of it.
+Outcome ListOrCall(const Declaration& declaration, const ServerStartOptions& options,
+                   std::chrono::seconds timeout, const std::optional<std::string>& tool,
+                   const nlohmann::json& call_arguments,
+                   std::vector<nlohmann::ordered_json>& tools) {
+  constexpr std::uint64_t kCallTag = 1;
+  boost::asio::io_context io;
+  boost::asio::steady_timer call_timer(io);
+  Outcome outcome;
+  std::shared_ptr<ServerLink> link;
+  std::optional<StopOnSignal> stop_on_signal;
+  const std::string what = tool ? "tools/call for " + EscapeControlCharacters(*tool) : "";
+  auto finish = [&] { link->Stop([&](int) { io.stop(); }); };
+
+  LinkEvents events;
+  events.on_start_failed = [&](const StartFailure& failure) {
+    outcome.start_failure = failure;
+    finish();
+  };
+  events.on_started = [&] {
+    tools = std::move(link->tools());
+    if (!tool) return finish();
+    nlohmann::ordered_json params = {{"name", *tool}};
+    params["arguments"] = nlohmann::ordered_json(call_arguments);
+    if (!link->Request(kCallTag, "tools/call", params, what)) {
+      outcome.failure = "the server does not read its input";
+      return finish();
+    }
+    call_timer.expires_after(timeout);
+    call_timer.async_wait([&](const boost::system::error_code& error) {
+      if (error || outcome.failure || !outcome.result.is_null()) return;
+      outcome.failure = NoAnswerFault(what, timeout).message;
+      finish();
+    });
+  };
+  events.on_answer = [&](McpIncoming answer) {
+    call_timer.cancel();
+    if (answer.fault) {
+      outcome.failure = answer.fault->message;
+    } else if (!answer.result.is_object()) {
+      outcome.failure = "the server's answer to " + what + " is not an object";
+    } else {
+      outcome.result = nlohmann::json(answer.result);
+    }
+    finish();
+  };
+  events.on_message = [&](McpIncoming message) {
+    // A request of its own: ping is answered, anything else is a method
+    // mcp-run does not have. Notifications and stray lines change nothing.
+    if (message.kind != McpIncoming::Kind::kServerRequest) return;
+    if (message.method == "ping") {
+      link->Reply(message.message["id"], nlohmann::ordered_json::object());
+    } else {
+      link->ReplyError(message.message["id"], {{"code", -32601}, {"message", "Method not found"}});
+    }
+  };
+  events.on_broken = [&](const std::string& why) {
+    call_timer.cancel();
+    outcome.failure = why;
+  };
+  events.on_exit = [&](int status) {
+    call_timer.cancel();
+    if (!outcome.failure && outcome.result.is_null() && tool) {
+      outcome.failure = "the server closed its standard output before answering " + what +
+                        " (it exited with status " + std::to_string(status) + ")";
+    }
+    io.stop();
+  };
+
+  ServerLink::Options link_options;
+  link_options.startup_timeout = timeout;
+  link = ServerLink::Start(io, declaration, options, std::move(link_options), std::move(events));
+  // From here until it is stopped, a signal to mcp-run stops it too.
+  if (link->pid() > 0) stop_on_signal.emplace(link->pid(), link->run_directory());
+  io.run();
+  if (outcome.start_failure) outcome.start_failure->stderr_tail = link->stderr_tail();
+  return outcome;
 }
 
 }  // namespace
@@ -137,6 +216,21 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   // A server that closes its input early must not end mcp-run by SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
   ServerStartOptions options = StartOptionsFor(context, *profile);
+  if (!arguments->bridge) {
+    std::vector<nlohmann::ordered_json> tools;
+    Outcome outcome =
+        ListOrCall(*declaration, options, std::chrono::seconds(arguments->timeout_seconds),
+                   arguments->call_tool, call_arguments, tools);
+    if (outcome.start_failure) return ReportStartFailure(context, *outcome.start_failure);
+    if (outcome.failure) return Fail(context, *outcome.failure);
+    if (!arguments->call_tool) {
+      context.out << DisplayToolList(declaration->alias, tools);
+      return kExitOk;
+    }
+    context.out << JsonText(outcome.result) << "\n";
+    return outcome.result.value("isError", false) ? kExitFailed : kExitOk;
+  }
+
   Result<ConfinedServer> server = ConfinedServer::Start(*declaration, options);
   if (!server) {
     // A refusal that names the server already (the administrator's) is said as it is.
@@ -147,37 +241,8 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   }
   // From here until it is stopped, a signal to mcp-run stops it too.
   StopOnSignal stop_on_signal(server->pid(), server->run_directory());
-  StderrTail tail(server->stderr_fd(), arguments->bridge ? STDERR_FILENO : -1);
-  if (arguments->bridge) return BridgeStdio(*server);
-
-  const auto timeout = std::chrono::seconds(arguments->timeout_seconds);
-  // Non-blocking, so a message larger than the pipe holds waits only until
-  // the deadline.
-  ::fcntl(server->stdin_fd(), F_SETFL, ::fcntl(server->stdin_fd(), F_GETFL) | O_NONBLOCK);
-  McpClient client(server->stdin_fd(), server->stdout_fd());
-  Result<InitializeResult> hello = client.Initialize(timeout);
-  if (!hello) {
-    return ReportStartFailure(context, declaration->alias, hello.error(), client, *server, tail);
-  }
-  Result<std::vector<nlohmann::ordered_json>> tools = client.ListTools(timeout);
-  if (!tools) {
-    return ReportStartFailure(context, declaration->alias, tools.error(), client, *server, tail);
-  }
-  int status = kExitOk;
-  if (!arguments->call_tool) {
-    context.out << DisplayToolList(declaration->alias, *tools);
-  } else {
-    Result<nlohmann::json> result = client.CallTool(*arguments->call_tool, call_arguments, timeout);
-    if (!result) {
-      Fail(context, result.error().message());
-      status = kExitFailed;
-    } else {
-      context.out << JsonText(*result) << "\n";
-      if (result->value("isError", false)) status = kExitFailed;
-    }
-  }
-  server->Stop();
-  return status;
+  StderrTail tail(server->stderr_fd(), STDERR_FILENO);
+  return BridgeStdio(*server);
 }
 
 }  // namespace bravebot

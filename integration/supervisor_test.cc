@@ -329,7 +329,8 @@ TEST_F(SupervisorTest, ALineItCannotReadStopsTheServerAndALineNotJsonIsSkipped) 
                              {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
   EXPECT_EQ(call["error"]["code"], -32004);
   EXPECT_THAT(call["error"]["message"].get<std::string>(),
-              HasSubstr("huge wrote a line longer than 16 MiB"));
+              HasSubstr("huge was stopped: huge wrote a line longer than 16 MiB while bravebot-mcp "
+                        "waited for its answer to tools/call for echo"));
   EXPECT_TRUE(session->WaitFor("server/exited", In(seconds(10))));
 }
 
@@ -374,6 +375,7 @@ TEST_F(SupervisorTest, BadInputGetsAnErrorAndChangesNothing) {
   auto session = Session();
   EXPECT_EQ(session->Call("server/start", {{"alias", "x"}})["error"]["code"], -32001);
   ASSERT_TRUE(session->SendLine("this is not json"));
+  ASSERT_TRUE(session->SendLine("{\"jsonrpc\":2,\"id\":40,\"method\":\"session/status\"}"));
   ASSERT_TRUE(session->SendLine("[{\"jsonrpc\":\"2.0\",\"id\":50,\"method\":\"session/status\"}]"));
   Json opened = session->Call("session/open", {{"directory", Checkout()}, {"incognitoo", true}});
   EXPECT_EQ(opened["error"]["code"], -32602);
@@ -391,6 +393,7 @@ TEST_F(SupervisorTest, BadInputGetsAnErrorAndChangesNothing) {
       session->Call("server/request", {{"alias", "x"}, {"method", "initialize"}})["error"]["code"],
       -32602);
   EXPECT_TRUE(session->Call("session/status").contains("result"));
+  EXPECT_EQ(session->AnswerTo(40, In(seconds(1))).value_or(Json())["error"]["code"], -32600);
   // The two lines that were no request were answered with id null.
   EXPECT_EQ(session->Call("session/close")["result"], Json::object());
   EXPECT_EQ(session->process().Wait(In(seconds(5))), 0);

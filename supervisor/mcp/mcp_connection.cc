@@ -58,7 +58,7 @@ McpRead<std::vector<McpIncoming>> McpConnection::Take(std::string_view line) {
   if (NestsDeeperThan(line, kMaxJsonDepth)) {
     return McpFault{McpFailureKind::kMalformed,
                     "the server wrote JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                        " levels; bravebot-mcp reads no deeper",
+                        " levels" + AwaitedText() + "; bravebot-mcp reads no deeper",
                     std::nullopt};
   }
   ordered_json parsed = ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -130,6 +130,19 @@ McpRead<std::optional<McpIncoming>> McpConnection::NotAMessage(std::string_view 
   incoming.skipped = std::string("a line that is ") +
                      (is_json ? "not a JSON-RPC message" : "not JSON") + ": " + QuoteLine(line);
   return std::optional<McpIncoming>(std::move(incoming));
+}
+
+std::string McpConnection::AwaitedText() const {
+  if (pending_.empty()) return "";
+  std::string names;
+  std::size_t i = 0;
+  for (const auto& [id, pending] : pending_) {
+    if (i > 0) names += i + 1 == pending_.size() ? " and " : ", ";
+    names += pending.what;
+    ++i;
+  }
+  return std::string(" while bravebot-mcp waited for its ") +
+         (pending_.size() == 1 ? "answer" : "answers") + " to " + names;
 }
 
 std::optional<std::int64_t> McpConnection::Forget(std::uint64_t tag) {

@@ -80,6 +80,11 @@ class McpConnection {
   // Forgets every request still unanswered; gives their tags and methods.
   std::vector<std::pair<std::uint64_t, std::string>> ForgetAll();
 
+  // What a fault came while waiting for, for its message: "" when nothing
+  // was awaited, else " while bravebot-mcp waited for its answer to
+  // tools/list" (or "its answers to A and B").
+  std::string AwaitedText() const;
+
   bool initialize_answered() const { return initialize_answered_; }
   std::size_t pending() const { return pending_.size(); }
 

@@ -76,6 +76,8 @@ class RunningServer : public std::enable_shared_from_this<RunningServer> {
   // Whether it wrote anything on its output yet.
   bool wrote_output() const { return wrote_output_; }
   const Confinement& confinement() const { return server_.confinement(); }
+  // Its temporary directory for this run, which its end removes.
+  const std::string& run_directory() const { return server_.run_directory(); }
 
  private:
   RunningServer(boost::asio::io_context& io, ConfinedServer server, ServerEvents events);

@@ -62,9 +62,10 @@ void ServerLink::Launch(const Declaration& declaration, const ServerStartOptions
   events.on_overflow = [weak] {
     auto self = weak.lock();
     if (!self) return;
-    const std::string why = self->alias_ +
-                            " wrote a line longer than 16 MiB, which bravebot-mcp does not read; "
-                            "it was stopped, since what that line answered cannot be known";
+    const std::string why = "the server wrote a line longer than 16 MiB" +
+                            self->connection_.AwaitedText() +
+                            ", which bravebot-mcp does not read, so what it answered cannot be "
+                            "known";
     if (!self->started_) {
       self->StartFailed(self->Failure("malformed", why));
     } else if (!self->broken_) {
@@ -147,7 +148,7 @@ void ServerLink::OnLine(const std::string& line) {
       StartFailed(Failure(StepOf(*fault), fault->message));
     } else {
       broken_ = true;
-      events_.on_broken(alias_ + " was stopped: " + fault->message);
+      events_.on_broken(fault->message);
       process_->Stop();
     }
     return;

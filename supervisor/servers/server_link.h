@@ -52,7 +52,8 @@ struct LinkEvents {
   std::function<void(McpIncoming message)> on_message;
   std::function<void(std::string line)> on_stderr_line;
   // Once started: what it did that ends it (a line too long or too deep to
-  // read); it is being stopped, and on_exit follows.
+  // read), in a sentence about "the server"; it is being stopped, and
+  // on_exit follows.
   std::function<void(const std::string& why)> on_broken;
   // Once started: it ended, by itself or stopped.
   std::function<void(int status)> on_exit;
@@ -98,6 +99,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   bool starting() const { return !started_ && !start_over_; }
   bool ended() const { return !process_ || process_->ended(); }
   pid_t pid() const { return process_ ? process_->pid() : -1; }
+  std::string run_directory() const { return process_ ? process_->run_directory() : ""; }
   const InitializeResult& hello() const { return startup_.hello(); }
   std::vector<nlohmann::ordered_json>& tools() { return startup_.tools(); }
   std::vector<std::string> stderr_tail() const;

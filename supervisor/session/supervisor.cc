@@ -21,6 +21,12 @@ RpcError Refusal(int code, std::string message) {
   return RpcError{code, std::move(message), nullptr};
 }
 
+// A sentence about "the server" made to name it by `alias`, since a session
+// may serve several.
+std::string NamedFor(const std::string& alias, const std::string& sentence) {
+  return sentence.starts_with("the server ") ? alias + sentence.substr(10) : sentence;
+}
+
 // A server ended, or is being ended, before it answered: its status is not
 // known yet.
 RpcError Gone(std::string message) {
@@ -96,8 +102,12 @@ void Supervisor::TakeLine(const std::string& line) {
   auto id = message.is_object() ? message.find("id") : message.end();
   auto method = message.is_object() ? message.find("method") : message.end();
   const bool has_id = id != message.end() && (id->is_number_integer() || id->is_string());
-  if (!message.is_object() || message.value("jsonrpc", "") != "2.0" || method == message.end() ||
-      !method->is_string() || (id != message.end() && !has_id)) {
+  // Read member by member: value() would throw on a "jsonrpc" that is no string.
+  auto version = message.is_object() ? message.find("jsonrpc") : message.end();
+  const bool is_version_2 =
+      version != message.end() && version->is_string() && version->get<std::string>() == "2.0";
+  if (!message.is_object() || !is_version_2 || method == message.end() || !method->is_string() ||
+      (id != message.end() && !has_id)) {
     RespondError(has_id ? *id : Json(),
                  Refusal(kRpcInvalidRequest,
                          "a request is an object with \"jsonrpc\": \"2.0\", a string method and "
@@ -295,7 +305,8 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   events.on_started = [this, name] { Started(slots_[name]); };
   events.on_start_failed = [this, name](const StartFailure& failure) {
     ServerSlot& failed = slots_[name];
-    failed.end_word = "failed";
+    // Stopped by the session (server/stop, a cancel, its close), or failed.
+    failed.end_word = failure.step == "stopped" ? "stopped" : "failed";
     failed.ended_on_request = true;
     AnswerStart(failed, StartError(failure));
     failed.life = ServerLife::kStopping;
@@ -309,7 +320,9 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
       Send(NotificationMessage("server/stderr", {{"alias", name}, {"line", std::move(line)}}));
     }
   };
-  events.on_broken = [this, name](const std::string& why) { Broken(slots_[name], why); };
+  events.on_broken = [this, name](const std::string& why) {
+    Broken(slots_[name], name + " was stopped: " + NamedFor(name, why));
+  };
   events.on_exit = [this, name](int status) { OnServerExit(name, status); };
 
   ServerLink::Options link_options;
@@ -366,6 +379,9 @@ void Supervisor::Notify(const Json& id, RpcParams params) {
     return RespondError(
         id, Refusal(kRpcInvalidParams, *method + " is the supervisor's to send: request/cancel "
                                                  "cancels a request"));
+  }
+  if (!notification_params.is_null() && !notification_params.is_object()) {
+    return RespondError(id, Refusal(kRpcInvalidParams, "params.params must be an object"));
   }
   ServerSlot* slot = Find(id, alias);
   if (slot == nullptr) return;
@@ -534,10 +550,8 @@ void Supervisor::OnAnswer(const std::string& alias, McpIncoming answer) {
   in_flight_.erase(Key(session_id));
   if (answer.fault) {
     Json data = answer.fault->code ? Json{{"code", *answer.fault->code}} : Json();
-    std::string message = answer.fault->message;
-    // "the server answered" names it: the session may serve several.
-    if (message.starts_with("the server ")) message = alias + message.substr(10);
-    RespondError(session_id, RpcError{kRpcServerFailed, message, data});
+    RespondError(session_id,
+                 RpcError{kRpcServerFailed, NamedFor(alias, answer.fault->message), data});
   } else {
     Respond(session_id, std::move(answer.result));
   }
