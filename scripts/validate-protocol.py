@@ -238,13 +238,13 @@ GOOD = [
     answers("session/open", response("open-1", {
         "servers": [WEATHER_LEFT_OUT],
         "notes": [WEATHER_LEFT_OUT["reason"]],
-        "confinement": dict(CONFINEMENT, line="not enforced: this kernel has no Landlock",
+        "confinement": dict(CONFINEMENT, line="not available",
+                            detail="this kernel has no Landlock, so no MCP server is started",
                             landlockAbi=0, userNamespaces=False)})),
     answers("server/answer", response(2, {"state": "start"})),
     answers("server/answer", response(2, {
         "state": "left-out",
-        "reason": "weather was not started: the answer was 3, so the session goes on"
-                  " without it"})),
+        "reason": "weather is not used in this session: the answer was 3"})),
     answers("server/start", response(3, STARTED)),
     answers("server/start", response(3, dict(STARTED, serverInfo=None, capabilities={},
                                              instructions="Call get_alerts first.",
@@ -260,9 +260,10 @@ GOOD = [
     answers("server/stop", response(8, {"status": None})),
     answers("session/status", response(9, {
         "text": STATUS_TEXT, "confinement": CONFINEMENT,
-        "servers": [{"alias": "weather", "state": "running", "pid": 48213},
-                    {"alias": "fetch", "state": "exited", "status": 1},
-                    {"alias": "notes", "state": "failed"}]})),
+        "servers": [{"alias": "fetch", "state": "exited", "status": 1},
+                    {"alias": "notes", "state": "failed"},
+                    {"alias": "search", "state": "stopped"},
+                    {"alias": "weather", "state": "running", "pid": 48213}]})),
     answers("session/close", response(10, {})),
     answers("server/start", error(3, -32003, "weather did not start: the server closed its"
                                   " standard output before answering initialize (it exited"
@@ -270,23 +271,32 @@ GOOD = [
     answers("server/start", error(3, -32003, "weather did not start: no answer to initialize"
                                   " within 30 s", {"step": "timeout", "printedAnything": False,
                                                    "stderrTail": []})),
-    answers("server/request", error(4, -32004, "weather answered tools/call with JSON-RPC"
-                                    " error -32602 (invalid params)", {"code": -32602})),
-    answers("server/request", error(4, -32004, "weather's answer to tools/call could not be"
-                                    " used: it holds neither result nor error")),
+    answers("server/start", error(3, -32005, "weather was stopped by the session before it"
+                                  " answered", {"status": None})),
+    answers("server/request", error(4, -32004, "weather answered tools/call for get_alerts"
+                                    " with JSON-RPC error -32602 (invalid params)",
+                                    {"code": -32602})),
+    answers("server/request", error(4, -32004, "weather answered tools/call for get_alerts"
+                                    " with an error that has no code")),
+    answers("server/request", error(4, -32004, "weather is not reading its input: tools/call"
+                                    " for get_forecast was not sent, since more than 32 MiB"
+                                    " waits for it")),
     answers("server/request", error(4, -32005, "weather exited with status 1 before"
-                                    " answering tools/call", {"status": 1})),
-    answers("server/request", error(4, -32800, "tools/call to weather was cancelled by the"
-                                    " session")),
-    answers("server/answer", error(2, -32002, "docs is not waiting for an answer: it is not"
-                                   " declared")),
+                                    " answering", {"status": 1})),
+    answers("server/request", error(4, -32005, "weather was stopped: the session is closing",
+                                    {"status": None})),
+    answers("server/request", error(4, -32800, "cancelled by the session")),
+    answers("server/answer", error(2, -32002, "docs has no question waiting: its state is"
+                                   " undeclared")),
     answers("session/status", error(1, -32001, "no session is open: send session/open"
                                     " first")),
-    answers("sesion/open", error(1, -32601, "there is no method sesion/open")),
-    answers("session/open", error(1, -32602, "session/open: directory must be an absolute"
-                                  " path")),
-    answers("", error(None, -32700, "the line is not JSON")),
-    answers("", error(None, -32600, "a batch is not taken: send one message a line")),
+    answers("sesion/open", error(1, -32601, "the supervisor has no method \"sesion/open\"")),
+    answers("session/open", error(1, -32602, "params.directory must be an absolute path: the"
+                                  " directory the session runs in")),
+    answers("request/cancel", error(7, -32602, "no request of the session with that id is"
+                                    " waiting")),
+    answers("", error(None, -32700, "the line is not JSON: \"{oops\"")),
+    answers("", error(None, -32600, "a batch is not accepted: send one request a line")),
     note(notification("server/message", {"alias": "weather", "message": {
         "jsonrpc": "2.0", "id": 41, "method": "ping"}})),
     note(notification("server/message", {"alias": "weather", "message": {
@@ -299,6 +309,10 @@ GOOD = [
         "directory": "/home/you/work/app", "mode": "plain", "incognito": True,
         "skipPermissions": False, "startupTimeoutSeconds": 60})),
     sends("session/open", request(1, "session/open", {"directory": "/home/you/work/app"})),
+    sends("session/open", request("open-1", "session/open", {
+        "directory": "/home/you/work/app", "mode": "terminal",
+        "capabilities": {"sampling": {}, "roots": {"listChanged": True},
+                         "elicitation": {}}})),
     sends("server/answer", request(2, "server/answer", {"alias": "weather", "answer": "1"})),
     sends("server/start", request(3, "server/start", {"alias": "weather"})),
     sends("server/request", request(4, "server/request", {
@@ -315,6 +329,8 @@ GOOD = [
     sends("request/cancel", request(7, "request/cancel", {"id": 4})),
     sends("server/stop", request(8, "server/stop", {"alias": "weather"})),
     sends("session/status", request(9, "session/status")),
+    sends("session/status", {"jsonrpc": "2.0", "id": 9, "method": "session/status",
+                              "params": None}),
     sends("session/close", request(10, "session/close", {})),
 ]
 
@@ -422,6 +438,24 @@ BAD = [
          "error": {"code": -32601, "message": "Method not found"}}))),
     ("server/reply with neither result nor error",
      sends("server/reply", request(6, "server/reply", {"alias": "weather", "id": 41}))),
+    ("session/open with capabilities that are not an object",
+     sends("session/open", request(1, "session/open", {
+         "directory": "/home/you/work/app", "capabilities": ["sampling"]}))),
+    ("an answer whose id is not a whole number", with_changes(OPEN, ("message", "id"), 1.5)),
+    ("a confinement line outside the two",
+     with_changes(OPEN, ("message", "result", "confinement", "line"), "enforced")),
+    ("serverInfo with a member it does not pass on",
+     answers("server/start", response(3, dict(STARTED, serverInfo={
+         "name": "weather-mcp", "version": "1.6.1", "title": "Weather"})))),
+    ("-32003 with a step this version does not send",
+     answers("server/start", error(3, -32003, "weather did not start",
+                                   dict(START_FAILURE, step="closed")))),
+    ("-32003 timeout with a status",
+     answers("server/start", error(3, -32003, "weather did not start",
+                                   dict(START_FAILURE, step="timeout")))),
+    ("server/reply naming a string id",
+     sends("server/reply", request(6, "server/reply", {"alias": "weather", "id": "41",
+                                                       "result": {}}))),
     ("request/cancel naming a null id",
      sends("request/cancel", request(7, "request/cancel", {"id": None}))),
 ]
