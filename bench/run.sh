@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the benchmarks and prints each against its baseline of the same run:
-# a confined start against the plain start of the same server, and reading
-# mcp.json against parsing its JSON alone.
+# a confined start against the plain start of the same server, reading
+# mcp.json against parsing its JSON alone, a call relayed by the supervisor
+# against the same call over a direct pipe, and 50 starts at once against one.
 #   bench/run.sh [BUILD_DIR]   (default build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,4 +32,14 @@ for server in ("tiny", "everything"):
 if "BM_ReadDeclarations/100" in rows:
     print(f"{'reading 100 declarations':40s} "
           f"{ms('BM_ReadDeclarations/100') / ms('BM_ParseJsonOnly/100'):6.3f}x parsing the JSON alone")
+for in_flight in ("1", "64"):
+    direct, relayed = f"BM_DirectCall/{in_flight}", f"BM_SupervisorCall/{in_flight}"
+    if direct in rows and relayed in rows:
+        print(f"{relayed:40s} {ms(relayed) / ms(direct):6.3f}x the direct pipe's time "
+              f"(+{(ms(relayed) - ms(direct)) * 1000 / int(in_flight):.1f} us a call; "
+              f"throughput {ms(direct) / ms(relayed):.2f}x)")
+one, fifty = "BM_SupervisorStarts/1", "BM_SupervisorStarts/50"
+if one in rows and fifty in rows:
+    print(f"{'50 starts at once':40s} {ms(fifty) / ms(one):6.2f}x one start; the supervisor's "
+          f"memory with 50: {rows[fifty].get('supervisor_rss_kib', 0) / 1024:.1f} MiB")
 PY

@@ -1,6 +1,7 @@
-// The smallest MCP server: answers initialize and tools/list at once and
-// exits when its input ends. Starting it measures what starting costs, with
-// nothing of a real server's own start-up in the way.
+// The smallest MCP server: answers initialize and tools/list at once, answers
+// every tools/call with a short text under the call's own id, and exits when
+// its input ends. Starting it measures what starting costs, and calling it
+// what relaying costs, with nothing of a real server's own work in the way.
 #include <iostream>
 #include <string>
 
@@ -15,6 +16,12 @@ int main() {
     } else if (line.find("\"tools/list\"") != std::string::npos) {
       std::cout << R"({"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"noop",)"
                 << R"("inputSchema":{"type":"object"}}]}})" << std::endl;
+    } else if (line.find("\"tools/call\"") != std::string::npos) {
+      // The id is a number, as every client here sends it: the digits after "id":.
+      const std::size_t at = line.find("\"id\":");
+      const std::size_t end = line.find_first_not_of("0123456789", at + 5);
+      std::cout << R"({"jsonrpc":"2.0","id":)" << line.substr(at + 5, end - at - 5)
+                << R"(,"result":{"content":[{"type":"text","text":"ok"}]}})" << std::endl;
     }
   }
   return 0;

@@ -64,7 +64,13 @@ int main(int argc, char** argv) {
   bravebot::Supervisor supervisor(io, machine, input, output);
   boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
   signals.async_wait([&](const boost::system::error_code& error, int signal) {
-    if (!error) supervisor.EndOnSignal(signal);
+    if (error) return;
+    supervisor.EndOnSignal(signal);
+    // A second signal does not wait for the servers to end: the loop ends at
+    // once, and they end with the supervisor (their death signal).
+    signals.async_wait([&](const boost::system::error_code& again, int) {
+      if (!again) io.stop();
+    });
   });
   supervisor.Begin();
   io.run();

@@ -371,6 +371,64 @@ TEST_F(SupervisorTest, AFloodIsReadNoFasterThanTheSessionReads) {
   EXPECT_EQ(session->Call("server/stop", {{"alias", "flood"}}).contains("result"), true);
 }
 
+TEST_F(SupervisorTest, ASessionThatReadsNothingIsReadNoMore) {
+  auto session = Session();
+  // Each line is answered with an error; nothing of the answers is read, so
+  // the supervisor stops reading, and the writer waits in its pipe.
+  std::string lines;
+  for (int i = 0; i < 400000; ++i) lines += "x\n";
+  EXPECT_FALSE(session->process().Write(lines, In(seconds(3))));
+  const std::string status =
+      ReadProcFile("/proc/" + std::to_string(session->process().pid()) + "/status");
+  const auto rss = status.find("VmRSS:");
+  ASSERT_NE(rss, std::string::npos);
+  EXPECT_LT(std::stol(status.substr(rss + 6)), 128 * 1024);
+}
+
+TEST_F(SupervisorTest, AServersUnansweredRequestsAreBounded) {
+  // Asks the session 1100 pings at once, and one more with an id too long;
+  // says on its standard error how each answer came.
+  const std::string asker = R"(
+import json, sys
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("method") == "initialize":
+        send({"jsonrpc": "2.0", "id": m["id"], "result": {"protocolVersion": "2025-11-25",
+              "capabilities": {}, "serverInfo": {"name": "asker", "version": "1"}}})
+    elif m.get("method") == "notifications/initialized":
+        for i in range(1100):
+            send({"jsonrpc": "2.0", "id": i, "method": "ping"})
+        send({"jsonrpc": "2.0", "id": "x" * 300, "method": "ping"})
+    elif "method" not in m:
+        code = m["error"]["code"] if "error" in m else 0
+        sys.stderr.write("answer %s %d\n" % (str(m["id"])[:5], code)); sys.stderr.flush()
+)";
+  Declare("asker", {"--", "/usr/bin/python3", "-c", asker});
+  Request({"asker"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "asker"}}).contains("result"));
+  auto refused = session->WaitFor(
+      [](const Json& m) {
+        return m["method"] == "server/stderr" && m["params"]["line"] == "answer xxxxx -32600";
+      },
+      In(seconds(10)));
+  EXPECT_TRUE(refused) << "the request with an id of 300 bytes was not refused";
+  auto too_many = session->WaitFor(
+      [](const Json& m) {
+        return m["method"] == "server/stderr" && m["params"]["line"] == "answer 1099 -32603";
+      },
+      In(seconds(10)));
+  EXPECT_TRUE(too_many) << "the 1100th request was not refused";
+  int relayed = 0;
+  for (const Json& message : session->notifications()) {
+    if (message["method"] == "server/message") ++relayed;
+  }
+  EXPECT_EQ(relayed, 1024);
+}
+
 TEST_F(SupervisorTest, BadInputGetsAnErrorAndChangesNothing) {
   auto session = Session();
   EXPECT_EQ(session->Call("server/start", {{"alias", "x"}})["error"]["code"], -32001);

@@ -253,8 +253,15 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   RunningServers().Add(child->pid);
   // Our child, not yet reaped: the number cannot name another process.
   UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, child->pid, 0)));
-  return ConfinedServer(std::move(*child), std::move(pidfd), std::move(*confinement),
+  const int pidfd_errno = errno;
+  ConfinedServer server(std::move(*child), std::move(pidfd), std::move(*confinement),
                         std::move(*run_directory));
+  // Without it, its end could not be waited for: it is not kept running.
+  if (!server.pidfd_.valid()) {
+    server.Stop(std::chrono::milliseconds(0));
+    return Error::FromErrno("open a pidfd of the server", pidfd_errno);
+  }
+  return server;
 }
 
 ConfinedServer::ConfinedServer(ConfinedServer&& other) noexcept

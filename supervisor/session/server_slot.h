@@ -30,6 +30,7 @@ struct ServerSlot {
   std::shared_ptr<ServerLink> link;
   Json start_id;                           // the session's server/start, while starting
   std::map<std::uint64_t, Json> requests;  // our tag -> the session's server/request id
+  std::size_t server_requests = 0;         // its requests the session has not answered
   std::vector<Json> stop_ids;              // server/stop requests waiting for its end
   bool ended_on_request = false;           // stopped by the session, or for a failure
   std::string end_word;                    // "exited", "stopped" or "failed"

@@ -10,11 +10,12 @@ SessionOutput::SessionOutput(boost::asio::io_context& io, int fd,
                              std::function<void(bool)> on_congestion)
     : fd_(io, fd), on_congestion_(std::move(on_congestion)) {}
 
-void SessionOutput::Send(const Json& message) {
-  if (closed_) return;
+bool SessionOutput::Send(const Json& message) {
+  if (closed_) return true;
   // dump() escapes any newline inside a string, so a message is one line; a
   // string that is not UTF-8 is replaced rather than thrown about.
   std::string line = message.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (line.size() > kMaxLineBytes) return false;
   line.push_back('\n');
   queued_bytes_ += line.size();
   queued_.push_back(std::move(line));
@@ -23,6 +24,7 @@ void SessionOutput::Send(const Json& message) {
     on_congestion_(true);
   }
   if (!writing_) WriteNext();
+  return true;
 }
 
 void SessionOutput::WriteNext() {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 
+#include "supervisor/mcp/json_rpc_lines.h"
 #include "supervisor/session/rpc_messages.h"
 
 namespace bravebot {
@@ -26,7 +27,9 @@ class SessionOutput {
   // congested, `(false)` when it flows again.
   SessionOutput(boost::asio::io_context& io, int fd, std::function<void(bool)> on_congestion);
 
-  void Send(const Json& message);
+  // Queues `message`; false, and nothing queued, when its line would be
+  // longer than kMaxLineBytes, which no session reads.
+  bool Send(const Json& message);
   bool congested() const { return congested_; }
   // Calls `done` once everything queued is written (or cannot be).
   void WhenWritten(std::function<void()> done);

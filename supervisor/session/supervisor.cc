@@ -40,6 +40,7 @@ Supervisor::Supervisor(boost::asio::io_context& io, SupervisorMachine machine, i
     : io_(io),
       machine_(std::move(machine)),
       input_(io, input_fd),
+      finish_timer_(io),
       output_(io, output_fd, [this](bool congested) { Congested(congested); }) {}
 
 void Supervisor::Begin() { ReadInput(); }
@@ -53,7 +54,9 @@ void Supervisor::EndOnSignal(int signal) {
 // --- The session's input.
 
 void Supervisor::ReadInput() {
-  if (reading_input_ || ending_) return;
+  // A session that does not read its answers is not read either: what it is
+  // answered waits in its pipe, not in our memory.
+  if (reading_input_ || ending_ || output_.congested()) return;
   reading_input_ = true;
   input_.async_read_some(
       boost::asio::buffer(input_buffer_),
@@ -363,8 +366,9 @@ void Supervisor::Relay(const Json& id, RpcParams params) {
   }
   if (!slot->link->Request(tag, *method, request_params, what)) {
     return RespondError(
-        id, Refusal(kRpcServerFailed, *alias + " is not reading its input: " + what +
-                                          " was not sent, since more than 32 MiB waits for it"));
+        id, Refusal(kRpcServerFailed, *alias + " is not taking its input: " + what +
+                                          " was not sent, since it closed its input or more than "
+                                          "32 MiB waits for it"));
   }
   slot->requests[tag] = id;
   in_flight_[Key(id)] = InFlight{*alias, tag};
@@ -422,7 +426,7 @@ void Supervisor::Reply(const Json& id, RpcParams params) {
   ServerSlot* slot = Find(id, alias);
   if (slot == nullptr) return;
   const Json server_id = waiting->second.id;
-  server_requests_.erase(waiting);
+  ForgetServerRequest(waiting->first);
   if (slot->link && !slot->link->ended()) {
     if (has_result) {
       slot->link->Reply(server_id, params.Any("result"));
@@ -552,18 +556,47 @@ void Supervisor::OnAnswer(const std::string& alias, McpIncoming answer) {
     Json data = answer.fault->code ? Json{{"code", *answer.fault->code}} : Json();
     RespondError(session_id,
                  RpcError{kRpcServerFailed, NamedFor(alias, answer.fault->message), data});
-  } else {
-    Respond(session_id, std::move(answer.result));
+  } else if (!output_.Send(ResultMessage(session_id, std::move(answer.result)))) {
+    RespondError(session_id,
+                 RpcError{kRpcServerFailed,
+                          alias + "'s answer to " + answer.what +
+                              " is longer than 16 MiB once written to the session, which no "
+                              "session reads",
+                          nullptr});
   }
 }
 
 void Supervisor::OnMessage(const std::string& alias, McpIncoming incoming) {
+  ServerSlot& slot = slots_[alias];
+  // A server being stopped is read so that it can end; what it still asks or
+  // says goes nowhere, so a flood while it stops costs nothing.
+  if (slot.life == ServerLife::kStopping || slot.life == ServerLife::kEnded) return;
   switch (incoming.kind) {
     case McpIncoming::Kind::kServerRequest: {
+      const Json& id = incoming.message["id"];
+      // What a server may keep waiting is bounded: its ids are short, and
+      // its unanswered requests few.
+      if (!(id.is_number_integer() ||
+            (id.is_string() && id.get_ref<const std::string&>().size() <= kMaxServerIdBytes))) {
+        slot.link->ReplyError(id, {{"code", -32600},
+                                   {"message",
+                                    "an id is a whole number or a string of at most "
+                                    "256 bytes"}});
+        return;
+      }
+      if (slot.server_requests >= kMaxServerRequests) {
+        slot.link->ReplyError(id, {{"code", -32603},
+                                   {"message",
+                                    "too many of this server's requests wait for an "
+                                    "answer already"}});
+        return;
+      }
       // Its id is rewritten to one of ours, so no two servers' requests and
       // none of the session's ids can be taken for each other.
       const std::int64_t ours = next_server_request_++;
-      server_requests_[ours] = ServerRequest{alias, incoming.message["id"]};
+      server_requests_[ours] = ServerRequest{alias, id};
+      server_request_ids_[alias + '\n' + id.dump()] = ours;
+      ++slot.server_requests;
       incoming.message["id"] = ours;
       break;
     }
@@ -571,15 +604,11 @@ void Supervisor::OnMessage(const std::string& alias, McpIncoming incoming) {
       if (incoming.method == "notifications/cancelled") {
         // It gave up a request of its own: name it by the id the session saw.
         Json& params = incoming.message["params"];
-        std::optional<std::int64_t> ours;
-        if (params.is_object() && params.contains("requestId")) {
-          for (auto& [number, request] : server_requests_) {
-            if (request.alias == alias && request.id == params["requestId"]) ours = number;
-          }
-        }
-        if (!ours) return;
-        server_requests_.erase(*ours);
-        params["requestId"] = *ours;
+        if (!params.is_object() || !params.contains("requestId")) return;
+        auto ours = server_request_ids_.find(alias + '\n' + params["requestId"].dump());
+        if (ours == server_request_ids_.end()) return;
+        params["requestId"] = ours->second;
+        ForgetServerRequest(ours->second);
       }
       break;
     default:
@@ -587,8 +616,12 @@ void Supervisor::OnMessage(const std::string& alias, McpIncoming incoming) {
           " (a stdio MCP server writes only MCP messages to its standard output)");
       return;
   }
-  Send(NotificationMessage("server/message",
-                           {{"alias", alias}, {"message", std::move(incoming.message)}}));
+  if (!output_.Send(NotificationMessage(
+          "server/message", {{"alias", alias}, {"message", std::move(incoming.message)}}))) {
+    Log(alias +
+        ": a message of its own was dropped: written to the session it is longer than "
+        "16 MiB, which no session reads");
+  }
 }
 
 void Supervisor::Started(ServerSlot& slot) {
@@ -668,14 +701,25 @@ void Supervisor::Ended(ServerSlot& slot, int status) {
   if (status >= 0) slot.status = status;
   if (slot.end_word.empty()) slot.end_word = "stopped";
   // Requests it left unanswered can be answered no more.
-  for (auto it = server_requests_.begin(); it != server_requests_.end();) {
-    it = it->second.alias == slot.opened.alias ? server_requests_.erase(it) : std::next(it);
+  std::vector<std::int64_t> left;
+  for (const auto& [ours, request] : server_requests_) {
+    if (request.alias == slot.opened.alias) left.push_back(ours);
   }
+  for (std::int64_t ours : left) ForgetServerRequest(ours);
   for (const Json& id : slot.stop_ids) {
     in_flight_.erase(Key(id));
     Respond(id, {{"status", slot.status ? Json(*slot.status) : Json()}});
   }
   slot.stop_ids.clear();
+}
+
+void Supervisor::ForgetServerRequest(std::int64_t ours) {
+  auto request = server_requests_.find(ours);
+  if (request == server_requests_.end()) return;
+  server_request_ids_.erase(request->second.alias + '\n' + request->second.id.dump());
+  ServerSlot& slot = slots_[request->second.alias];
+  if (slot.server_requests > 0) --slot.server_requests;
+  server_requests_.erase(request);
 }
 
 // --- Ending.
@@ -710,11 +754,17 @@ void Supervisor::Finish(int status) {
   ending_ = true;
   boost::system::error_code ignored;
   input_.close(ignored);
-  // Ends once the last answer is written; the loop then has nothing left.
+  // Ends once the last answer is written, or after a few seconds of a
+  // session that reads no more: every server has ended already.
   output_.WhenWritten([this] { io_.stop(); });
+  finish_timer_.expires_after(std::chrono::seconds(5));
+  finish_timer_.async_wait([this](const boost::system::error_code& error) {
+    if (!error) io_.stop();
+  });
 }
 
 void Supervisor::Congested(bool congested) {
+  if (!congested) ReadInput();
   for (auto& [alias, slot] : slots_) {
     if (!slot.link || slot.link->ended()) continue;
     if (congested) {

@@ -16,6 +16,7 @@
 #include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -33,6 +34,11 @@ namespace bravebot {
 
 class Supervisor {
  public:
+  // A server's requests the session has not answered yet, at most, and the
+  // length of a string id of one.
+  static constexpr std::size_t kMaxServerRequests = 1024;
+  static constexpr std::size_t kMaxServerIdBytes = 256;
+
   Supervisor(boost::asio::io_context& io, SupervisorMachine machine, int input_fd, int output_fd);
 
   void Begin();
@@ -83,6 +89,8 @@ class Supervisor {
   void Broken(ServerSlot& slot, const std::string& why);
   // Answers every request of the session waiting on `slot` with `error`.
   void AnswerWaiting(ServerSlot& slot, const RpcError& error);
+  // Forgets a server's request the session saw as `ours`.
+  void ForgetServerRequest(std::int64_t ours);
   // Its end: its status kept, and server/stop answered.
   void Ended(ServerSlot& slot, int status);
 
@@ -99,6 +107,7 @@ class Supervisor {
   boost::asio::io_context& io_;
   SupervisorMachine machine_;
   boost::asio::posix::stream_descriptor input_;
+  boost::asio::steady_timer finish_timer_;
   SessionOutput output_;
   std::array<char, 65536> input_buffer_;
   LineSplitter input_lines_;
@@ -111,6 +120,8 @@ class Supervisor {
   std::map<std::string, ServerSlot> slots_;
   std::map<std::string, InFlight> in_flight_;  // by the id's JSON text
   std::map<std::int64_t, ServerRequest> server_requests_;
+  // The same, by alias and the server's own id, for its cancellations.
+  std::map<std::string, std::int64_t> server_request_ids_;
   std::int64_t next_server_request_ = 1;
   std::uint64_t next_tag_ = 1;
 };

@@ -1,0 +1,243 @@
+// What the supervisor costs a session, in the same run as its baseline:
+//
+// - relaying a 1 KiB tools/call to bench/tiny_mcp_server and its answer back,
+//   one at a time (latency) and 64 in flight (throughput), against the same
+//   calls over a direct pipe to the same server started plainly;
+// - starting 50 servers at once through one supervisor, against starting one;
+//   the supervisor's own resident memory with the 50 running is reported as
+//   the counter supervisor_rss_kib.
+//
+// The supervisor is the real bravebot-supervisor, spoken to through its pipes
+// as a session speaks to it; its servers are confined as a session's are.
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "base/unique_fd.h"
+
+namespace bravebot {
+namespace {
+
+using Json = nlohmann::json;
+
+const std::string kTinyServer = BRAVEBOT_BIN_DIRECTORY "/tiny_mcp_server";
+const std::string kSupervisor = BRAVEBOT_BIN_DIRECTORY "/bravebot-supervisor";
+const std::string kBravebotMcp = BRAVEBOT_BIN_DIRECTORY "/bravebot-mcp";
+
+// A child with its standard input and output on pipes, read a line at a time.
+class Child {
+ public:
+  Child(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+    int in[2], out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
+    UniqueFd child_in(in[0]), child_out(out[1]);
+    input_.reset(in[1]);
+    output_.reset(out[0]);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, child_in.get(), 0);
+    posix_spawn_file_actions_adddup2(&actions, child_out.get(), 1);
+    std::vector<char*> args, envp;
+    for (const std::string& word : argv) args.push_back(const_cast<char*>(word.c_str()));
+    args.push_back(nullptr);
+    for (const std::string& word : env) envp.push_back(const_cast<char*>(word.c_str()));
+    envp.push_back(nullptr);
+    posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  ~Child() {
+    input_.reset();
+    if (pid_ > 0) {
+      ::kill(pid_, SIGTERM);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  pid_t pid() const { return pid_; }
+
+  bool Write(const std::string& line) {
+    std::string whole = line + "\n";
+    for (std::size_t at = 0; at < whole.size();) {
+      const ssize_t put = ::write(input_.get(), whole.data() + at, whole.size() - at);
+      if (put <= 0) return false;
+      at += static_cast<std::size_t>(put);
+    }
+    return true;
+  }
+  // The next line, "" once the child's output ended.
+  std::string ReadLine() {
+    for (;;) {
+      if (const std::size_t newline = buffer_.find('\n'); newline != std::string::npos) {
+        std::string line = buffer_.substr(0, newline);
+        buffer_.erase(0, newline + 1);
+        return line;
+      }
+      char chunk[65536];
+      const ssize_t got = ::read(output_.get(), chunk, sizeof(chunk));
+      if (got <= 0) return "";
+      buffer_.append(chunk, static_cast<std::size_t>(got));
+    }
+  }
+  // The answer to request `id`, passing over notifications, and keeping
+  // the answers to other requests for later: they come in any order.
+  Json AnswerTo(int id) {
+    for (;;) {
+      if (auto kept = answers_.find(id); kept != answers_.end()) {
+        Json answer = std::move(kept->second);
+        answers_.erase(kept);
+        return answer;
+      }
+      const std::string line = ReadLine();
+      if (line.empty()) return Json();
+      Json message = Json::parse(line, nullptr, false);
+      if (message.is_object() && message.contains("id") && message["id"].is_number_integer()) {
+        const int answered = message["id"].get<int>();
+        answers_[answered] = std::move(message);
+      }
+    }
+  }
+
+ private:
+  pid_t pid_ = -1;
+  UniqueFd input_;
+  UniqueFd output_;
+  std::string buffer_;
+  std::map<int, Json> answers_;
+};
+
+std::string Request(int id, const std::string& method, const Json& params) {
+  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
+}
+
+Json CallParams() { return {{"name", "noop"}, {"arguments", {{"text", std::string(1000, 'x')}}}}; }
+
+// A profile directory with `count` tiny servers declared and a checkout that
+// asks for them all.
+class Setting {
+ public:
+  explicit Setting(int count) {
+    root_ =
+        std::filesystem::temp_directory_path() /
+        ("bravebot-bench-supervisor-" + std::to_string(::getpid()) + "-" + std::to_string(count));
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_ + "/home");
+    std::filesystem::create_directories(root_ + "/checkout/.bravebot");
+    Json aliases = Json::array();
+    for (int i = 0; i < count; ++i) {
+      const std::string alias = "tiny" + std::to_string(i);
+      // A word of its own, so each is a declaration, and a home, of its own.
+      Child add({kBravebotMcp, "add", alias, "--", kTinyServer, alias}, Environment());
+      add.ReadLine();
+      aliases.push_back(alias);
+    }
+    std::ofstream(root_ + "/checkout/.bravebot/settings.json")
+        << Json{{"mcp", {{"request", aliases}}}}.dump();
+  }
+  ~Setting() { std::filesystem::remove_all(root_); }
+
+  std::vector<std::string> Environment() const {
+    return {"BRAVEBOT_HOME=" + root_ + "/profile", "HOME=" + root_ + "/home", "PATH=/usr/bin:/bin"};
+  }
+  std::string checkout() const { return root_ + "/checkout"; }
+
+ private:
+  std::string root_;
+};
+
+// A supervisor with a session open in `setting`'s checkout, unasked.
+std::unique_ptr<Child> OpenSession(const Setting& setting) {
+  auto supervisor =
+      std::make_unique<Child>(std::vector<std::string>{kSupervisor}, setting.Environment());
+  supervisor->Write(
+      Request(1, "session/open", {{"directory", setting.checkout()}, {"skipPermissions", true}}));
+  supervisor->AnswerTo(1);
+  return supervisor;
+}
+
+void Call(benchmark::State& state, Child& channel, int& id, int in_flight) {
+  for (int i = 0; i < in_flight; ++i) channel.Write(Request(id + i, "tools/call", CallParams()));
+  for (int i = 0; i < in_flight; ++i) {
+    if (!channel.AnswerTo(id + i).contains("result")) state.SkipWithError("no answer");
+  }
+  id += in_flight;
+}
+
+void BM_DirectCall(benchmark::State& state) {
+  const int in_flight = static_cast<int>(state.range(0));
+  Child server({kTinyServer}, {"PATH=/usr/bin:/bin"});
+  server.Write(Request(1, "initialize", Json::object()));
+  server.AnswerTo(1);
+  int id = 3;
+  for (auto _ : state) Call(state, server, id, in_flight);
+  state.SetItemsProcessed(state.iterations() * in_flight);
+}
+
+void BM_SupervisorCall(benchmark::State& state) {
+  const int in_flight = static_cast<int>(state.range(0));
+  Setting setting(1);
+  auto supervisor = OpenSession(setting);
+  supervisor->Write(Request(2, "server/start", {{"alias", "tiny0"}}));
+  if (!supervisor->AnswerTo(2).contains("result")) {
+    state.SkipWithError("the supervisor did not start the server");
+    return;
+  }
+  int id = 3;
+  Json params = {{"alias", "tiny0"}, {"method", "tools/call"}, {"params", CallParams()}};
+  for (auto _ : state) {
+    for (int i = 0; i < in_flight; ++i)
+      supervisor->Write(Request(id + i, "server/request", params));
+    for (int i = 0; i < in_flight; ++i) {
+      if (!supervisor->AnswerTo(id + i).contains("result")) state.SkipWithError("no answer");
+    }
+    id += in_flight;
+  }
+  state.SetItemsProcessed(state.iterations() * in_flight);
+}
+
+long ResidentKib(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.starts_with("VmRSS:")) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+void BM_SupervisorStarts(benchmark::State& state) {
+  const int count = static_cast<int>(state.range(0));
+  Setting setting(count);
+  long rss = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto supervisor = OpenSession(setting);
+    state.ResumeTiming();
+    for (int i = 0; i < count; ++i) {
+      supervisor->Write(Request(2 + i, "server/start", {{"alias", "tiny" + std::to_string(i)}}));
+    }
+    for (int i = 0; i < count; ++i) {
+      if (!supervisor->AnswerTo(2 + i).contains("result")) state.SkipWithError("a start failed");
+    }
+    state.PauseTiming();
+    rss = ResidentKib(supervisor->pid());
+    supervisor->Write(Request(1000, "session/close", Json::object()));
+    supervisor->AnswerTo(1000);
+    state.ResumeTiming();
+  }
+  state.counters["supervisor_rss_kib"] = static_cast<double>(rss);
+}
+
+BENCHMARK(BM_DirectCall)->Arg(1)->Arg(64)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SupervisorCall)->Arg(1)->Arg(64)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SupervisorStarts)->Arg(1)->Arg(50)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+}  // namespace
+}  // namespace bravebot
