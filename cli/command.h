@@ -57,6 +57,10 @@ int RunApprove(const std::vector<std::string>& words, CommandContext& context);
 int RunEnable(const std::vector<std::string>& words, CommandContext& context);
 int RunDisable(const std::vector<std::string>& words, CommandContext& context);
 int RunForget(const std::vector<std::string>& words, CommandContext& context);
+// list, its refusals starting "bravebot-mcp COMMAND:": doctor prints list's
+// rows, and what went wrong in them is doctor's to say.
+int RunListReportingAs(const std::string& command, const std::vector<std::string>& words,
+                       CommandContext& context);
 int RunDoctor(const std::vector<std::string>& words, CommandContext& context);
 
 // True where the front end's incognito session runs us (BRAVEBOT_INCOGNITO=1),

@@ -9,6 +9,7 @@
 
 #include "base/json_depth.h"
 #include "cli/command.h"
+#include "cli/declaration_view.h"
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
 #include "confine/paths.h"
@@ -26,7 +27,9 @@ std::vector<std::string> DeclaringKeys(const nlohmann::json& document) {
   if (document.contains("mcpServers")) keys.push_back("mcpServers");
   if (document.contains("mcp") && document["mcp"].is_object()) {
     for (const auto& [key, value] : document["mcp"].items()) {
-      if (key != "request" && key != "deny") keys.push_back("mcp." + key);
+      // Shown as add shows a word: a key may hold a terminal's escape or a
+      // line break, and an empty one is ''.
+      if (key != "request" && key != "deny") keys.push_back("mcp." + DisplayWord(key));
     }
   }
   return keys;
@@ -88,7 +91,7 @@ int RunDoctor(const std::vector<std::string>& words, CommandContext& context) {
       context.in, rows, context.err, context.getenv, context.cwd, context.at_terminal, context.fs};
   std::vector<std::string> list_words;
   if (options->json) list_words.push_back("--json");
-  int status = RunList(list_words, list_context);
+  int status = RunListReportingAs("doctor", list_words, list_context);
 
   if (options->json) {
     nlohmann::json json = nlohmann::json::parse(rows.str(), nullptr, false);

@@ -17,8 +17,9 @@ namespace bravebot {
 namespace {
 
 std::string SaidOf(RequestChange change, const std::string& alias, const std::string& path) {
-  return change == RequestChange::kAlreadyRequested ? path + " asks for " + alias + " already"
-                                                    : path + " now asks for " + alias;
+  return change == RequestChange::kAlreadyRequested
+             ? path + " asks for " + alias + " already"
+             : path + " now asks for " + alias + ": a session started here starts it";
 }
 
 }  // namespace

@@ -19,6 +19,11 @@
 namespace bravebot {
 
 int RunList(const std::vector<std::string>& words, CommandContext& context) {
+  return RunListReportingAs("list", words, context);
+}
+
+int RunListReportingAs(const std::string& command, const std::vector<std::string>& words,
+                       CommandContext& context) {
   const SimpleCommandSpec spec{
       "list",
       "Lists every declared MCP server: its transport, approval and short digest, who asks for it "
@@ -27,14 +32,14 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
       /*takes_json=*/true,
       {}};
   Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "list", options.error());
+  if (!options) return Report(context, command, options.error());
   if (options->help) {
     context.out << options->help_text;
     return kExitOk;
   }
 
   Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
-  if (!profile) return Report(context, "list", profile.error());
+  if (!profile) return Report(context, command, profile.error());
   DeclarationFile file;
   ApprovalFile approvals;
   SessionRowsInput rows{&file, &approvals, nullptr, {}, false};
@@ -44,17 +49,17 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
   }
   if (*profile) {
     Result<DeclarationFile> read = DeclarationStore(**profile).Read();
-    if (!read) return Report(context, "list", read.error());
+    if (!read) return Report(context, command, read.error());
     file = std::move(*read);
     Result<ApprovalFile> approved = ApprovalStore(**profile).Read();
-    if (!approved) return Report(context, "list", approved.error());
+    if (!approved) return Report(context, command, approved.error());
     approvals = std::move(*approved);
     StandingAnswers answers(**profile);
     Result<std::vector<ToolAnswer>> tools = answers.ToolsAnsweredIn(context.cwd);
-    if (!tools) return Report(context, "list", tools.error());
+    if (!tools) return Report(context, command, tools.error());
     rows.tool_answers = std::move(*tools);
     Result<bool> servers = answers.ServersAnsweredIn(context.cwd);
-    if (!servers) return Report(context, "list", servers.error());
+    if (!servers) return Report(context, command, servers.error());
     rows.servers_answered = *servers;
   }
   const ManagedPolicy policy = LoadManagedPolicy(ManagedFilePath(context.getenv));
@@ -67,7 +72,7 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
                        context.getenv,
                        &context.fs};
   Result<SessionPlan> plan = PlanSession(inputs);
-  if (!plan) return Report(context, "list", plan.error());
+  if (!plan) return Report(context, command, plan.error());
   rows.plan = &*plan;
   rows.policy = &policy;
   rows.getenv = context.getenv;
@@ -88,11 +93,11 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
                 << "for a session started in " << context.cwd << "\n"
                 << DisplaySessionRows(rows);
   }
-  for (const Error& unreadable : plan->unreadable) Report(context, "list", unreadable);
+  for (const Error& unreadable : plan->unreadable) Report(context, command, unreadable);
   if (!plan->unreadable.empty() && file.unusable.empty()) return kExitFailed;
   if (!file.unusable.empty()) {
     return Report(
-        context, "list",
+        context, command,
         Error(ErrorCode::kCorrupt, std::to_string(file.unusable.size()) + " entr" +
                                        (file.unusable.size() == 1 ? "y" : "ies") + " of " + path +
                                        " cannot be used: mend each by hand, or remove it with "

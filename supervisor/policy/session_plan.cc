@@ -164,7 +164,12 @@ Result<SessionPlan> PlanSession(const SessionInputs& inputs) {
   for (Scope scope : {Scope::kLocal, Scope::kProject, Scope::kUser}) {
     Result<McpRequest> request = settings.ReadRequest(scope);
     if (!request) {
-      plan.unreadable.push_back(request.error());
+      // A .bravebot that is a link refuses both files of the checkout with
+      // the one message: said once.
+      const bool said = std::any_of(
+          plan.unreadable.begin(), plan.unreadable.end(),
+          [&](const Error& error) { return error.message() == request.error().message(); });
+      if (!said) plan.unreadable.push_back(request.error());
       continue;
     }
     for (const std::string& alias : request->aliases) {
