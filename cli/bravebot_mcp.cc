@@ -1,8 +1,11 @@
 // bravebot-mcp: picks the command named by the first word.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <ostream>
 
+#include "base/version.h"
+#include "cli/closest_word.h"
 #include "cli/command.h"
 
 namespace bravebot {
@@ -23,7 +26,8 @@ Declares the MCP servers a bravebot session may start.
   reach    show what a server may reach, and prove it with --probe
   remove   remove a declaration
 
-bravebot-mcp COMMAND --help says more about each.
+bravebot-mcp COMMAND --help says more about each, and bravebot-mcp --version
+says which bravebot-mcp this is.
 )";
 
 const std::map<std::string, CommandFunction>& Commands() {
@@ -46,6 +50,10 @@ int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& contex
     context.out << kUsage;
     return kExitOk;
   }
+  if (words[0] == "--version" || words[0] == "-V") {
+    context.out << VersionLine("bravebot-mcp");
+    return kExitOk;
+  }
   auto command = Commands().find(words[0]);
   if (command == Commands().end()) {
     // Named only when it reads as a command: a key pasted first must not come back.
@@ -53,9 +61,13 @@ int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& contex
     bool reads_as_command = !word.empty() && word.size() <= 20 &&
                             std::all_of(word.begin(), word.end(),
                                         [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
+    std::vector<std::string> names;
+    for (const auto& [name, function] : Commands()) names.push_back(name);
+    std::optional<std::string> meant = reads_as_command ? ClosestWord(word, names) : std::nullopt;
     context.err << "bravebot-mcp: there is no command "
-                << (reads_as_command ? word : std::string("of that name"))
-                << "; bravebot-mcp --help lists them\n";
+                << (reads_as_command ? word : std::string("of that name")) << "; "
+                << (meant ? "did you mean " + *meant + "? " : std::string())
+                << "bravebot-mcp --help lists them\n";
     return kExitUsage;
   }
   return command->second({words.begin() + 1, words.end()}, context);

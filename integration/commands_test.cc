@@ -75,6 +75,32 @@ TEST_F(CommandsTest, ExitStatuses) {
   EXPECT_EQ(Mcp({"--help"}).status, 0);
 }
 
+TEST_F(CommandsTest, EveryProgramSaysItsVersion) {
+  for (const char* program : {"bravebot-mcp", "bravebot-mcp-probe"}) {
+    CommandOutput version = RunCommand({OurProgram(program), "--version"}, Environment());
+    EXPECT_EQ(version.status, 0) << program << version.err;
+    EXPECT_THAT(version.out,
+                ::testing::MatchesRegex(std::string(program) + " [0-9]+\\.[0-9]+\\.[0-9]+\n"));
+  }
+}
+
+TEST_F(CommandsTest, AMistypedCommandIsAnsweredWithTheClosestOne) {
+  CommandOutput typo = Mcp({"lst"});
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_EQ(typo.err,
+            "bravebot-mcp: there is no command lst; did you mean list? bravebot-mcp --help lists "
+            "them\n");
+  EXPECT_EQ(Mcp({"frobnicate"}).err,
+            "bravebot-mcp: there is no command frobnicate; bravebot-mcp --help lists them\n");
+}
+
+TEST_F(CommandsTest, AnOptionGluedToItsValueIsRead) {
+  std::filesystem::create_directories(temporary_.Join("d"));
+  CommandOutput add = Mcp({"add", "x", "--dir=" + temporary_.Join("d"), "--", "/bin/cat"});
+  EXPECT_EQ(add.status, 0) << add.err;
+  EXPECT_THAT(add.out, HasSubstr("directory: " + temporary_.Join("d")));
+}
+
 TEST_F(CommandsTest, ARepositoryIsRefusedAsADirectory) {
   std::filesystem::create_directories(temporary_.Join("app/.git"));
   std::filesystem::create_directories(temporary_.Join("app/data"));
