@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "cli/command.h"
+#include "cli/declaration_lookup.h"
 #include "cli/declaration_view.h"
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
@@ -36,23 +37,9 @@ int RunGet(const std::vector<std::string>& words, CommandContext& context) {
     return Report(context, "get",
                   Error(ErrorCode::kNotFound, options->alias + " is not declared: " + why));
   }
-  DeclarationStore store(**profile);
-  Result<DeclarationFile> file = store.Read();
-  if (!file) return Report(context, "get", file.error());
-
-  if (const UnusableEntry* unusable = file->FindUnusable(options->alias)) {
-    return Report(context, "get",
-                  Error(ErrorCode::kCorrupt, options->alias + " in " + store.path() +
-                                                 " cannot be used: " + unusable->problem +
-                                                 ". Mend it by hand, or add it again"));
-  }
-  const Declaration* declaration = file->Find(options->alias);
-  if (declaration == nullptr) {
-    return Report(
-        context, "get",
-        Error(ErrorCode::kNotFound, options->alias + " is not declared in " + store.path() +
-                                        ": bravebot-mcp list shows what is"));
-  }
+  const DeclarationStore store(**profile);
+  Result<Declaration> declaration = FindDeclaration(**profile, options->alias);
+  if (!declaration) return Report(context, "get", declaration.error());
 
   Result<ApprovalFile> approvals = ApprovalStore(**profile).Read();
   if (!approvals) return Report(context, "get", approvals.error());

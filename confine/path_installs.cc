@@ -135,7 +135,7 @@ void GrantInterpreters(const std::string& program_path, const std::string& progr
 Result<std::string> FindProgram(const std::string& program,
                                 const std::optional<std::string>& path_value,
                                 const FileSystemView& fs) {
-  if (!IsProgramNamedByPath(program)) {
+  if (!IsProgramFoundThroughPath(program)) {
     if (!fs.IsExecutableFile(program)) {
       return Error(ErrorCode::kNotFound, program + " is not an executable file here");
     }

@@ -11,18 +11,6 @@
 namespace bravebot {
 namespace {
 
-// The value a named variable or a stored one gives the server, if any.
-std::optional<std::string> ValueOf(const Declaration& declaration, const std::string& name,
-                                   const EnvironmentLookup& getenv) {
-  for (const StoredVariable& stored : declaration.stored_variables) {
-    if (stored.name == name) return stored.value;
-  }
-  if (declaration.NamesVariable(name)) {
-    if (const char* value = getenv(name.c_str())) return std::string(value);
-  }
-  return std::nullopt;
-}
-
 void ComputeEnvironment(const Declaration& declaration, const ReachInputs& inputs, Reach& reach) {
   for (const StoredVariable& stored : declaration.stored_variables) {
     reach.environment.push_back({stored.name, stored.value, "stored"});
@@ -111,7 +99,7 @@ std::string HomeOfDeclaration(const Declaration& declaration, const ProfileLocat
 
 Result<std::string> LocateProgram(const Declaration& declaration, const EnvironmentLookup& getenv,
                                   const FileSystemView& fs) {
-  return FindProgram(declaration.program, ValueOf(declaration, "PATH", getenv), fs);
+  return FindProgram(declaration.program, ValueGivenToServer(declaration, "PATH", getenv), fs);
 }
 
 Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& inputs) {
@@ -130,7 +118,8 @@ Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& in
     reach.working_directory = *directory;
   }
 
-  const std::optional<std::string> path_value = ValueOf(declaration, "PATH", inputs.getenv);
+  const std::optional<std::string> path_value =
+      ValueGivenToServer(declaration, "PATH", inputs.getenv);
   if (inputs.program.empty()) {
     Result<std::string> program = FindProgram(declaration.program, path_value, *inputs.fs);
     if (!program) return program.error();
