@@ -1,5 +1,6 @@
 #include "supervisor/store/json_text.h"
 
+#include <cstring>
 #include <set>
 #include <vector>
 
@@ -35,6 +36,7 @@ class KeepingReader {
     return dom_.start_object(size);
   }
   bool key(std::string& key) {
+    ++keys_seen_;
     Frame& frame = frames_.back();
     frame.key = key;
     if (!frame.keys.insert(key).second) {
@@ -64,6 +66,8 @@ class KeepingReader {
 
   // The pointer of the key given twice, or "" when none was.
   const std::string& twice() const { return twice_; }
+  // How many keys were read, the one given twice the last of them.
+  size_t keys_seen() const { return keys_seen_; }
 
  private:
   struct Frame {
@@ -91,7 +95,24 @@ class KeepingReader {
   NumbersAsWritten* numbers_;
   std::vector<Frame> frames_;
   std::string twice_;
+  size_t keys_seen_ = 0;
 };
+
+// Where the `n`th key (from 1) of `text` starts: a string followed by ':'.
+// The parser has read the text that far, so it is JSON up to there.
+size_t KeyOffset(std::string_view text, size_t n) {
+  for (size_t at = 0; at < text.size(); ++at) {
+    if (text[at] != '"') continue;
+    const size_t start = at;
+    for (++at; at < text.size() && text[at] != '"'; ++at) {
+      if (text[at] == '\\') ++at;
+    }
+    size_t next = at + 1;
+    while (next < text.size() && std::strchr(" \t\r\n", text[next]) != nullptr) ++next;
+    if (next < text.size() && text[next] == ':' && --n == 0) return start;
+  }
+  return 0;
+}
 
 // "mcp.request" for "/mcp/request", for a person.
 std::string DottedKey(const std::string& pointer) {
@@ -120,8 +141,10 @@ std::optional<json> ParseJsonText(std::string_view text, std::string& problem,
     KeepingReader reader(document, numbers);
     if (!json::sax_parse(text, &reader)) {
       // A key is shown escaped: it comes from the file.
-      problem = "gives the key " + QuoteLine(DottedKey(reader.twice()), 80) +
-                " twice, and only one of them can be meant";
+      auto [line, column] = LineAndColumn(text, KeyOffset(text, reader.keys_seen()));
+      problem = "gives the key " + QuoteLine(DottedKey(reader.twice()), 80) + " twice (line " +
+                std::to_string(line) + ", column " + std::to_string(column) +
+                "), and only one of them can be meant";
       return std::nullopt;
     }
     return document;

@@ -178,9 +178,11 @@ TEST(SettingsDocumentTest, AKeyGivenTwiceIsRefused) {
       ParseSettingsDocument(R"({"mcp": {"request": ["weather"], "request": []}})", "/w/s.json");
   ASSERT_FALSE(document.ok());
   EXPECT_EQ(document.error().code(), ErrorCode::kCorrupt);
-  EXPECT_EQ(document.error().message(),
-            "/w/s.json gives the key \"mcp.request\" twice, and only one of them can be meant. "
-            "It was left as it is: mend it by hand");
+  EXPECT_EQ(
+      document.error().message(),
+      "/w/s.json gives the key \"mcp.request\" twice (line 1, column 34), and only one of them "
+      "can be meant. "
+      "It was left as it is: mend it by hand");
   // The same key in two objects is two keys.
   EXPECT_TRUE(ParseSettingsDocument(R"({"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 1}, {"k": 2}]})",
                                     "/w/s.json")
