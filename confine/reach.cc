@@ -71,7 +71,7 @@ void GrantFilesItMayRead(const Declaration& declaration, const GrantRules& rules
                IsSameOrBeneath(*resolved, rules.limits.profile.path)) {
       paths.Refuse(file, "it leads into the profile directory, which no server reads");
     } else {
-      paths.Grant(*resolved, PathAccess::kRead, true,
+      paths.Grant(*resolved, PathAccess::kRead, GrantExtent::kFileOnly,
                   *resolved == file
                       ? "a file add showed it may read"
                       : "a file add showed it may read, " + file + " (through links)");
@@ -132,11 +132,11 @@ Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& in
   ComputeEnvironment(declaration, inputs, reach);
 
   ReachPaths paths;
-  paths.Grant(reach.home, PathAccess::kReadWriteExecute, false, "its private home");
-  paths.Grant(reach.temporary_directory, PathAccess::kReadWriteExecute, false,
+  paths.Grant(reach.home, PathAccess::kReadWriteExecute, GrantExtent::kBeneath, "its private home");
+  paths.Grant(reach.temporary_directory, PathAccess::kReadWriteExecute, GrantExtent::kBeneath,
               "its temporary directory, removed when it stops");
   if (!declaration.directory.empty()) {
-    paths.Grant(reach.working_directory, PathAccess::kReadWriteExecute, false,
+    paths.Grant(reach.working_directory, PathAccess::kReadWriteExecute, GrantExtent::kBeneath,
                 "the directory --dir gave it");
   }
   GrantFilesItMayRead(declaration, rules, paths);
