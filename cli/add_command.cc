@@ -125,11 +125,6 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
     return kExitOk;
   }
 
-  if (IsIncognito(context)) {
-    return Refuse(context,
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing under the profile directory"));
-  }
   std::optional<std::string> location = context.ProfileLocation();
   if (!location) return Refuse(context, Error(ErrorCode::kRefused, NoProfileDirectoryMessage()));
 

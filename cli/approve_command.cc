@@ -14,11 +14,6 @@
 
 namespace bravebot {
 
-bool IsIncognito(const CommandContext& context) {
-  const char* incognito = context.getenv("BRAVEBOT_INCOGNITO");
-  return incognito != nullptr && std::string(incognito) == "1";
-}
-
 int RunApprove(const std::vector<std::string>& words, CommandContext& context) {
   const SimpleCommandSpec spec{
       "approve",
@@ -32,13 +27,6 @@ int RunApprove(const std::vector<std::string>& words, CommandContext& context) {
   if (options->help) {
     context.out << options->help_text;
     return kExitOk;
-  }
-  if (IsIncognito(context)) {
-    return Report(context, "approve",
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing under the "
-                        "profile directory, so nothing can be approved in "
-                        "one"));
   }
   if (!context.at_terminal) {
     return Report(context, "approve",

@@ -9,6 +9,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -66,6 +67,18 @@ int RunDoctor(const std::vector<std::string>& words, CommandContext& context);
 // True where the front end's incognito session runs us (BRAVEBOT_INCOGNITO=1),
 // which writes nothing under the profile directory.
 bool IsIncognito(const CommandContext& context);
+
+// One command of bravebot-mcp: what the table in bravebot_mcp.cc knows of
+// it. The table, not the body, prints the list of commands and refuses a
+// command that writes in an incognito session.
+struct CommandSpec {
+  std::string_view name;     // "approve"
+  std::string_view summary;  // its line in bravebot-mcp --help
+  // What an incognito session cannot have done ("approved"), for a command
+  // that writes under the profile directory; empty for one that only reads.
+  std::string_view writes;
+  CommandFunction body;
+};
 
 // Runs `bravebot-mcp WORDS...` (the words after the program's name).
 int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& context);

@@ -24,12 +24,6 @@ int RunDisable(const std::vector<std::string>& words, CommandContext& context) {
     context.out << options->help_text;
     return kExitOk;
   }
-  if (IsIncognito(context)) {
-    return Report(context, "disable",
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing, so nothing "
-                        "can be disabled in one"));
-  }
   Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
   if (!profile) return Report(context, "disable", profile.error());
   const SettingsFiles settings(context.cwd, *profile ? &**profile : nullptr);

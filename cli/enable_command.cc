@@ -39,13 +39,6 @@ int RunEnable(const std::vector<std::string>& words, CommandContext& context) {
     context.out << options->help_text;
     return kExitOk;
   }
-  if (IsIncognito(context)) {
-    return Report(context, "enable",
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing under the "
-                        "profile directory, so nothing can be enabled in "
-                        "one"));
-  }
   if (!context.at_terminal) {
     return Report(context, "enable",
                   Error(ErrorCode::kRefused,

@@ -25,13 +25,6 @@ int RunForget(const std::vector<std::string>& words, CommandContext& context) {
     context.out << options->help_text;
     return kExitOk;
   }
-  if (IsIncognito(context)) {
-    return Report(context, "forget",
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing under the "
-                        "profile directory, so nothing can be forgotten "
-                        "in one"));
-  }
   // A path that exists is taken through its links, as a session records it;
   // one that no longer does is taken as typed, so a deleted checkout can
   // still be forgotten.

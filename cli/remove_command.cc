@@ -23,13 +23,6 @@ int RunRemove(const std::vector<std::string>& words, CommandContext& context) {
     return kExitOk;
   }
 
-  if (IsIncognito(context)) {
-    return Report(context, "remove",
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing under the "
-                        "profile directory, so nothing can be removed in "
-                        "one"));
-  }
   std::optional<std::string> location = context.ProfileLocation();
   if (!location) {
     return Report(context, "remove", Error(ErrorCode::kRefused, NoProfileDirectoryMessage()));
