@@ -144,30 +144,21 @@ TEST_F(CommandsTest, AnIncognitoSessionWritesNothing) {
     EXPECT_THAT(output.err, HasSubstr("incognito")) << words[1];
   }
   // The table refuses it before a word is read, in one sentence for each.
-  const std::pair<std::vector<std::string>, std::string> refused[] = {
-      {{"add", "not an alias!"},
-       "add: an incognito session writes nothing under the profile "
-       "directory, so nothing can be declared in one\n"},
-      {{"disable", "a", "b"},
-       "disable: an incognito session writes nothing under the profile "
-       "directory, so nothing can be disabled in one\n"},
+  auto incognito = [&](std::vector<std::string> words) {
+    words.insert(words.begin(), OurProgram("bravebot-mcp"));
+    return RunCommand(words, environment, temporary_.path());
   };
-  for (const auto& [words, said] : refused) {
-    std::vector<std::string> argv = words;
-    argv.insert(argv.begin(), OurProgram("bravebot-mcp"));
-    CommandOutput output = RunCommand(argv, environment, temporary_.path());
-    EXPECT_EQ(output.status, 1);
-    EXPECT_EQ(output.err, "bravebot-mcp " + said);
-  }
+  CommandOutput add = incognito({"add", "not an alias!"});
+  EXPECT_EQ(add.status, 1);
+  EXPECT_EQ(add.err,
+            "bravebot-mcp add: an incognito session writes nothing under the profile directory, so "
+            "nothing can be declared in one\n");
+  EXPECT_EQ(incognito({"disable", "a", "b"}).err,
+            "bravebot-mcp disable: an incognito session writes nothing under the profile "
+            "directory, so nothing can be disabled in one\n");
   // Help is still given, and a command that only reads still reads.
-  EXPECT_EQ(
-      RunCommand({OurProgram("bravebot-mcp"), "add", "--help"}, environment, temporary_.path())
-          .status,
-      0);
-  EXPECT_EQ(
-      RunCommand({OurProgram("bravebot-mcp"), "get", "weather"}, environment, temporary_.path())
-          .status,
-      0);
+  EXPECT_EQ(incognito({"add", "--help"}).status, 0);
+  EXPECT_EQ(incognito({"get", "weather"}).status, 0);
   EXPECT_EQ(Slurp(DeclarationFile()), before);
   EXPECT_FALSE(std::filesystem::exists(temporary_.Join(".bravebot")));
 }
