@@ -95,11 +95,14 @@ int AskAfterDeclaring(CommandContext& context, const ProfileDirectory& profile,
   return kExitOk;
 }
 
-// With either stream piped: what to run at a terminal, or that nothing need be.
-void SayWhatIsLeftToDo(CommandContext& context, const ProfileDirectory& profile,
-                       const Declaration& declaration, Scope scope) {
+// With either stream piped: what to run at a terminal, or that nothing need
+// be. mcp-approved that cannot be read is reported, as at a terminal; a
+// settings file that cannot be read is left to enable to report.
+int SayWhatIsLeftToDo(CommandContext& context, const ProfileDirectory& profile,
+                      const Declaration& declaration, Scope scope) {
   Result<ApprovalFile> approvals = ApprovalStore(profile).Read();
-  const bool approved = approvals && approvals->Approves(ComputeDigest(declaration).hex);
+  if (!approvals) return Report(context, "add", approvals.error());
+  const bool approved = approvals->Approves(ComputeDigest(declaration).hex);
   const SettingsFiles settings(context.cwd, &profile);
   Result<McpRequest> request = settings.ReadRequest(scope);
   if (approved && request && request->Requests(declaration.alias)) {
@@ -113,6 +116,7 @@ void SayWhatIsLeftToDo(CommandContext& context, const ProfileDirectory& profile,
                 << EnableCommand(declaration, scope)
                 << " at a terminal to approve it and ask for it\n";
   }
+  return kExitOk;
 }
 
 }  // namespace
@@ -157,8 +161,7 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   if (!context.at_terminal) {
     context.out << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).Short())
                 << "\n";
-    SayWhatIsLeftToDo(context, *profile, *declaration, arguments->scope);
-    return kExitOk;
+    return SayWhatIsLeftToDo(context, *profile, *declaration, arguments->scope);
   }
   return AskAfterDeclaring(context, *profile, *declaration, arguments->scope);
 }

@@ -66,6 +66,19 @@ TEST_F(ApproveTest, APipedAddOfAnApprovedDigestSaysItIsApproved) {
   EXPECT_EQ(nlohmann::json::parse(Mcp({"get", "other", "--json"}).out)["approved"], false);
 }
 
+// Declaring withdraws the approval of what the alias declared before, so
+// approvals that cannot be read refuse add before anything is declared.
+TEST_F(ApproveTest, ApprovalsThatCannotBeReadRefuseAddBeforeItDeclares) {
+  std::ofstream(Profile() + "/mcp-approved") << "not an approval file\n";
+  const std::string before = Slurp(DeclarationFile());
+  CommandOutput add = Mcp({"add", "maps", "--", "/bin/cat"});
+  EXPECT_EQ(add.status, 1);
+  EXPECT_THAT(add.err,
+              HasSubstr("bravebot-mcp add: " + Profile() + "/mcp-approved cannot be read"));
+  EXPECT_THAT(add.err, HasSubstr("; nothing was declared\n"));
+  EXPECT_EQ(Slurp(DeclarationFile()), before);
+}
+
 TEST_F(ApproveTest, AnythingElseApprovesNothing) {
   for (const char* typed : {"n\n", "\n", "maybe\n", "\x04"}) {
     CommandOutput approve = ApproveTyping(typed);
