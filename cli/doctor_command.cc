@@ -2,12 +2,11 @@
 // that tries to declare a server (which only mcp.json may), named by its key
 // and never by what is inside it, since that may be a command line and a
 // token; and what the administrator file pins.
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
-#include "base/json_depth.h"
+#include "base/files.h"
 #include "cli/command.h"
 #include "cli/declaration_view.h"
 #include "cli/profile_access.h"
@@ -15,6 +14,7 @@
 #include "confine/paths.h"
 #include "supervisor/policy/managed_policy.h"
 #include "supervisor/store/declaration_store.h"
+#include "supervisor/store/json_text.h"
 #include "supervisor/store/settings_file.h"
 
 namespace bravebot {
@@ -35,6 +35,9 @@ std::vector<std::string> DeclaringKeys(const nlohmann::json& document) {
   return keys;
 }
 
+// Far beyond any settings file; past it a file is not read whole into memory.
+constexpr size_t kMostSettingsBytes = 16 << 20;
+
 std::vector<std::string> IgnoredLines(const CommandContext& context,
                                       const std::string& declarations_path) {
   std::optional<std::string> profile = context.ProfileLocation();
@@ -42,12 +45,15 @@ std::vector<std::string> IgnoredLines(const CommandContext& context,
   for (Scope scope : {Scope::kLocal, Scope::kProject, Scope::kUser}) {
     const std::string path = SettingsFilePath(scope, context.cwd, profile.value_or(""));
     if (path.empty() || (scope == Scope::kUser && !profile)) continue;
-    std::ifstream in(path);
-    if (!in) continue;
-    std::string text{std::istreambuf_iterator<char>(in), {}};
-    // Too deep to read is unreadable, which list's rows say already.
-    if (NestsDeeperThan(text, kMaxJsonDepth)) continue;
-    nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+    // Read without blocking on a fifo, and through the one JSON reader: a
+    // file that cannot be read is one list's rows say is wrong already.
+    Result<std::optional<std::string>> text =
+        ReadWholeFile(path, kMostSettingsBytes, "is too large to be a settings file");
+    if (!text || !*text) continue;
+    std::string problem;
+    std::optional<nlohmann::json> parsed = ParseJsonText(**text, problem);
+    if (!parsed) continue;
+    const nlohmann::json& document = *parsed;
     for (const std::string& key : DeclaringKeys(document)) {
       lines.push_back("ignored   " + key + " in " + path + " declares an MCP server, which only " +
                       declarations_path + " may: nothing in it is started");

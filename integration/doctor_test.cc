@@ -2,6 +2,7 @@
 // named by its key, never by what is inside it, and fails the doctor.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -86,6 +87,15 @@ TEST_F(DoctorTest, ItsRefusalsAreItsOwn) {
   EXPECT_EQ(doctor.status, 1);
   EXPECT_THAT(doctor.err, HasSubstr("bravebot-mcp doctor: " + Settings() + " is not JSON"));
   EXPECT_THAT(doctor.err, Not(HasSubstr("bravebot-mcp list:")));
+}
+
+// A settings file that is a fifo is refused, not waited on for a writer.
+TEST_F(DoctorTest, AFifoForASettingsFileDoesNotHangIt) {
+  ASSERT_EQ(::mkfifo(Settings().c_str(), 0600), 0);
+  CommandOutput doctor = Mcp({"doctor"});
+  EXPECT_EQ(doctor.status, 1);
+  EXPECT_THAT(doctor.err, HasSubstr("bravebot-mcp doctor: " + Settings() +
+                                    " is not a regular file: move it away"));
 }
 
 }  // namespace
