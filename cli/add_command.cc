@@ -119,8 +119,6 @@ int SayWhatIsLeftToDo(CommandContext& context, const ProfileDirectory& profile,
   return kExitOk;
 }
 
-}  // namespace
-
 int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   Result<AddArguments> arguments = ParseAddArguments(words);
   if (!arguments) return Report(context, "add", arguments.error());
@@ -165,5 +163,15 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   }
   return AskAfterDeclaring(context, *profile, *declaration, arguments->scope);
 }
+
+}  // namespace
+
+// add reads its own words: every word after -- is the server's.
+const CommandSpec kAddCommand = {
+    .name = "add",
+    .summary = "declare a server: bravebot-mcp add ALIAS -- PROGRAM [ARGS...]",
+    .writes = "declared",
+    .reads_own_words = RunAdd,
+};
 
 }  // namespace bravebot

@@ -1,6 +1,7 @@
 // bravebot-mcp: the table of its commands, and the command named by the
 // first word. What every command shares is done here once: the list of
-// commands, and the refusal of a command that writes in an incognito session.
+// commands, the refusal of a command that writes in an incognito session,
+// and reading the words, reporting a mistake in them and --help.
 #include <algorithm>
 #include <optional>
 #include <ostream>
@@ -13,28 +14,18 @@ namespace bravebot {
 namespace {
 
 // In the order --help lists them.
-constexpr CommandSpec kCommands[] = {
-    {"add", "declare a server: bravebot-mcp add ALIAS -- PROGRAM [ARGS...]", "declared", RunAdd},
-    {"approve", "ask, at a terminal, whether to approve what a server runs", "approved",
-     RunApprove},
-    {"disable", "take a server out of the settings files that ask for it", "disabled", RunDisable},
-    {"doctor", "list's rows, and every settings key that tries to declare a server", "", RunDoctor},
-    {"enable", "ask for a server in a settings file, approving it first at a terminal", "enabled",
-     RunEnable},
-    {"forget", "drop the standing answers recorded for a project", "forgotten", RunForget},
-    {"get", "show one declaration in full, with its whole digest", "", RunGet},
-    {"list", "list every declaration", "", RunList},
-    {"reach", "show what a server may reach, and prove it with --probe", "", RunReach},
-    {"remove", "remove a declaration", "removed", RunRemove},
+const CommandSpec* const kCommands[] = {
+    &kAddCommand,    &kApproveCommand, &kDisableCommand, &kDoctorCommand, &kEnableCommand,
+    &kForgetCommand, &kGetCommand,     &kListCommand,    &kReachCommand,  &kRemoveCommand,
 };
 
 std::string Usage() {
   std::string usage =
       "usage: bravebot-mcp COMMAND [ARGS...]\n\n"
       "Declares the MCP servers a bravebot session may start.\n\n";
-  for (const CommandSpec& command : kCommands) {
-    std::string name(command.name);
-    usage += "  " + name + std::string(9 - name.size(), ' ') + std::string(command.summary) + "\n";
+  for (const CommandSpec* command : kCommands) {
+    std::string name(command->name);
+    usage += "  " + name + std::string(9 - name.size(), ' ') + std::string(command->summary) + "\n";
   }
   return usage +
          "\nbravebot-mcp COMMAND --help says more about each, and bravebot-mcp --version\n"
@@ -42,8 +33,8 @@ std::string Usage() {
 }
 
 const CommandSpec* FindCommand(std::string_view name) {
-  for (const CommandSpec& command : kCommands) {
-    if (command.name == name) return &command;
+  for (const CommandSpec* command : kCommands) {
+    if (command->name == name) return command;
   }
   return nullptr;
 }
@@ -64,7 +55,7 @@ int NoSuchCommand(const std::string& word, CommandContext& context) {
                           std::all_of(word.begin(), word.end(),
                                       [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
   std::vector<std::string> names;
-  for (const CommandSpec& command : kCommands) names.emplace_back(command.name);
+  for (const CommandSpec* command : kCommands) names.emplace_back(command->name);
   std::optional<std::string> meant = reads_as_command ? ClosestWord(word, names) : std::nullopt;
   context.err << "bravebot-mcp: there is no command "
               << (reads_as_command ? word : std::string("of that name")) << "; "
@@ -99,7 +90,14 @@ int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& contex
                         "nothing can be " +
                             std::string(command->writes) + " in one"));
   }
-  return command->body(rest, context);
+  if (command->reads_own_words != nullptr) return command->reads_own_words(rest, context);
+  Result<SimpleOptions> options = ParseSimpleOptions(command->options(), rest);
+  if (!options) return Report(context, std::string(command->name), options.error());
+  if (options->help) {
+    context.out << options->help_text;
+    return kExitOk;
+  }
+  return command->body(*options, context);
 }
 
 }  // namespace bravebot

@@ -62,10 +62,8 @@ std::vector<std::string> IgnoredLines(const CommandContext& context,
   return lines;
 }
 
-}  // namespace
-
-int RunDoctor(const std::vector<std::string>& words, CommandContext& context) {
-  const SimpleCommandSpec spec{
+SimpleCommandSpec DoctorOptions() {
+  return {
       "doctor",
       "Prints list's rows, names every key of a settings file that tries to declare an MCP server "
       "(which only mcp.json may), and what the administrator file pins; fails where list fails "
@@ -73,12 +71,9 @@ int RunDoctor(const std::vector<std::string>& words, CommandContext& context) {
       /*takes_alias=*/false,
       /*takes_json=*/true,
       {}};
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "doctor", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
+}
+
+int RunDoctor(const SimpleOptions& options, CommandContext& context) {
   const std::string declarations_path =
       context.ProfileLocation() ? JoinPath(*context.ProfileLocation(), kDeclarationFileName)
                                 : "the profile directory's mcp.json";
@@ -95,11 +90,11 @@ int RunDoctor(const std::vector<std::string>& words, CommandContext& context) {
   std::ostringstream rows;
   CommandContext list_context{
       context.in, rows, context.err, context.getenv, context.cwd, context.at_terminal, context.fs};
-  std::vector<std::string> list_words;
-  if (options->json) list_words.push_back("--json");
-  int status = RunListReportingAs("doctor", list_words, list_context);
+  SimpleOptions list_options;
+  list_options.json = options.json;
+  int status = RunListReportingAs("doctor", list_options, list_context);
 
-  if (options->json) {
+  if (options.json) {
     nlohmann::json json = nlohmann::json::parse(rows.str(), nullptr, false);
     if (!json.is_object()) json = nlohmann::json::object();
     json["ignored"] = ignored;
@@ -114,5 +109,11 @@ int RunDoctor(const std::vector<std::string>& words, CommandContext& context) {
   if (!managed) Report(context, "doctor", managed.error());
   return status != kExitOk || !ignored.empty() || !managed ? kExitFailed : kExitOk;
 }
+
+}  // namespace
+
+const CommandSpec kDoctorCommand = {
+    "doctor", "list's rows, and every settings key that tries to declare a server", "",
+    DoctorOptions, RunDoctor};
 
 }  // namespace bravebot

@@ -15,19 +15,17 @@
 
 namespace bravebot {
 
-int RunGet(const std::vector<std::string>& words, CommandContext& context) {
-  const SimpleCommandSpec spec{"get",
-                               "Shows one declared MCP server in full, with its whole digest.",
-                               /*takes_alias=*/true,
-                               /*takes_json=*/true,
-                               {}};
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "get", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
+namespace {
 
+SimpleCommandSpec GetOptions() {
+  return {"get",
+          "Shows one declared MCP server in full, with its whole digest.",
+          /*takes_alias=*/true,
+          /*takes_json=*/true,
+          {}};
+}
+
+int RunGet(const SimpleOptions& options, CommandContext& context) {
   Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
   if (!profile) return Report(context, "get", profile.error());
   if (!*profile) {
@@ -35,10 +33,10 @@ int RunGet(const std::vector<std::string>& words, CommandContext& context) {
                                                       *context.ProfileLocation() + " does not exist"
                                                 : NoProfileDirectoryMessage();
     return Report(context, "get",
-                  Error(ErrorCode::kNotFound, options->alias + " is not declared: " + why));
+                  Error(ErrorCode::kNotFound, options.alias + " is not declared: " + why));
   }
   const DeclarationStore store(**profile);
-  Result<Declaration> declaration = FindDeclaration(**profile, options->alias);
+  Result<Declaration> declaration = FindDeclaration(**profile, options.alias);
   if (!declaration) return Report(context, "get", declaration.error());
 
   Result<ApprovalFile> approvals = ApprovalStore(**profile).Read();
@@ -46,7 +44,7 @@ int RunGet(const std::vector<std::string>& words, CommandContext& context) {
   const bool approved = approvals->Approves(ComputeDigest(*declaration).hex);
   const ManagedDecision managed = AdministratorDecision(
       LoadManagedPolicy(ManagedFilePath(context.getenv)), *declaration, context.getenv, context.fs);
-  if (options->json) {
+  if (options.json) {
     nlohmann::json summary = DeclarationSummaryJson(*declaration);
     summary["file"] = store.path();
     summary["approved"] = approved;
@@ -61,5 +59,10 @@ int RunGet(const std::vector<std::string>& words, CommandContext& context) {
                       (managed.allowed ? "" : "  not started: " + managed.reason)});
   return kExitOk;
 }
+
+}  // namespace
+
+const CommandSpec kGetCommand = {"get", "show one declaration in full, with its whole digest", "",
+                                 GetOptions, RunGet};
 
 }  // namespace bravebot

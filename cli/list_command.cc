@@ -18,26 +18,26 @@
 
 namespace bravebot {
 
-int RunList(const std::vector<std::string>& words, CommandContext& context) {
-  return RunListReportingAs("list", words, context);
+namespace {
+
+int RunList(const SimpleOptions& options, CommandContext& context) {
+  return RunListReportingAs("list", options, context);
 }
 
-int RunListReportingAs(const std::string& command, const std::vector<std::string>& words,
-                       CommandContext& context) {
-  const SimpleCommandSpec spec{
+SimpleCommandSpec ListOptions() {
+  return {
       "list",
       "Lists every declared MCP server: its transport, approval and short digest, who asks for it "
       "here and what a session started here would do with it.",
       /*takes_alias=*/false,
       /*takes_json=*/true,
       {}};
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, command, options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
+}
 
+}  // namespace
+
+int RunListReportingAs(const std::string& command, const SimpleOptions& options,
+                       CommandContext& context) {
   Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
   if (!profile) return Report(context, command, profile.error());
   DeclarationFile file;
@@ -78,7 +78,7 @@ int RunListReportingAs(const std::string& command, const std::vector<std::string
   rows.getenv = context.getenv;
   rows.fs = &context.fs;
 
-  if (options->json) {
+  if (options.json) {
     nlohmann::json json = SessionRowsJson(rows);
     json["file"] = path;
     json["directory"] = context.cwd;
@@ -106,5 +106,7 @@ int RunListReportingAs(const std::string& command, const std::vector<std::string
   }
   return kExitOk;
 }
+
+const CommandSpec kListCommand = {"list", "list every declaration", "", ListOptions, RunList};
 
 }  // namespace bravebot
