@@ -5,6 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <cerrno>
+#include <cstring>
 #include <random>
 
 #include "base/unique_fd.h"
@@ -129,6 +132,35 @@ void RemoveAbandonedTemporaries(int dir_fd, const std::string& name) {
     }
   }
   ::closedir(listing);
+}
+
+Result<std::optional<std::string>> ReadWholeFile(const std::string& path, size_t max_size,
+                                                 const std::string& too_large) {
+  auto failed = [](int error) {
+    return Error(ErrorCode::kSystem, "cannot be read (" + std::string(std::strerror(error)) + ")",
+                 error);
+  };
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  if (!fd.valid()) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::optional<std::string>();
+    return failed(errno);
+  }
+  struct stat status;
+  if (::fstat(fd.get(), &status) != 0) return failed(errno);
+  if (!S_ISREG(status.st_mode)) return Error(ErrorCode::kCorrupt, "is not a regular file");
+  std::string text;
+  std::array<char, 8192> buffer;
+  for (;;) {
+    ssize_t got = ::read(fd.get(), buffer.data(), buffer.size());
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return failed(errno);
+    }
+    if (got == 0) break;
+    text.append(buffer.data(), static_cast<size_t>(got));
+    if (text.size() > max_size) return Error(ErrorCode::kCorrupt, too_large);
+  }
+  return std::optional<std::string>(std::move(text));
 }
 
 }  // namespace bravebot

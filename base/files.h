@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,15 @@ namespace bravebot {
 // followed (kRefused), and a missing file is kNotFound. `shown_path` names the
 // file in messages.
 Result<std::string> ReadFileAt(int dir_fd, const std::string& name, const std::string& shown_path);
+
+// The whole of the regular file at `path`, or nothing where it is missing.
+// Opened without blocking, so a fifo put there does not hang the reader: it
+// is refused as not a regular file (kCorrupt). A file over `max_size` bytes
+// is refused (kCorrupt) with `too_large` as the message; one that cannot be
+// read is kSystem, "cannot be read (WHY)". Each message is the predicate of
+// a sentence whose subject, the path, the caller names.
+Result<std::optional<std::string>> ReadWholeFile(const std::string& path, size_t max_size,
+                                                 const std::string& too_large);
 
 // Replaces `name` in `dir_fd` with `content` so that a reader, or a crash at
 // any moment, sees either the old file whole or the new one whole: a temporary

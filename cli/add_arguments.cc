@@ -49,9 +49,37 @@ Error Usage(const std::string& message) {
   return Error(ErrorCode::kUsage, message + kNothingDeclared);
 }
 
+// The words with each --option=value before the program split in two, and
+// where each came from, so a message still counts the words as typed.
+struct SplitWords {
+  std::vector<std::string> words;
+  std::vector<size_t> typed_at;
+};
+
+SplitWords SplitGluedValues(const std::vector<std::string>& typed) {
+  SplitWords split;
+  bool program = false;
+  for (size_t i = 0; i < typed.size(); ++i) {
+    const std::string& word = typed[i];
+    const size_t equals = word.find('=');
+    program = program || word == "--";
+    if (!program && word.starts_with("--") && equals != std::string::npos &&
+        IsAddFlag(word.substr(0, equals))) {
+      split.words.push_back(word.substr(0, equals));
+      split.typed_at.push_back(i);
+      split.words.push_back(word.substr(equals + 1));
+    } else {
+      split.words.push_back(word);
+    }
+    split.typed_at.push_back(i);
+  }
+  return split;
+}
+
 class AddParser {
  public:
-  explicit AddParser(const std::vector<std::string>& words) : words_(words) {}
+  explicit AddParser(const std::vector<std::string>& typed)
+      : split_(SplitGluedValues(typed)), words_(split_.words) {}
 
   Result<AddArguments> Parse() {
     for (index_ = 0; index_ < words_.size();) {
@@ -75,6 +103,8 @@ class AddParser {
  private:
   Declaration& declaration() { return result_.declaration; }
 
+  std::string PlaceOf(size_t index) const { return Place(split_.typed_at[index]); }
+
   // The word after the flag at index_, or an error saying the flag needs one.
   Result<std::string> FlagValue(const std::string& needs) {
     const std::string& flag = words_[index_];
@@ -86,7 +116,7 @@ class AddParser {
   }
 
   Error AssignmentInPlaceOf(size_t index, const std::string& expected) {
-    return Usage(Place(index) + " is where " + expected +
+    return Usage(PlaceOf(index) + " is where " + expected +
                  " goes, and it reads as NAME=value; a value is stored only after the alias, "
                  "as -e NAME=value" +
                  kNotRepeated);
@@ -124,7 +154,7 @@ class AddParser {
     if (LooksLikeAssignment(*value)) return AssignmentInPlaceOf(value_index, "the scope of -s");
     std::optional<Scope> scope = ParseScope(*value);
     if (!scope)
-      return Usage("-s takes local, project or user, and " + Place(value_index) +
+      return Usage("-s takes local, project or user, and " + PlaceOf(value_index) +
                    " is none of them");
     result_.scope = *scope;
     scope_seen_ = true;
@@ -153,7 +183,7 @@ class AddParser {
 
   Status TakeAlias() {
     if (alias_seen_) {
-      return Usage(Place(index_) +
+      return Usage(PlaceOf(index_) +
                    " is a second word where add takes one alias: the server's program and its "
                    "arguments go after --" +
                    kNotRepeated);
@@ -161,7 +191,7 @@ class AddParser {
     const std::string& word = words_[index_];
     if (LooksLikeAssignment(word)) return AssignmentInPlaceOf(index_, "the alias");
     if (!IsValidAlias(word)) {
-      return Usage(Place(index_) +
+      return Usage(PlaceOf(index_) +
                    " is not an alias: an alias is letters, digits, - and _, starting with a "
                    "letter or a digit, at most 64 characters");
     }
@@ -176,13 +206,13 @@ class AddParser {
   Status TakeVariables() {
     const size_t flag_index = index_;
     if (!alias_seen_) {
-      return Usage("-e comes before the alias (" + Place(flag_index) +
+      return Usage("-e comes before the alias (" + PlaceOf(flag_index) +
                    "): give the alias first, then -e");
     }
     size_t end = flag_index + 1;
     while (end < words_.size() && !IsFlag(words_[end]) && words_[end] != "--") ++end;
     const size_t count = end - flag_index - 1;
-    if (count == 0) return Usage("-e at " + Place(flag_index) + " takes NAME=value or NAME");
+    if (count == 0) return Usage("-e at " + PlaceOf(flag_index) + " takes NAME=value or NAME");
     for (size_t i = flag_index + 1; i < end; ++i) {
       if (auto status = TakeVariable(i, flag_index, count); !status) return status;
     }
@@ -192,8 +222,8 @@ class AddParser {
 
   Status TakeVariable(size_t index, size_t flag_index, size_t words_of_flag) {
     const std::string& word = words_[index];
-    const std::string where = Place(index) + " (the " + Ordinal(index - flag_index) +
-                              " word of the -e at " + Place(flag_index) + ")";
+    const std::string where = PlaceOf(index) + " (the " + Ordinal(index - flag_index) +
+                              " word of the -e at " + PlaceOf(flag_index) + ")";
     std::string name;
     if (LooksLikeAssignment(word)) {
       name = word.substr(0, word.find('='));
@@ -225,7 +255,7 @@ class AddParser {
   }
 
   Status UnknownFlag(const std::string& word) {
-    return Usage("add does not know " + UnknownFlagWords(word, Place(index_)) +
+    return Usage("add does not know " + UnknownFlagWords(word, PlaceOf(index_)) +
                  "; bravebot-mcp add --help lists its options, a flag meant for the server goes "
                  "after --, and a value is stored as -e NAME=value");
   }
@@ -249,6 +279,7 @@ class AddParser {
     return {};
   }
 
+  const SplitWords split_;
   const std::vector<std::string>& words_;
   size_t index_ = 0;
   AddArguments result_;

@@ -50,8 +50,16 @@ int Refuse(CommandContext& context, const Error& error) {
       Error(error.code(), error.message() + "; nothing was declared", error.errno_value()));
 }
 
-// At a terminal: the server question; a yes approves it and asks for it in
-// the file the scope names.
+std::string EnableCommand(const Declaration& declaration, Scope scope) {
+  std::string command = "bravebot-mcp enable " + declaration.alias;
+  if (scope != Scope::kLocal) command += " -s " + std::string(ScopeName(scope));
+  return command;
+}
+
+// At a terminal: the declaration and the server question, every time, since
+// a stored value or a file it may read can change while the digest does not.
+// A yes approves it and asks for it in the file the scope names; where the
+// digest was approved already, a no takes no approval back.
 int AskAfterDeclaring(CommandContext& context, const ProfileDirectory& profile,
                       const Declaration& declaration, Scope scope) {
   Result<ApprovalFile> approvals = ApprovalStore(profile).Read();
@@ -65,17 +73,13 @@ int AskAfterDeclaring(CommandContext& context, const ProfileDirectory& profile,
         settings.AddRequest(scope, declaration.alias, scope == Scope::kUser ? &held : nullptr);
     return change ? Status() : Status(change.error());
   };
-  if (approvals->Approves(ComputeDigest(declaration).hex)) {
-    // Declared again as it was: approved already, so nothing is asked.
-    Result<FileLock> lock = profile.Lock();
-    if (!lock) return Report(context, "add", lock.error());
-    if (Status asked = ask_for_it(*lock); !asked) return Report(context, "add", asked.error());
-    context.out << declaration.alias << " is approved already: " << path << " asks for it\n";
-    SayIfTheAdministratorRefuses(context, declaration);
-    return kExitOk;
-  }
+  const bool approved_already = approvals->Approves(ComputeDigest(declaration).hex);
   if (!AskServerQuestion(context, declaration, *approvals)) {
-    if (request->Requests(declaration.alias)) {
+    if (approved_already) {
+      context.out << declaration.alias
+                  << " stays approved, since its digest did not change, and no file was changed "
+                     "to ask for it\n";
+    } else if (request->Requests(declaration.alias)) {
       context.out << declaration.alias << " is not approved, and " << path
                   << " asks for it already, so the next session there asks you again\n";
     } else {
@@ -85,18 +89,35 @@ int AskAfterDeclaring(CommandContext& context, const ProfileDirectory& profile,
   }
   Status done = ApproveAsShown(profile, declaration, ask_for_it);
   if (!done) return Report(context, "add", done.error());
-  context.out << "approved " << declaration.alias << ": " << path << " asks for it\n";
+  context.out << (approved_already ? "" : "approved ") << declaration.alias
+              << (approved_already ? " is approved already: " : ": ") << path << " asks for it\n";
   SayIfTheAdministratorRefuses(context, declaration);
   return kExitOk;
 }
 
-std::string EnableCommand(const Declaration& declaration, Scope scope) {
-  std::string command = "bravebot-mcp enable " + declaration.alias;
-  if (scope != Scope::kLocal) command += " -s " + std::string(ScopeName(scope));
-  return command;
+// With either stream piped: what to run at a terminal, or that nothing need
+// be. mcp-approved that cannot be read is reported, as at a terminal; a
+// settings file that cannot be read is left to enable to report.
+int SayWhatIsLeftToDo(CommandContext& context, const ProfileDirectory& profile,
+                      const Declaration& declaration, Scope scope) {
+  Result<ApprovalFile> approvals = ApprovalStore(profile).Read();
+  if (!approvals) return Report(context, "add", approvals.error());
+  const bool approved = approvals->Approves(ComputeDigest(declaration).hex);
+  const SettingsFiles settings(context.cwd, &profile);
+  Result<McpRequest> request = settings.ReadRequest(scope);
+  if (approved && request && request->Requests(declaration.alias)) {
+    context.out << declaration.alias << " is approved already, and " << settings.PathOf(scope)
+                << " asks for it\n";
+  } else if (approved) {
+    context.out << declaration.alias << " is approved already: run "
+                << EnableCommand(declaration, scope) << " at a terminal to ask for it\n";
+  } else {
+    context.out << declaration.alias << " is not approved: run "
+                << EnableCommand(declaration, scope)
+                << " at a terminal to approve it and ask for it\n";
+  }
+  return kExitOk;
 }
-
-}  // namespace
 
 int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   Result<AddArguments> arguments = ParseAddArguments(words);
@@ -106,11 +127,6 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
     return kExitOk;
   }
 
-  if (IsIncognito(context)) {
-    return Refuse(context,
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing under the profile directory"));
-  }
   std::optional<std::string> location = context.ProfileLocation();
   if (!location) return Refuse(context, Error(ErrorCode::kRefused, NoProfileDirectoryMessage()));
 
@@ -122,15 +138,18 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   Result<Declaration> declaration = CompleteDeclaration(arguments->declaration, around);
   if (!declaration) return Refuse(context, declaration.error());
 
-  Result<ProfileDirectory> profile = OpenProfileToWrite(context);
-  if (!profile) return Refuse(context, profile.error());
   if (context.at_terminal) {
     // The file a yes would ask for it in is checked before anything is
-    // written, so the question is never left half answered.
+    // written or made, so the question is never left half answered and no
+    // empty profile directory is left behind.
+    Result<std::optional<ProfileDirectory>> existing = OpenProfileToRead(context);
+    if (!existing) return Refuse(context, existing.error());
     Result<McpRequest> request =
-        SettingsFiles(context.cwd, &*profile).ReadRequest(arguments->scope);
+        SettingsFiles(context.cwd, *existing ? &**existing : nullptr).ReadRequest(arguments->scope);
     if (!request) return Refuse(context, request.error());
   }
+  Result<ProfileDirectory> profile = OpenProfileToWrite(context);
+  if (!profile) return Refuse(context, profile.error());
   DeclarationStore store(*profile);
   if (auto written = Declare(*profile, *declaration); !written) {
     return Refuse(context, written.error());
@@ -139,13 +158,20 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   context.out << "declared " << declaration->alias << " in " << store.path() << "\n\n";
   if (!context.at_terminal) {
     context.out << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).Short())
-                << "\n"
-                << declaration->alias << " is not approved: run "
-                << EnableCommand(*declaration, arguments->scope)
-                << " at a terminal to approve it and ask for it\n";
-    return kExitOk;
+                << "\n";
+    return SayWhatIsLeftToDo(context, *profile, *declaration, arguments->scope);
   }
   return AskAfterDeclaring(context, *profile, *declaration, arguments->scope);
 }
+
+}  // namespace
+
+// add reads its own words: every word after -- is the server's.
+const CommandSpec kAddCommand = {
+    .name = "add",
+    .summary = "declare a server: bravebot-mcp add ALIAS -- PROGRAM [ARGS...]",
+    .writes = "declared",
+    .reads_own_words = RunAdd,
+};
 
 }  // namespace bravebot

@@ -14,42 +14,28 @@
 
 namespace bravebot {
 
-bool IsIncognito(const CommandContext& context) {
-  const char* incognito = context.getenv("BRAVEBOT_INCOGNITO");
-  return incognito != nullptr && std::string(incognito) == "1";
+namespace {
+
+SimpleCommandSpec ApproveOptions() {
+  return {"approve",
+          "Shows what a declared MCP server runs and asks whether to approve it. Asked only at a "
+          "terminal.",
+          /*takes_alias=*/true,
+          /*takes_json=*/false,
+          {}};
 }
 
-int RunApprove(const std::vector<std::string>& words, CommandContext& context) {
-  const SimpleCommandSpec spec{
-      "approve",
-      "Shows what a declared MCP server runs and asks whether to approve it. Asked only at a "
-      "terminal.",
-      /*takes_alias=*/true,
-      /*takes_json=*/false,
-      {}};
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "approve", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
-  if (IsIncognito(context)) {
-    return Report(context, "approve",
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing under the "
-                        "profile directory, so nothing can be approved in "
-                        "one"));
-  }
+int RunApprove(const SimpleOptions& options, CommandContext& context) {
   if (!context.at_terminal) {
     return Report(context, "approve",
                   Error(ErrorCode::kRefused,
                         "approve asks a question, and its standard input or "
                         "output is not a terminal: run bravebot-mcp approve " +
-                            options->alias + " at a terminal"));
+                            options.alias + " at a terminal"));
   }
   Result<ProfileDirectory> profile = OpenProfileToWrite(context);
   if (!profile) return Report(context, "approve", profile.error());
-  Result<Declaration> declaration = FindDeclaration(*profile, options->alias);
+  Result<Declaration> declaration = FindDeclaration(*profile, options.alias);
   if (!declaration) return Report(context, "approve", declaration.error());
   Result<ApprovalFile> approvals = ApprovalStore(*profile).Read();
   if (!approvals) return Report(context, "approve", approvals.error());
@@ -69,5 +55,11 @@ int RunApprove(const std::vector<std::string>& words, CommandContext& context) {
   context.out << "approved " << declaration->alias << ": digest " << digest.Short() << "\n";
   return kExitOk;
 }
+
+}  // namespace
+
+const CommandSpec kApproveCommand = {"approve",
+                                     "ask, at a terminal, whether to approve what a server runs",
+                                     "approved", ApproveOptions, RunApprove};
 
 }  // namespace bravebot

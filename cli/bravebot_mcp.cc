@@ -1,64 +1,103 @@
-// bravebot-mcp: picks the command named by the first word.
+// bravebot-mcp: the table of its commands, and the command named by the
+// first word. What every command shares is done here once: the list of
+// commands, the refusal of a command that writes in an incognito session,
+// and reading the words, reporting a mistake in them and --help.
 #include <algorithm>
-#include <map>
+#include <optional>
 #include <ostream>
 
+#include "base/version.h"
+#include "cli/closest_word.h"
 #include "cli/command.h"
 
 namespace bravebot {
 namespace {
 
-constexpr char kUsage[] = R"(usage: bravebot-mcp COMMAND [ARGS...]
+// In the order --help lists them.
+const CommandSpec* const kCommands[] = {
+    &kAddCommand,    &kApproveCommand, &kDisableCommand, &kDoctorCommand, &kEnableCommand,
+    &kForgetCommand, &kGetCommand,     &kListCommand,    &kReachCommand,  &kRemoveCommand,
+};
 
-Declares the MCP servers a bravebot session may start.
+std::string Usage() {
+  std::string usage =
+      "usage: bravebot-mcp COMMAND [ARGS...]\n\n"
+      "Declares the MCP servers a bravebot session may start.\n\n";
+  for (const CommandSpec* command : kCommands) {
+    std::string name(command->name);
+    usage += "  " + name + std::string(9 - name.size(), ' ') + std::string(command->summary) + "\n";
+  }
+  return usage +
+         "\nbravebot-mcp COMMAND --help says more about each, and bravebot-mcp --version\n"
+         "says which bravebot-mcp this is.\n";
+}
 
-  add      declare a server: bravebot-mcp add ALIAS -- PROGRAM [ARGS...]
-  approve  ask, at a terminal, whether to approve what a server runs
-  disable  take a server out of the settings files that ask for it
-  doctor   list's rows, and every settings key that tries to declare a server
-  enable   ask for a server in a settings file, approving it first at a terminal
-  forget   drop the standing answers recorded for a project
-  get      show one declaration in full, with its whole digest
-  list     list every declaration
-  reach    show what a server may reach, and prove it with --probe
-  remove   remove a declaration
+const CommandSpec* FindCommand(std::string_view name) {
+  for (const CommandSpec* command : kCommands) {
+    if (command->name == name) return command;
+  }
+  return nullptr;
+}
 
-bravebot-mcp COMMAND --help says more about each.
-)";
+// -h or --help among a command's own words (before a bare --, after which
+// every word is a server's).
+bool AsksForHelp(const std::vector<std::string>& words) {
+  for (const std::string& word : words) {
+    if (word == "--") return false;
+    if (word == "-h" || word == "--help") return true;
+  }
+  return false;
+}
 
-const std::map<std::string, CommandFunction>& Commands() {
-  static const std::map<std::string, CommandFunction> commands = {
-      {"add", RunAdd},       {"approve", RunApprove}, {"disable", RunDisable},
-      {"doctor", RunDoctor}, {"enable", RunEnable},   {"forget", RunForget},
-      {"get", RunGet},       {"list", RunList},       {"reach", RunReach},
-      {"remove", RunRemove}};
-  return commands;
+int NoSuchCommand(const std::string& word, CommandContext& context) {
+  // Named only when it reads as a command: a key pasted first must not come back.
+  bool reads_as_command = !word.empty() && word.size() <= 20 &&
+                          std::all_of(word.begin(), word.end(),
+                                      [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
+  std::vector<std::string> names;
+  for (const CommandSpec* command : kCommands) names.emplace_back(command->name);
+  std::optional<std::string> meant = reads_as_command ? ClosestWord(word, names) : std::nullopt;
+  context.err << "bravebot-mcp: there is no command "
+              << (reads_as_command ? word : std::string("of that name")) << "; "
+              << (meant ? "did you mean " + *meant + "? " : std::string())
+              << "bravebot-mcp --help lists them\n";
+  return kExitUsage;
 }
 
 }  // namespace
 
 int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& context) {
   if (words.empty()) {
-    context.err << kUsage;
+    context.err << Usage();
     return kExitUsage;
   }
   if (words[0] == "-h" || words[0] == "--help" || words[0] == "help") {
-    context.out << kUsage;
+    context.out << Usage();
     return kExitOk;
   }
-  auto command = Commands().find(words[0]);
-  if (command == Commands().end()) {
-    // Named only when it reads as a command: a key pasted first must not come back.
-    const std::string& word = words[0];
-    bool reads_as_command = !word.empty() && word.size() <= 20 &&
-                            std::all_of(word.begin(), word.end(),
-                                        [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; });
-    context.err << "bravebot-mcp: there is no command "
-                << (reads_as_command ? word : std::string("of that name"))
-                << "; bravebot-mcp --help lists them\n";
-    return kExitUsage;
+  if (words[0] == "--version" || words[0] == "-V") {
+    context.out << VersionLine("bravebot-mcp");
+    return kExitOk;
   }
-  return command->second({words.begin() + 1, words.end()}, context);
+  const CommandSpec* command = FindCommand(words[0]);
+  if (command == nullptr) return NoSuchCommand(words[0], context);
+  const std::vector<std::string> rest(words.begin() + 1, words.end());
+  // Refused before a word is read, so nothing typed can make it write.
+  if (!command->writes.empty() && IsIncognito(context) && !AsksForHelp(rest)) {
+    return Report(context, std::string(command->name),
+                  Error(ErrorCode::kRefused,
+                        "an incognito session writes nothing under the profile directory, so "
+                        "nothing can be " +
+                            std::string(command->writes) + " in one"));
+  }
+  if (command->reads_own_words != nullptr) return command->reads_own_words(rest, context);
+  Result<SimpleOptions> options = ParseSimpleOptions(command->options(), rest);
+  if (!options) return Report(context, std::string(command->name), options.error());
+  if (options->help) {
+    context.out << options->help_text;
+    return kExitOk;
+  }
+  return command->body(*options, context);
 }
 
 }  // namespace bravebot

@@ -25,6 +25,11 @@ std::string CommandContext::UserHome() const {
   return user != nullptr && user->pw_dir != nullptr && user->pw_dir[0] == '/' ? user->pw_dir : "";
 }
 
+bool IsIncognito(const CommandContext& context) {
+  const char* incognito = context.getenv("BRAVEBOT_INCOGNITO");
+  return incognito != nullptr && std::string(incognito) == "1";
+}
+
 std::string JsonText(const nlohmann::json& value) {
   return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -9,9 +9,11 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
+#include "cli/simple_options.h"
 #include "confine/filesystem.h"
 #include "supervisor/store/profile_directory.h"
 
@@ -46,22 +48,39 @@ int Report(CommandContext& context, const std::string& command, const Error& err
 // failing on them.
 std::string JsonText(const nlohmann::json& value);
 
-using CommandFunction = int (*)(const std::vector<std::string>& words, CommandContext& context);
-
-int RunAdd(const std::vector<std::string>& words, CommandContext& context);
-int RunGet(const std::vector<std::string>& words, CommandContext& context);
-int RunList(const std::vector<std::string>& words, CommandContext& context);
-int RunRemove(const std::vector<std::string>& words, CommandContext& context);
-int RunReach(const std::vector<std::string>& words, CommandContext& context);
-int RunApprove(const std::vector<std::string>& words, CommandContext& context);
-int RunEnable(const std::vector<std::string>& words, CommandContext& context);
-int RunDisable(const std::vector<std::string>& words, CommandContext& context);
-int RunForget(const std::vector<std::string>& words, CommandContext& context);
-int RunDoctor(const std::vector<std::string>& words, CommandContext& context);
-
 // True where the front end's incognito session runs us (BRAVEBOT_INCOGNITO=1),
 // which writes nothing under the profile directory.
 bool IsIncognito(const CommandContext& context);
+
+// A command that reads its own words: add, whose words after -- are a
+// server's and are never read as options.
+using CommandFunction = int (*)(const std::vector<std::string>& words, CommandContext& context);
+// The body of a command whose words the table reads, as its options say.
+using CommandBody = int (*)(const SimpleOptions& options, CommandContext& context);
+
+// One command of bravebot-mcp: what the table in bravebot_mcp.cc knows of
+// it. The table, not the body, prints the list of commands, refuses a
+// command that writes in an incognito session, and reads the words, reports
+// a mistake in them and prints --help, for every command but add.
+struct CommandSpec {
+  std::string_view name;     // "approve"
+  std::string_view summary;  // its line in bravebot-mcp --help
+  // What an incognito session cannot have done ("approved"), for a command
+  // that writes under the profile directory; empty for one that only reads.
+  std::string_view writes;
+  SimpleCommandSpec (*options)() = nullptr;  // what it takes
+  CommandBody body = nullptr;
+  CommandFunction reads_own_words = nullptr;  // add, instead of the two above
+};
+
+// The commands, each defined in its own *_command.cc.
+extern const CommandSpec kAddCommand, kApproveCommand, kDisableCommand, kDoctorCommand,
+    kEnableCommand, kForgetCommand, kGetCommand, kListCommand, kReachCommand, kRemoveCommand;
+
+// list, its refusals starting "bravebot-mcp COMMAND:": doctor prints list's
+// rows, and what went wrong in them is doctor's to say.
+int RunListReportingAs(const std::string& command, const SimpleOptions& options,
+                       CommandContext& context);
 
 // Runs `bravebot-mcp WORDS...` (the words after the program's name).
 int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& context);

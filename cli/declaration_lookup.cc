@@ -4,20 +4,25 @@
 
 namespace bravebot {
 
+Result<Declaration> FindDeclaredAlias(const DeclarationFile& file, const std::string& shown_path,
+                                      const std::string& alias, std::string_view remedy) {
+  if (const UnusableEntry* unusable = file.FindUnusable(alias)) {
+    return Error(ErrorCode::kCorrupt, alias + " in " + shown_path + " cannot be used: " +
+                                          unusable->problem + ". Mend it by hand, or add it again");
+  }
+  const Declaration* declaration = file.Find(alias);
+  if (declaration == nullptr) {
+    return Error(ErrorCode::kNotFound,
+                 alias + " is not declared in " + shown_path + ": " + std::string(remedy));
+  }
+  return *declaration;
+}
+
 Result<Declaration> FindDeclaration(const ProfileDirectory& profile, const std::string& alias) {
   DeclarationStore store(profile);
   Result<DeclarationFile> file = store.Read();
   if (!file) return file.error();
-  if (const UnusableEntry* unusable = file->FindUnusable(alias)) {
-    return Error(ErrorCode::kCorrupt, alias + " in " + store.path() + " cannot be used: " +
-                                          unusable->problem + ". Mend it by hand, or add it again");
-  }
-  const Declaration* declaration = file->Find(alias);
-  if (declaration == nullptr) {
-    return Error(ErrorCode::kNotFound, alias + " is not declared in " + store.path() +
-                                           ": bravebot-mcp list shows what is");
-  }
-  return *declaration;
+  return FindDeclaredAlias(*file, store.path(), alias);
 }
 
 }  // namespace bravebot

@@ -9,7 +9,9 @@
 
 namespace bravebot {
 
-int RunDisable(const std::vector<std::string>& words, CommandContext& context) {
+namespace {
+
+SimpleCommandSpec DisableOptions() {
   SimpleCommandSpec spec{"disable",
                          "Takes a server out of mcp.request of each settings file here that asks "
                          "for it, or of the one -s names. Its declaration and approval stay, so "
@@ -18,27 +20,19 @@ int RunDisable(const std::vector<std::string>& words, CommandContext& context) {
                          /*takes_json=*/false,
                          {}};
   spec.takes_scope = true;
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "disable", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
-  if (IsIncognito(context)) {
-    return Report(context, "disable",
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing, so nothing "
-                        "can be disabled in one"));
-  }
+  return spec;
+}
+
+int RunDisable(const SimpleOptions& options, CommandContext& context) {
   Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
   if (!profile) return Report(context, "disable", profile.error());
   const SettingsFiles settings(context.cwd, *profile ? &**profile : nullptr);
 
   std::vector<Scope> scopes;
-  if (options->scope) {
-    scopes = {*options->scope};
+  if (options.scope) {
+    scopes = {*options.scope};
   } else {
-    FilesRequesting requesting = settings.FindFilesRequesting(options->alias);
+    FilesRequesting requesting = settings.FindFilesRequesting(options.alias);
     if (!requesting.unreadable.empty()) {
       return Report(context, "disable", requesting.unreadable.front().error);
     }
@@ -46,20 +40,26 @@ int RunDisable(const std::vector<std::string>& words, CommandContext& context) {
   }
   bool removed_any = false;
   for (Scope scope : scopes) {
-    Result<RequestChange> change = settings.RemoveRequest(scope, options->alias);
+    Result<RequestChange> change = settings.RemoveRequest(scope, options.alias);
     if (!change) return Report(context, "disable", change.error());
     if (*change == RequestChange::kRemoved) {
-      context.out << settings.PathOf(scope) << " no longer asks for " << options->alias << "\n";
+      context.out << settings.PathOf(scope) << " no longer asks for " << options.alias << "\n";
       removed_any = true;
     }
   }
-  if (!removed_any && options->scope) {
-    context.out << settings.PathOf(*options->scope) << " does not ask for " << options->alias
+  if (!removed_any && options.scope) {
+    context.out << settings.PathOf(*options.scope) << " does not ask for " << options.alias
                 << ": nothing changed\n";
   } else if (!removed_any) {
-    context.out << "no settings file here asks for " << options->alias << ": nothing changed\n";
+    context.out << "no settings file here asks for " << options.alias << ": nothing changed\n";
   }
   return kExitOk;
 }
+
+}  // namespace
+
+const CommandSpec kDisableCommand = {"disable",
+                                     "take a server out of the settings files that ask for it",
+                                     "disabled", DisableOptions, RunDisable};
 
 }  // namespace bravebot

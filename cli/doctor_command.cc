@@ -2,18 +2,19 @@
 // that tries to declare a server (which only mcp.json may), named by its key
 // and never by what is inside it, since that may be a command line and a
 // token; and what the administrator file pins.
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
-#include "base/json_depth.h"
+#include "base/files.h"
 #include "cli/command.h"
+#include "cli/declaration_view.h"
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
 #include "confine/paths.h"
 #include "supervisor/policy/managed_policy.h"
 #include "supervisor/store/declaration_store.h"
+#include "supervisor/store/json_text.h"
 #include "supervisor/store/settings_file.h"
 
 namespace bravebot {
@@ -26,11 +27,16 @@ std::vector<std::string> DeclaringKeys(const nlohmann::json& document) {
   if (document.contains("mcpServers")) keys.push_back("mcpServers");
   if (document.contains("mcp") && document["mcp"].is_object()) {
     for (const auto& [key, value] : document["mcp"].items()) {
-      if (key != "request" && key != "deny") keys.push_back("mcp." + key);
+      // Shown as add shows a word: a key may hold a terminal's escape or a
+      // line break, and an empty one is ''.
+      if (key != "request" && key != "deny") keys.push_back("mcp." + DisplayWord(key));
     }
   }
   return keys;
 }
+
+// Far beyond any settings file; past it a file is not read whole into memory.
+constexpr size_t kMostSettingsBytes = 16 << 20;
 
 std::vector<std::string> IgnoredLines(const CommandContext& context,
                                       const std::string& declarations_path) {
@@ -39,12 +45,15 @@ std::vector<std::string> IgnoredLines(const CommandContext& context,
   for (Scope scope : {Scope::kLocal, Scope::kProject, Scope::kUser}) {
     const std::string path = SettingsFilePath(scope, context.cwd, profile.value_or(""));
     if (path.empty() || (scope == Scope::kUser && !profile)) continue;
-    std::ifstream in(path);
-    if (!in) continue;
-    std::string text{std::istreambuf_iterator<char>(in), {}};
-    // Too deep to read is unreadable, which list's rows say already.
-    if (NestsDeeperThan(text, kMaxJsonDepth)) continue;
-    nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+    // Read without blocking on a fifo, and through the one JSON reader: a
+    // file that cannot be read is one list's rows say is wrong already.
+    Result<std::optional<std::string>> text =
+        ReadWholeFile(path, kMostSettingsBytes, "is too large to be a settings file");
+    if (!text || !*text) continue;
+    std::string problem;
+    std::optional<nlohmann::json> parsed = ParseJsonText(**text, problem);
+    if (!parsed) continue;
+    const nlohmann::json& document = *parsed;
     for (const std::string& key : DeclaringKeys(document)) {
       lines.push_back("ignored   " + key + " in " + path + " declares an MCP server, which only " +
                       declarations_path + " may: nothing in it is started");
@@ -53,10 +62,8 @@ std::vector<std::string> IgnoredLines(const CommandContext& context,
   return lines;
 }
 
-}  // namespace
-
-int RunDoctor(const std::vector<std::string>& words, CommandContext& context) {
-  const SimpleCommandSpec spec{
+SimpleCommandSpec DoctorOptions() {
+  return {
       "doctor",
       "Prints list's rows, names every key of a settings file that tries to declare an MCP server "
       "(which only mcp.json may), and what the administrator file pins; fails where list fails "
@@ -64,12 +71,9 @@ int RunDoctor(const std::vector<std::string>& words, CommandContext& context) {
       /*takes_alias=*/false,
       /*takes_json=*/true,
       {}};
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "doctor", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
+}
+
+int RunDoctor(const SimpleOptions& options, CommandContext& context) {
   const std::string declarations_path =
       context.ProfileLocation() ? JoinPath(*context.ProfileLocation(), kDeclarationFileName)
                                 : "the profile directory's mcp.json";
@@ -86,11 +90,11 @@ int RunDoctor(const std::vector<std::string>& words, CommandContext& context) {
   std::ostringstream rows;
   CommandContext list_context{
       context.in, rows, context.err, context.getenv, context.cwd, context.at_terminal, context.fs};
-  std::vector<std::string> list_words;
-  if (options->json) list_words.push_back("--json");
-  int status = RunList(list_words, list_context);
+  SimpleOptions list_options;
+  list_options.json = options.json;
+  int status = RunListReportingAs("doctor", list_options, list_context);
 
-  if (options->json) {
+  if (options.json) {
     nlohmann::json json = nlohmann::json::parse(rows.str(), nullptr, false);
     if (!json.is_object()) json = nlohmann::json::object();
     json["ignored"] = ignored;
@@ -105,5 +109,11 @@ int RunDoctor(const std::vector<std::string>& words, CommandContext& context) {
   if (!managed) Report(context, "doctor", managed.error());
   return status != kExitOk || !ignored.empty() || !managed ? kExitFailed : kExitOk;
 }
+
+}  // namespace
+
+const CommandSpec kDoctorCommand = {
+    "doctor", "list's rows, and every settings key that tries to declare a server", "",
+    DoctorOptions, RunDoctor};
 
 }  // namespace bravebot

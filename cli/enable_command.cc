@@ -17,13 +17,12 @@ namespace bravebot {
 namespace {
 
 std::string SaidOf(RequestChange change, const std::string& alias, const std::string& path) {
-  return change == RequestChange::kAlreadyRequested ? path + " asks for " + alias + " already"
-                                                    : path + " now asks for " + alias;
+  return change == RequestChange::kAlreadyRequested
+             ? path + " asks for " + alias + " already"
+             : path + " now asks for " + alias + ": a session started here starts it";
 }
 
-}  // namespace
-
-int RunEnable(const std::vector<std::string>& words, CommandContext& context) {
+SimpleCommandSpec EnableOptions() {
   SimpleCommandSpec spec{"enable",
                          "Asks for a declared MCP server in a settings file (-s local, the "
                          "default, project or user), asking at a terminal whether to approve it "
@@ -32,34 +31,25 @@ int RunEnable(const std::vector<std::string>& words, CommandContext& context) {
                          /*takes_json=*/false,
                          {}};
   spec.takes_scope = true;
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "enable", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
-  if (IsIncognito(context)) {
-    return Report(context, "enable",
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing under the "
-                        "profile directory, so nothing can be enabled in "
-                        "one"));
-  }
+  return spec;
+}
+
+int RunEnable(const SimpleOptions& options, CommandContext& context) {
   if (!context.at_terminal) {
     return Report(context, "enable",
                   Error(ErrorCode::kRefused,
                         "enable asks a question, and its standard input or "
                         "output is not a terminal: run bravebot-mcp enable " +
-                            options->alias + " at a terminal"));
+                            options.alias + " at a terminal"));
   }
   Result<ProfileDirectory> profile = OpenProfileToWrite(context);
   if (!profile) return Report(context, "enable", profile.error());
-  Result<Declaration> declaration = FindDeclaration(*profile, options->alias);
+  Result<Declaration> declaration = FindDeclaration(*profile, options.alias);
   if (!declaration) return Report(context, "enable", declaration.error());
   Result<ApprovalFile> approvals = ApprovalStore(*profile).Read();
   if (!approvals) return Report(context, "enable", approvals.error());
 
-  const Scope scope = options->scope.value_or(Scope::kLocal);
+  const Scope scope = options.scope.value_or(Scope::kLocal);
   const SettingsFiles settings(context.cwd, &*profile);
   const std::string path = settings.PathOf(scope);
   // A file that cannot take the request is found before anything is asked or
@@ -93,5 +83,11 @@ int RunEnable(const std::vector<std::string>& words, CommandContext& context) {
   SayIfTheAdministratorRefuses(context, *declaration);
   return kExitOk;
 }
+
+}  // namespace
+
+const CommandSpec kEnableCommand = {
+    "enable", "ask for a server in a settings file, approving it first at a terminal", "enabled",
+    EnableOptions, RunEnable};
 
 }  // namespace bravebot

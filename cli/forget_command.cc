@@ -10,7 +10,9 @@
 
 namespace bravebot {
 
-int RunForget(const std::vector<std::string>& words, CommandContext& context) {
+namespace {
+
+SimpleCommandSpec ForgetOptions() {
   SimpleCommandSpec spec{"forget",
                          "Drops every standing answer recorded for a project (the current "
                          "directory by default): each tool answer 2 stopped asking about, and "
@@ -19,23 +21,14 @@ int RunForget(const std::vector<std::string>& words, CommandContext& context) {
                          /*takes_json=*/false,
                          {}};
   spec.takes_optional_path = true;
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "forget", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
-  if (IsIncognito(context)) {
-    return Report(context, "forget",
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing under the "
-                        "profile directory, so nothing can be forgotten "
-                        "in one"));
-  }
+  return spec;
+}
+
+int RunForget(const SimpleOptions& options, CommandContext& context) {
   // A path that exists is taken through its links, as a session records it;
   // one that no longer does is taken as typed, so a deleted checkout can
   // still be forgotten.
-  const std::string typed = AbsolutePath(options->path.empty() ? "." : options->path, context.cwd);
+  const std::string typed = AbsolutePath(options.path.empty() ? "." : options.path, context.cwd);
   const std::string project = context.fs.ResolvedPath(typed).value_or(typed);
 
   Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
@@ -51,5 +44,10 @@ int RunForget(const std::vector<std::string>& words, CommandContext& context) {
   for (const std::string& line : DescribeForgotten(*forgotten)) context.out << line << "\n";
   return kExitOk;
 }
+
+}  // namespace
+
+const CommandSpec kForgetCommand = {"forget", "drop the standing answers recorded for a project",
+                                    "forgotten", ForgetOptions, RunForget};
 
 }  // namespace bravebot

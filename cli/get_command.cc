@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "cli/command.h"
+#include "cli/declaration_lookup.h"
 #include "cli/declaration_view.h"
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
@@ -14,19 +15,17 @@
 
 namespace bravebot {
 
-int RunGet(const std::vector<std::string>& words, CommandContext& context) {
-  const SimpleCommandSpec spec{"get",
-                               "Shows one declared MCP server in full, with its whole digest.",
-                               /*takes_alias=*/true,
-                               /*takes_json=*/true,
-                               {}};
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "get", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
+namespace {
 
+SimpleCommandSpec GetOptions() {
+  return {"get",
+          "Shows one declared MCP server in full, with its whole digest.",
+          /*takes_alias=*/true,
+          /*takes_json=*/true,
+          {}};
+}
+
+int RunGet(const SimpleOptions& options, CommandContext& context) {
   Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
   if (!profile) return Report(context, "get", profile.error());
   if (!*profile) {
@@ -34,32 +33,18 @@ int RunGet(const std::vector<std::string>& words, CommandContext& context) {
                                                       *context.ProfileLocation() + " does not exist"
                                                 : NoProfileDirectoryMessage();
     return Report(context, "get",
-                  Error(ErrorCode::kNotFound, options->alias + " is not declared: " + why));
+                  Error(ErrorCode::kNotFound, options.alias + " is not declared: " + why));
   }
-  DeclarationStore store(**profile);
-  Result<DeclarationFile> file = store.Read();
-  if (!file) return Report(context, "get", file.error());
-
-  if (const UnusableEntry* unusable = file->FindUnusable(options->alias)) {
-    return Report(context, "get",
-                  Error(ErrorCode::kCorrupt, options->alias + " in " + store.path() +
-                                                 " cannot be used: " + unusable->problem +
-                                                 ". Mend it by hand, or add it again"));
-  }
-  const Declaration* declaration = file->Find(options->alias);
-  if (declaration == nullptr) {
-    return Report(
-        context, "get",
-        Error(ErrorCode::kNotFound, options->alias + " is not declared in " + store.path() +
-                                        ": bravebot-mcp list shows what is"));
-  }
+  const DeclarationStore store(**profile);
+  Result<Declaration> declaration = FindDeclaration(**profile, options.alias);
+  if (!declaration) return Report(context, "get", declaration.error());
 
   Result<ApprovalFile> approvals = ApprovalStore(**profile).Read();
   if (!approvals) return Report(context, "get", approvals.error());
   const bool approved = approvals->Approves(ComputeDigest(*declaration).hex);
   const ManagedDecision managed = AdministratorDecision(
       LoadManagedPolicy(ManagedFilePath(context.getenv)), *declaration, context.getenv, context.fs);
-  if (options->json) {
+  if (options.json) {
     nlohmann::json summary = DeclarationSummaryJson(*declaration);
     summary["file"] = store.path();
     summary["approved"] = approved;
@@ -74,5 +59,10 @@ int RunGet(const std::vector<std::string>& words, CommandContext& context) {
                       (managed.allowed ? "" : "  not started: " + managed.reason)});
   return kExitOk;
 }
+
+}  // namespace
+
+const CommandSpec kGetCommand = {"get", "show one declaration in full, with its whole digest", "",
+                                 GetOptions, RunGet};
 
 }  // namespace bravebot

@@ -18,23 +18,28 @@
 
 namespace bravebot {
 
-int RunList(const std::vector<std::string>& words, CommandContext& context) {
-  const SimpleCommandSpec spec{
+namespace {
+
+int RunList(const SimpleOptions& options, CommandContext& context) {
+  return RunListReportingAs("list", options, context);
+}
+
+SimpleCommandSpec ListOptions() {
+  return {
       "list",
       "Lists every declared MCP server: its transport, approval and short digest, who asks for it "
       "here and what a session started here would do with it.",
       /*takes_alias=*/false,
       /*takes_json=*/true,
       {}};
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "list", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
+}
 
+}  // namespace
+
+int RunListReportingAs(const std::string& command, const SimpleOptions& options,
+                       CommandContext& context) {
   Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
-  if (!profile) return Report(context, "list", profile.error());
+  if (!profile) return Report(context, command, profile.error());
   DeclarationFile file;
   ApprovalFile approvals;
   SessionRowsInput rows{&file, &approvals, nullptr, {}, false};
@@ -44,17 +49,17 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
   }
   if (*profile) {
     Result<DeclarationFile> read = DeclarationStore(**profile).Read();
-    if (!read) return Report(context, "list", read.error());
+    if (!read) return Report(context, command, read.error());
     file = std::move(*read);
     Result<ApprovalFile> approved = ApprovalStore(**profile).Read();
-    if (!approved) return Report(context, "list", approved.error());
+    if (!approved) return Report(context, command, approved.error());
     approvals = std::move(*approved);
     StandingAnswers answers(**profile);
     Result<std::vector<ToolAnswer>> tools = answers.ToolsAnsweredIn(context.cwd);
-    if (!tools) return Report(context, "list", tools.error());
+    if (!tools) return Report(context, command, tools.error());
     rows.tool_answers = std::move(*tools);
     Result<bool> servers = answers.ServersAnsweredIn(context.cwd);
-    if (!servers) return Report(context, "list", servers.error());
+    if (!servers) return Report(context, command, servers.error());
     rows.servers_answered = *servers;
   }
   const ManagedPolicy policy = LoadManagedPolicy(ManagedFilePath(context.getenv));
@@ -67,13 +72,13 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
                        context.getenv,
                        &context.fs};
   Result<SessionPlan> plan = PlanSession(inputs);
-  if (!plan) return Report(context, "list", plan.error());
+  if (!plan) return Report(context, command, plan.error());
   rows.plan = &*plan;
   rows.policy = &policy;
   rows.getenv = context.getenv;
   rows.fs = &context.fs;
 
-  if (options->json) {
+  if (options.json) {
     nlohmann::json json = SessionRowsJson(rows);
     json["file"] = path;
     json["directory"] = context.cwd;
@@ -88,11 +93,11 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
                 << "for a session started in " << context.cwd << "\n"
                 << DisplaySessionRows(rows);
   }
-  for (const Error& unreadable : plan->unreadable) Report(context, "list", unreadable);
+  for (const Error& unreadable : plan->unreadable) Report(context, command, unreadable);
   if (!plan->unreadable.empty() && file.unusable.empty()) return kExitFailed;
   if (!file.unusable.empty()) {
     return Report(
-        context, "list",
+        context, command,
         Error(ErrorCode::kCorrupt, std::to_string(file.unusable.size()) + " entr" +
                                        (file.unusable.size() == 1 ? "y" : "ies") + " of " + path +
                                        " cannot be used: mend each by hand, or remove it with "
@@ -101,5 +106,7 @@ int RunList(const std::vector<std::string>& words, CommandContext& context) {
   }
   return kExitOk;
 }
+
+const CommandSpec kListCommand = {"list", "list every declaration", "", ListOptions, RunList};
 
 }  // namespace bravebot

@@ -3,12 +3,18 @@
 
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 
+#include "base/version.h"
 #include "cli/mcp_run.h"
 #include "cli/stop_on_signal.h"
 
 int main(int argc, char** argv) {
+  if (argc == 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-V") == 0)) {
+    std::cout << bravebot::VersionLine("mcp-run");
+    return 0;
+  }
   // It holds stored values (a server's keys): no core file, and no reading of
   // its memory through /proc by another process of the same user.
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);

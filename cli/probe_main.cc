@@ -23,8 +23,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "base/json_depth.h"
+#include "base/version.h"
 
 namespace {
 
@@ -103,6 +105,10 @@ void TryOwnSocket(const std::string& check, const std::string& directory) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string_view(argv[1]) == "--version") {
+    std::cout << bravebot::VersionLine("bravebot-mcp-probe");
+    return 0;
+  }
   if (argc != 2) {
     std::cerr << "bravebot-mcp-probe is run by bravebot-mcp reach --probe, with its targets\n";
     return 2;

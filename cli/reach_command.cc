@@ -28,38 +28,38 @@ Result<Declaration> FindDeclaration(const std::string& alias, const CommandConte
   return FindDeclaration(*profile, alias);
 }
 
-}  // namespace
-
-int RunReach(const std::vector<std::string>& words, CommandContext& context) {
-  const SimpleCommandSpec spec{
+SimpleCommandSpec ReachOptions() {
+  return {
       "reach",
       "Shows what a declared MCP server may reach when it starts, item by item with each reason, "
       "and what this kernel enforces of it.",
       /*takes_alias=*/true,
       /*takes_json=*/true,
       {{"--probe", "run probes under the server's confinement and check each against the reach"}}};
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "reach", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
+}
+
+int RunReach(const SimpleOptions& options, CommandContext& context) {
   std::optional<ProfileDirectory> profile;
-  Result<Declaration> declaration = FindDeclaration(options->alias, context, profile);
+  Result<Declaration> declaration = FindDeclaration(options.alias, context, profile);
   if (!declaration) return Report(context, "reach", declaration.error());
-  if (options->flags.contains("--probe")) {
-    return RunReachProbe(*declaration, *profile, options->json, context);
+  if (options.flags.contains("--probe")) {
+    return RunReachProbe(*declaration, *profile, options.json, context);
   }
 
   Result<Confinement> confinement =
       PlanConfinement(*declaration, StartOptionsFor(context, *profile), kRunDirectoryShown);
   if (!confinement) return Report(context, "reach", confinement.error());
-  if (options->json) {
+  if (options.json) {
     context.out << JsonText(ReachJson(*declaration, *confinement)) << "\n";
   } else {
     context.out << DisplayReach(*declaration, *confinement);
   }
   return kExitOk;
 }
+
+}  // namespace
+
+const CommandSpec kReachCommand = {
+    "reach", "show what a server may reach, and prove it with --probe", "", ReachOptions, RunReach};
 
 }  // namespace bravebot

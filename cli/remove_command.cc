@@ -10,26 +10,17 @@
 
 namespace bravebot {
 
-int RunRemove(const std::vector<std::string>& words, CommandContext& context) {
-  const SimpleCommandSpec spec{"remove",
-                               "Removes the declaration of an MCP server.",
-                               /*takes_alias=*/true,
-                               /*takes_json=*/false,
-                               {}};
-  Result<SimpleOptions> options = ParseSimpleOptions(spec, words);
-  if (!options) return Report(context, "remove", options.error());
-  if (options->help) {
-    context.out << options->help_text;
-    return kExitOk;
-  }
+namespace {
 
-  if (IsIncognito(context)) {
-    return Report(context, "remove",
-                  Error(ErrorCode::kRefused,
-                        "an incognito session writes nothing under the "
-                        "profile directory, so nothing can be removed in "
-                        "one"));
-  }
+SimpleCommandSpec RemoveOptions() {
+  return {"remove",
+          "Removes the declaration of an MCP server.",
+          /*takes_alias=*/true,
+          /*takes_json=*/false,
+          {}};
+}
+
+int RunRemove(const SimpleOptions& options, CommandContext& context) {
   std::optional<std::string> location = context.ProfileLocation();
   if (!location) {
     return Report(context, "remove", Error(ErrorCode::kRefused, NoProfileDirectoryMessage()));
@@ -39,15 +30,20 @@ int RunRemove(const std::vector<std::string>& words, CommandContext& context) {
   if (!profile) return Report(context, "remove", profile.error());
   if (!*profile) {
     return Report(context, "remove",
-                  Error(ErrorCode::kNotFound, options->alias + " is not declared in " +
+                  Error(ErrorCode::kNotFound, options.alias + " is not declared in " +
                                                   JoinPath(*location, kDeclarationFileName)));
   }
   DeclarationStore store(**profile);
-  if (auto removed = Undeclare(**profile, options->alias); !removed) {
+  if (auto removed = Undeclare(**profile, options.alias); !removed) {
     return Report(context, "remove", removed.error());
   }
-  context.out << "removed " << options->alias << " from " << store.path() << "\n";
+  context.out << "removed " << options.alias << " from " << store.path() << "\n";
   return kExitOk;
 }
+
+}  // namespace
+
+const CommandSpec kRemoveCommand = {"remove", "remove a declaration", "removed", RemoveOptions,
+                                    RunRemove};
 
 }  // namespace bravebot

@@ -38,7 +38,12 @@ bool AskServerQuestion(CommandContext& context, const Declaration& declaration,
                                          RowsUnderTheBlock(approvals, declaration))
               << "\n  Use this MCP server? [y/N] " << std::flush;
   std::string answer;
-  std::getline(context.in, answer);
+  if (!std::getline(context.in, answer)) {
+    // The end of the input echoes no line break, so the next line would
+    // start on the prompt's.
+    context.out << "\n";
+    return false;
+  }
   return IsYes(answer);
 }
 

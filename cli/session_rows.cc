@@ -48,7 +48,8 @@ std::string Answered(const SessionRowsInput& input, const std::string& alias) {
   std::vector<std::string> answers;
   if (input.servers_answered) answers.push_back("use all future MCP servers in this project");
   for (const ToolAnswer& answer : input.tool_answers) {
-    if (answer.server == alias) answers.push_back("call " + answer.tool + " without asking");
+    if (answer.server == alias)
+      answers.push_back("call " + DisplayWord(answer.tool) + " without asking");
   }
   if (answers.empty()) return "nothing is answered for it here";
   std::string row = "answered here: ";
@@ -65,6 +66,12 @@ std::string AdministratorRefusal(const SessionRowsInput& input, const Declaratio
   ManagedDecision decision =
       AdministratorDecision(*input.policy, declaration, input.getenv, *input.fs);
   return decision.allowed ? "" : decision.reason;
+}
+
+// A server asked for here whose entry cannot be used is listed once, with
+// what is wrong with it, and not also as a server nobody declared.
+bool NotDeclared(const SessionRowsInput& input, const PlannedServer& server) {
+  return !server.declaration && input.declarations->FindUnusable(server.alias) == nullptr;
 }
 
 bool Approved(const SessionRowsInput& input, const Declaration& declaration) {
@@ -104,7 +111,7 @@ std::string DisplaySessionRows(const SessionRowsInput& input) {
   }
   if (input.plan != nullptr) {
     for (const PlannedServer& server : input.plan->requested) {
-      if (server.declaration) continue;
+      if (!NotDeclared(input, server)) continue;
       text += "  " + PaddedTo(server.alias, width + 2) + "not declared: requested by " +
               JoinedFiles(server.requested_by) + ", so nothing runs for it: bravebot-mcp add " +
               server.alias + " declares it\n";
@@ -139,7 +146,7 @@ nlohmann::json SessionRowsJson(const SessionRowsInput& input) {
   nlohmann::json undeclared = nlohmann::json::array();
   if (input.plan != nullptr) {
     for (const PlannedServer& server : input.plan->requested) {
-      if (!server.declaration) {
+      if (NotDeclared(input, server)) {
         undeclared.push_back({{"alias", server.alias}, {"requested_by", server.requested_by}});
       }
     }

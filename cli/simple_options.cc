@@ -38,7 +38,7 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
     std::string takes = spec.takes_alias           ? "one alias"
                         : spec.takes_optional_path ? "one path, or none"
                                                    : "no word";
-    if (spec.takes_scope) takes += ", -s local, project or user";
+    if (spec.takes_scope) takes += " and -s local, project or user";
     if (spec.takes_json) takes += " and --json";
     return Error(ErrorCode::kUsage, spec.name + " takes " + takes + "; bravebot-mcp " + spec.name +
                                         " --help says more");

@@ -1,5 +1,6 @@
-// The options of the commands that take at most an alias and --json (get,
-// list, remove), read with CLI11.
+// The options of every command but add, read with CLI11 by the command table
+// (cli/bravebot_mcp.cc) before a command's body runs: at most an alias or a
+// path, --json, -s and flags of its own.
 #ifndef BRAVEBOT_CLI_SIMPLE_OPTIONS_H_
 #define BRAVEBOT_CLI_SIMPLE_OPTIONS_H_
 

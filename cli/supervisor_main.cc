@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "base/version.h"
 #include "cli/command.h"
 #include "supervisor/session/supervisor.h"
 
@@ -34,7 +35,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (std::strcmp(argv[1], "--version") == 0) {
-      std::cout << "bravebot-supervisor 0.1.0\n";
+      std::cout << bravebot::VersionLine("bravebot-supervisor");
       return 0;
     }
     std::cerr << "bravebot-supervisor: it takes no arguments (--help says how it is used)\n";

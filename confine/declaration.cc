@@ -58,8 +58,19 @@ bool IsValidVariableName(std::string_view name) {
                      [](char c) { return IsAsciiLetter(c) || IsAsciiDigit(c) || c == '_'; });
 }
 
-bool IsProgramNamedByPath(std::string_view program) {
+bool IsProgramFoundThroughPath(std::string_view program) {
   return program.find('/') == std::string_view::npos;
+}
+
+std::optional<std::string> ValueGivenToServer(const Declaration& declaration, std::string_view name,
+                                              const EnvironmentLookup& getenv) {
+  for (const StoredVariable& stored : declaration.stored_variables) {
+    if (stored.name == name) return stored.value;
+  }
+  if (declaration.NamesVariable(name)) {
+    if (const char* value = getenv(std::string(name).c_str())) return std::string(value);
+  }
+  return std::nullopt;
 }
 
 std::string FindDeclarationProblem(const Declaration& declaration) {
@@ -81,7 +92,7 @@ std::string FindDeclarationProblem(const Declaration& declaration) {
   }
   if (declaration.program.empty()) return "it names no program";
   if (!declaration.url.empty()) return "a stdio server has no url";
-  if (!IsProgramNamedByPath(declaration.program) && declaration.program.front() != '/') {
+  if (!IsProgramFoundThroughPath(declaration.program) && declaration.program.front() != '/') {
     return "its program is a relative path";
   }
   std::set<std::string> seen;

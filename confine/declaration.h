@@ -11,9 +11,12 @@
 #ifndef BRAVEBOT_CONFINE_DECLARATION_H_
 #define BRAVEBOT_CONFINE_DECLARATION_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/environment.h"
 
 namespace bravebot {
 
@@ -65,7 +68,14 @@ inline constexpr size_t kMaxAliasLength = 64;
 bool IsValidVariableName(std::string_view name);
 
 // True for a program named without a slash, which is found through PATH.
-bool IsProgramNamedByPath(std::string_view program);
+bool IsProgramFoundThroughPath(std::string_view program);
+
+// The value the server is given for the variable `name`: the one stored for
+// it, else, where the declaration names it, the one `getenv` reads; nothing
+// where it gets none. The PATH a server's program is found through is this
+// for "PATH".
+std::optional<std::string> ValueGivenToServer(const Declaration& declaration, std::string_view name,
+                                              const EnvironmentLookup& getenv);
 
 // What is wrong with `declaration` as a whole, or "" when nothing is: the rules
 // a hand-edited mcp.json entry can break (an http server with a directory, a

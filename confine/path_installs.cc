@@ -47,7 +47,8 @@ void GrantInstallationAround(const std::string& bin_directory, const std::string
   for (const std::string& home : rules.limits.Homes()) {
     if (IsSameOrBeneath(parent, home) && DepthBelow(parent, home) < 2) return;
   }
-  paths.Grant(parent, PathAccess::kReadExecute, false, "installation around " + why_there);
+  paths.Grant(parent, PathAccess::kReadExecute, GrantExtent::kBeneath,
+              "installation around " + why_there);
 }
 
 // Grants the directory holding `file` (both resolved) and the installation
@@ -56,11 +57,11 @@ void GrantDirectoryOf(const std::string& file, const std::string& what, const Gr
                       ReachPaths& paths) {
   const std::string directory = ParentPath(file);
   if (std::string why = WhyNotWhole(directory, rules.limits); !why.empty()) {
-    paths.Grant(file, PathAccess::kReadExecute, true,
+    paths.Grant(file, PathAccess::kReadExecute, GrantExtent::kFileOnly,
                 what + ", alone: its directory is not given, since " + why);
     return;
   }
-  paths.Grant(directory, PathAccess::kReadExecute, false, "directory of " + what);
+  paths.Grant(directory, PathAccess::kReadExecute, GrantExtent::kBeneath, "directory of " + what);
   GrantInstallationAround(directory, "the directory of " + what, rules, paths);
 }
 
@@ -74,7 +75,7 @@ Result<std::string> GrantFileAndItsTarget(const std::string& file, const std::st
   Result<std::string> named_directory = rules.Resolve(ParentPath(AbsolutePath(file, "/")));
   if (named_directory && *named_directory != ParentPath(*target) &&
       WhyNotWhole(*named_directory, rules.limits).empty()) {
-    paths.Grant(*named_directory, PathAccess::kReadExecute, false,
+    paths.Grant(*named_directory, PathAccess::kReadExecute, GrantExtent::kBeneath,
                 "directory of " + what + " " + file);
     GrantInstallationAround(*named_directory, "the directory of " + what + " " + file, rules,
                             paths);
@@ -135,7 +136,7 @@ void GrantInterpreters(const std::string& program_path, const std::string& progr
 Result<std::string> FindProgram(const std::string& program,
                                 const std::optional<std::string>& path_value,
                                 const FileSystemView& fs) {
-  if (!IsProgramNamedByPath(program)) {
+  if (!IsProgramFoundThroughPath(program)) {
     if (!fs.IsExecutableFile(program)) {
       return Error(ErrorCode::kNotFound, program + " is not an executable file here");
     }
@@ -183,7 +184,7 @@ void GrantPathEntries(const std::string& path_value, const GrantRules& rules, Re
       continue;
     }
     const bool through_links = *directory != AbsolutePath(entry, "/");
-    paths.Grant(*directory, PathAccess::kReadExecute, false,
+    paths.Grant(*directory, PathAccess::kReadExecute, GrantExtent::kBeneath,
                 through_links ? "PATH entry " + entry + " (through links)" : "PATH entry");
     GrantInstallationAround(*directory, "PATH entry " + *directory, rules, paths);
   }

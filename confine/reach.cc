@@ -11,18 +11,6 @@
 namespace bravebot {
 namespace {
 
-// The value a named variable or a stored one gives the server, if any.
-std::optional<std::string> ValueOf(const Declaration& declaration, const std::string& name,
-                                   const EnvironmentLookup& getenv) {
-  for (const StoredVariable& stored : declaration.stored_variables) {
-    if (stored.name == name) return stored.value;
-  }
-  if (declaration.NamesVariable(name)) {
-    if (const char* value = getenv(name.c_str())) return std::string(value);
-  }
-  return std::nullopt;
-}
-
 void ComputeEnvironment(const Declaration& declaration, const ReachInputs& inputs, Reach& reach) {
   for (const StoredVariable& stored : declaration.stored_variables) {
     reach.environment.push_back({stored.name, stored.value, "stored"});
@@ -83,7 +71,7 @@ void GrantFilesItMayRead(const Declaration& declaration, const GrantRules& rules
                IsSameOrBeneath(*resolved, rules.limits.profile.path)) {
       paths.Refuse(file, "it leads into the profile directory, which no server reads");
     } else {
-      paths.Grant(*resolved, PathAccess::kRead, true,
+      paths.Grant(*resolved, PathAccess::kRead, GrantExtent::kFileOnly,
                   *resolved == file
                       ? "a file add showed it may read"
                       : "a file add showed it may read, " + file + " (through links)");
@@ -111,7 +99,7 @@ std::string HomeOfDeclaration(const Declaration& declaration, const ProfileLocat
 
 Result<std::string> LocateProgram(const Declaration& declaration, const EnvironmentLookup& getenv,
                                   const FileSystemView& fs) {
-  return FindProgram(declaration.program, ValueOf(declaration, "PATH", getenv), fs);
+  return FindProgram(declaration.program, ValueGivenToServer(declaration, "PATH", getenv), fs);
 }
 
 Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& inputs) {
@@ -130,7 +118,8 @@ Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& in
     reach.working_directory = *directory;
   }
 
-  const std::optional<std::string> path_value = ValueOf(declaration, "PATH", inputs.getenv);
+  const std::optional<std::string> path_value =
+      ValueGivenToServer(declaration, "PATH", inputs.getenv);
   if (inputs.program.empty()) {
     Result<std::string> program = FindProgram(declaration.program, path_value, *inputs.fs);
     if (!program) return program.error();
@@ -143,11 +132,11 @@ Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& in
   ComputeEnvironment(declaration, inputs, reach);
 
   ReachPaths paths;
-  paths.Grant(reach.home, PathAccess::kReadWriteExecute, false, "its private home");
-  paths.Grant(reach.temporary_directory, PathAccess::kReadWriteExecute, false,
+  paths.Grant(reach.home, PathAccess::kReadWriteExecute, GrantExtent::kBeneath, "its private home");
+  paths.Grant(reach.temporary_directory, PathAccess::kReadWriteExecute, GrantExtent::kBeneath,
               "its temporary directory, removed when it stops");
   if (!declaration.directory.empty()) {
-    paths.Grant(reach.working_directory, PathAccess::kReadWriteExecute, false,
+    paths.Grant(reach.working_directory, PathAccess::kReadWriteExecute, GrantExtent::kBeneath,
                 "the directory --dir gave it");
   }
   GrantFilesItMayRead(declaration, rules, paths);

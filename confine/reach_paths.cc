@@ -31,8 +31,9 @@ PathAccess Union(PathAccess a, PathAccess b) {
 
 }  // namespace
 
-void ReachPaths::Grant(const std::string& path, PathAccess access, bool file_only,
+void ReachPaths::Grant(const std::string& path, PathAccess access, GrantExtent extent,
                        std::string reason) {
+  const bool file_only = extent == GrantExtent::kFileOnly;
   for (ReachPath& granted : granted_) {
     if (granted.path == path) {
       granted.access = Union(granted.access, access);

@@ -18,6 +18,12 @@ enum class PathAccess {
 
 std::string_view PathAccessName(PathAccess access);
 
+// What a grant of a path covers.
+enum class GrantExtent {
+  kBeneath,   // the path and everything below it
+  kFileOnly,  // this one file, not a directory and what is below it
+};
+
 struct ReachPath {
   std::string path;
   PathAccess access;
@@ -34,7 +40,7 @@ class ReachPaths {
  public:
   // Grants `path`. A path granted already keeps its first reason, and gains
   // the wider access of the two.
-  void Grant(const std::string& path, PathAccess access, bool file_only, std::string reason);
+  void Grant(const std::string& path, PathAccess access, GrantExtent extent, std::string reason);
   void Refuse(const std::string& path, std::string why);
 
   const std::vector<ReachPath>& granted() const { return granted_; }

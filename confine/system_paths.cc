@@ -36,7 +36,7 @@ void GrantWholeOrAround(const std::string& directory, PathAccess access, const s
   if (paths.Covers(directory)) return;
   const std::string why = WhyNotWhole(directory, rules.limits);
   if (why.empty()) {
-    paths.Grant(directory, access, false, reason);
+    paths.Grant(directory, access, GrantExtent::kBeneath, reason);
     return;
   }
   if (!HoldsProtectedDirectory(directory, rules.limits) || level == kMostLevels) {
@@ -49,7 +49,7 @@ void GrantWholeOrAround(const std::string& directory, PathAccess access, const s
     if (rules.fs->KindOf(*entry, Follow::kNo) == FileKind::kDirectory) {
       GrantWholeOrAround(*entry, access, reason, rules, paths, level + 1);
     } else if (!paths.Covers(*entry)) {
-      paths.Grant(*entry, access, true, reason);
+      paths.Grant(*entry, access, GrantExtent::kFileOnly, reason);
     }
   }
 }
@@ -72,7 +72,8 @@ void GrantEtcEntry(const GrantRules& rules, const std::string& relative, ReachPa
       if (directory) {
         GrantWholeOrAround(*target, PathAccess::kRead, "target of the link " + path, rules, paths);
       } else {
-        paths.Grant(*target, PathAccess::kRead, true, "target of the link " + path);
+        paths.Grant(*target, PathAccess::kRead, GrantExtent::kFileOnly,
+                    "target of the link " + path);
       }
     }
     return;
@@ -86,7 +87,7 @@ void GrantEtcEntry(const GrantRules& rules, const std::string& relative, ReachPa
   if (kind == FileKind::kDirectory) {
     GrantWholeOrAround(path, PathAccess::kRead, "system configuration", rules, paths);
   } else if (kind != FileKind::kMissing) {
-    paths.Grant(path, PathAccess::kRead, true, "system configuration");
+    paths.Grant(path, PathAccess::kRead, GrantExtent::kFileOnly, "system configuration");
   }
 }
 
@@ -113,10 +114,11 @@ void GrantSystemPaths(const GrantRules& rules, ReachPaths& paths) {
   }
   for (const std::string& name : entries) GrantEtcEntry(rules, name, paths);
   for (const char* device : {"/dev/null", "/dev/zero", "/dev/full"}) {
-    paths.Grant(device, PathAccess::kReadWrite, true, "a device every program may use");
+    paths.Grant(device, PathAccess::kReadWrite, GrantExtent::kFileOnly,
+                "a device every program may use");
   }
   for (const char* device : {"/dev/random", "/dev/urandom"}) {
-    paths.Grant(device, PathAccess::kRead, true, "random numbers");
+    paths.Grant(device, PathAccess::kRead, GrantExtent::kFileOnly, "random numbers");
   }
 }
 

@@ -15,14 +15,15 @@ bool HasSpaceOrControl(std::string_view text) {
   });
 }
 
-std::string Lowercase(std::string_view text) {
+}  // namespace
+
+std::string AsciiLowercase(std::string_view text) {
   std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
+    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  });
   return lower;
 }
-
-}  // namespace
 
 Result<ServiceUrl> ParseServiceUrl(std::string_view url) {
   if (HasSpaceOrControl(url)) return UrlError("holds a space or a control character");
@@ -31,7 +32,7 @@ Result<ServiceUrl> ParseServiceUrl(std::string_view url) {
     return UrlError("is not an http or https url (it has no scheme://)");
   }
   ServiceUrl parsed;
-  parsed.scheme = Lowercase(url.substr(0, scheme_end));
+  parsed.scheme = AsciiLowercase(url.substr(0, scheme_end));
   if (parsed.scheme != "http" && parsed.scheme != "https") {
     return UrlError("is not an http or https url");
   }

@@ -21,6 +21,10 @@ struct ServiceUrl {
   bool carries_credentials = false;  // a user or a password before '@'
 };
 
+// `text` with A-Z made a-z and every other byte kept: how a scheme and a host
+// name are compared.
+std::string AsciiLowercase(std::string_view text);
+
 // Reads an http or https url. The error (kUsage) never repeats the url, since
 // a url carrying a password is one of the things refused.
 Result<ServiceUrl> ParseServiceUrl(std::string_view url);

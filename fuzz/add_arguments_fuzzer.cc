@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (parsed->help) return 0;
   bravebot::Declaration declaration = parsed->declaration;
   if (!declaration.directory.empty()) declaration.directory = "/d";
-  if (!declaration.program.empty() && !bravebot::IsProgramNamedByPath(declaration.program)) {
+  if (!declaration.program.empty() && !bravebot::IsProgramFoundThroughPath(declaration.program)) {
     declaration.program = "/p";
   }
   if (!bravebot::FindDeclarationProblem(declaration).empty()) std::abort();

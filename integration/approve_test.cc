@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "integration/profile_fixture.h"
 #include "integration/terminal.h"
@@ -45,6 +46,37 @@ TEST_F(ApproveTest, AYesAtTheTerminalApprovesTheDigestShown) {
   ASSERT_EQ(::stat((Profile() + "/mcp-approved").c_str(), &status), 0);
   EXPECT_EQ(status.st_mode & 07777, 0600u);
   EXPECT_THAT(ApproveTyping("").out, HasSubstr("weather is approved already"));
+}
+
+TEST_F(ApproveTest, APipedAddOfAnApprovedDigestSaysItIsApproved) {
+  ASSERT_EQ(ApproveTyping("y\n").status, 0);
+  CommandOutput again =
+      Mcp({"add", "weather", "--", "npx", "-y", "@dangahagan/weather-mcp@latest"});
+  EXPECT_EQ(again.status, 0) << again.err;
+  EXPECT_THAT(again.out, HasSubstr("weather is approved already: run bravebot-mcp enable weather "
+                                   "at a terminal to ask for it\n"));
+  EXPECT_THAT(again.out, Not(HasSubstr("not approved")));
+  // A second alias declaring the same thing resolves to the same approval.
+  CommandOutput second = Mcp(
+      {"add", "-s", "project", "forecast", "--", "npx", "-y", "@dangahagan/weather-mcp@latest"});
+  EXPECT_THAT(second.out, HasSubstr("forecast is approved already: run bravebot-mcp enable "
+                                    "forecast -s project at a terminal to ask for it\n"));
+  EXPECT_EQ(nlohmann::json::parse(Mcp({"get", "forecast", "--json"}).out)["approved"], true);
+  ASSERT_EQ(Mcp({"add", "other", "--", "/bin/cat"}).status, 0);
+  EXPECT_EQ(nlohmann::json::parse(Mcp({"get", "other", "--json"}).out)["approved"], false);
+}
+
+// Declaring withdraws the approval of what the alias declared before, so
+// approvals that cannot be read refuse add before anything is declared.
+TEST_F(ApproveTest, ApprovalsThatCannotBeReadRefuseAddBeforeItDeclares) {
+  std::ofstream(Profile() + "/mcp-approved") << "not an approval file\n";
+  const std::string before = Slurp(DeclarationFile());
+  CommandOutput add = Mcp({"add", "maps", "--", "/bin/cat"});
+  EXPECT_EQ(add.status, 1);
+  EXPECT_THAT(add.err,
+              HasSubstr("bravebot-mcp add: " + Profile() + "/mcp-approved cannot be read"));
+  EXPECT_THAT(add.err, HasSubstr("; nothing was declared\n"));
+  EXPECT_EQ(Slurp(DeclarationFile()), before);
 }
 
 TEST_F(ApproveTest, AnythingElseApprovesNothing) {

@@ -75,6 +75,33 @@ TEST_F(CommandsTest, ExitStatuses) {
   EXPECT_EQ(Mcp({"--help"}).status, 0);
 }
 
+TEST_F(CommandsTest, EveryProgramSaysItsVersion) {
+  for (const char* program :
+       {"bravebot-mcp", "bravebot-mcp-probe", "mcp-run", "bravebot-supervisor"}) {
+    CommandOutput version = RunCommand({OurProgram(program), "--version"}, Environment());
+    EXPECT_EQ(version.status, 0) << program << version.err;
+    EXPECT_THAT(version.out,
+                ::testing::MatchesRegex(std::string(program) + " [0-9]+\\.[0-9]+\\.[0-9]+\n"));
+  }
+}
+
+TEST_F(CommandsTest, AMistypedCommandIsAnsweredWithTheClosestOne) {
+  CommandOutput typo = Mcp({"lst"});
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_EQ(typo.err,
+            "bravebot-mcp: there is no command lst; did you mean list? bravebot-mcp --help lists "
+            "them\n");
+  EXPECT_EQ(Mcp({"frobnicate"}).err,
+            "bravebot-mcp: there is no command frobnicate; bravebot-mcp --help lists them\n");
+}
+
+TEST_F(CommandsTest, AnOptionGluedToItsValueIsRead) {
+  std::filesystem::create_directories(temporary_.Join("d"));
+  CommandOutput add = Mcp({"add", "x", "--dir=" + temporary_.Join("d"), "--", "/bin/cat"});
+  EXPECT_EQ(add.status, 0) << add.err;
+  EXPECT_THAT(add.out, HasSubstr("directory: " + temporary_.Join("d")));
+}
+
 TEST_F(CommandsTest, ARepositoryIsRefusedAsADirectory) {
   std::filesystem::create_directories(temporary_.Join("app/.git"));
   std::filesystem::create_directories(temporary_.Join("app/data"));
@@ -117,6 +144,22 @@ TEST_F(CommandsTest, AnIncognitoSessionWritesNothing) {
     EXPECT_EQ(output.status, 1) << words[1];
     EXPECT_THAT(output.err, HasSubstr("incognito")) << words[1];
   }
+  // The table refuses it before a word is read, in one sentence for each.
+  auto incognito = [&](std::vector<std::string> words) {
+    words.insert(words.begin(), OurProgram("bravebot-mcp"));
+    return RunCommand(words, environment, temporary_.path());
+  };
+  CommandOutput add = incognito({"add", "not an alias!"});
+  EXPECT_EQ(add.status, 1);
+  EXPECT_EQ(add.err,
+            "bravebot-mcp add: an incognito session writes nothing under the profile directory, so "
+            "nothing can be declared in one\n");
+  EXPECT_EQ(incognito({"disable", "a", "b"}).err,
+            "bravebot-mcp disable: an incognito session writes nothing under the profile "
+            "directory, so nothing can be disabled in one\n");
+  // Help is still given, and a command that only reads still reads.
+  EXPECT_EQ(incognito({"add", "--help"}).status, 0);
+  EXPECT_EQ(incognito({"get", "weather"}).status, 0);
   EXPECT_EQ(Slurp(DeclarationFile()), before);
   EXPECT_FALSE(std::filesystem::exists(temporary_.Join(".bravebot")));
 }

@@ -2,6 +2,7 @@
 // named by its key, never by what is inside it, and fails the doctor.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -66,6 +67,35 @@ TEST_F(DoctorTest, WhatTheAdministratorFilePinsIsNamed) {
   EXPECT_EQ(doctor.status, 0) << doctor.err;
   EXPECT_THAT(doctor.out, HasSubstr("pinned    mcp.allow in " + managed + "\n"));
   EXPECT_THAT(doctor.out, HasSubstr("pinned    mcp.deny in " + managed + "\n"));
+}
+
+TEST_F(DoctorTest, AKeyIsShownEscapedAndAnEmptyOneQuoted) {
+  std::ofstream(Settings()) << R"({"mcp": {"\u001b]0;owned\u0007": 1, "x\nignored   forged": 2,)"
+                            << R"( "": 3}})";
+  CommandOutput doctor = Mcp({"doctor"});
+  EXPECT_EQ(doctor.status, 1);
+  EXPECT_THAT(doctor.out, HasSubstr("ignored   mcp.$'\\x1b]0;owned\\x07' in " + Settings()));
+  EXPECT_THAT(doctor.out, HasSubstr("ignored   mcp.$'x\\x0aignored   forged' in " + Settings()));
+  EXPECT_THAT(doctor.out, HasSubstr("ignored   mcp.'' in " + Settings()));
+  EXPECT_THAT(doctor.out, Not(HasSubstr("\x1b")));
+  EXPECT_THAT(doctor.out, Not(HasSubstr("\nignored   forged")));
+}
+
+TEST_F(DoctorTest, ItsRefusalsAreItsOwn) {
+  std::ofstream(Settings()) << "{ not json";
+  CommandOutput doctor = Mcp({"doctor"});
+  EXPECT_EQ(doctor.status, 1);
+  EXPECT_THAT(doctor.err, HasSubstr("bravebot-mcp doctor: " + Settings() + " is not JSON"));
+  EXPECT_THAT(doctor.err, Not(HasSubstr("bravebot-mcp list:")));
+}
+
+// A settings file that is a fifo is refused, not waited on for a writer.
+TEST_F(DoctorTest, AFifoForASettingsFileDoesNotHangIt) {
+  ASSERT_EQ(::mkfifo(Settings().c_str(), 0600), 0);
+  CommandOutput doctor = Mcp({"doctor"});
+  EXPECT_EQ(doctor.status, 1);
+  EXPECT_THAT(doctor.err, HasSubstr("bravebot-mcp doctor: " + Settings() +
+                                    " is not a regular file: move it away"));
 }
 
 }  // namespace

@@ -65,7 +65,8 @@ TEST_F(EnableTest, EnableAsksWhereNotApprovedAndKeepsTheRestOfTheFile) {
   CommandOutput enable = AtTerminal({"enable", "weather", "-s", "project"}, "y\n");
   EXPECT_EQ(enable.status, 0) << enable.out;
   EXPECT_THAT(enable.out, HasSubstr("Use this MCP server? [y/N] "));
-  EXPECT_THAT(enable.out, HasSubstr(Project() + " now asks for weather"));
+  EXPECT_THAT(enable.out,
+              HasSubstr(Project() + " now asks for weather: a session started here starts it"));
   auto settings = nlohmann::json::parse(Slurp(Project()));
   EXPECT_EQ(settings["theme"], "dark");
   EXPECT_EQ(settings["mcp"]["request"], nlohmann::json::array({"docs", "weather"}));
@@ -151,6 +152,78 @@ TEST_F(EnableTest, ForgetSaysWhatItDropped) {
                             project + "\n");
   EXPECT_EQ(Mcp({"forget", project}).out,
             "nothing was recorded for " + project + " where there was nothing\n");
+}
+
+TEST_F(EnableTest, ReAddingAnApprovedAliasShowsWhatItDeclaresAndAsks) {
+  std::ofstream(temporary_.Join("old-key")) << "old";
+  std::ofstream(temporary_.Join("new-key")) << "new";
+  ASSERT_EQ(AtTerminal({"add", "weather", "-e", "KEY_FILE=" + temporary_.Join("old-key"), "--",
+                        "/bin/cat"},
+                       "y\n")
+                .status,
+            0);
+  // A stored value is not part of the digest: the approval stays, and the
+  // new file the server may read is shown all the same.
+  CommandOutput add = AtTerminal(
+      {"add", "weather", "-e", "KEY_FILE=" + temporary_.Join("new-key"), "--", "/bin/cat"}, "n\n");
+  EXPECT_EQ(add.status, 0) << add.out;
+  EXPECT_THAT(add.out, HasSubstr("may read: " + temporary_.Join("new-key")));
+  EXPECT_THAT(add.out, HasSubstr("Use this MCP server? [y/N] "));
+  EXPECT_THAT(add.out, HasSubstr("weather stays approved, since its digest did not change, and no "
+                                 "file was changed to ask for it"));
+  EXPECT_THAT(Mcp({"list"}).out, HasSubstr("  weather  stdio  approved"));
+  add = AtTerminal({"add", "-s", "project", "weather", "-e",
+                    "KEY_FILE=" + temporary_.Join("new-key"), "--", "/bin/cat"},
+                   "y\n");
+  EXPECT_THAT(add.out, HasSubstr("Use this MCP server? [y/N] "));
+  EXPECT_THAT(add.out, HasSubstr("weather is approved already: " + Project() + " asks for it"));
+  EXPECT_EQ(Requested(Project()), nlohmann::json::array({"weather"}));
+}
+
+TEST_F(EnableTest, TheEndOfTheInputEndsThePromptsLine) {
+  CommandOutput add = AtTerminal({"add", "weather", "--", "/bin/cat"}, "\x04");
+  EXPECT_THAT(add.out, HasSubstr("[y/N] \r\nweather is declared, not approved"));
+  ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
+  CommandOutput enable = AtTerminal({"enable", "docs"}, "\x04");
+  EXPECT_THAT(enable.out, HasSubstr("[y/N] \r\ndocs is not approved"));
+}
+
+TEST_F(EnableTest, WhatEnableAndDisableSayIsWhatTheirPagesSay) {
+  ASSERT_EQ(AtTerminal({"add", "weather", "--", "/bin/cat"}, "y\n").status, 0);
+  EXPECT_THAT(AtTerminal({"enable", "weather", "-s", "project"}, "").out,
+              HasSubstr(Project() + " now asks for weather: a session started here starts it\r\n"));
+  CommandOutput disable = Mcp({"disable", "weather", "-s", "user"});
+  EXPECT_EQ(disable.status, 0);
+  EXPECT_EQ(disable.out, Profile() + "/settings.json does not ask for weather: nothing changed\n");
+  const std::pair<std::vector<std::string>, std::string> refusals[] = {
+      {{"enable", "a", "b"},
+       "bravebot-mcp enable: enable takes one alias and -s local, project or user; bravebot-mcp "
+       "enable --help says more\n"},
+      {{"disable"},
+       "bravebot-mcp disable: disable takes one alias and -s local, project or user; "
+       "bravebot-mcp disable --help says more\n"},
+      {{"forget", "a", "b"},
+       "bravebot-mcp forget: forget takes one path, or none; bravebot-mcp forget --help says "
+       "more\n"},
+  };
+  for (const auto& [words, said] : refusals) {
+    CommandOutput refused = Mcp(words);
+    EXPECT_EQ(refused.status, 2) << said;
+    EXPECT_EQ(refused.err, said);
+  }
+}
+
+TEST_F(EnableTest, AnUnusableSettingsFileAtAddDeclaresAndMakesNothing) {
+  std::filesystem::create_directories(Checkout() + "/.bravebot");
+  std::ofstream(Project()) << R"({"mcp": {"request": "docs"}})";
+  CommandOutput add =
+      AtTerminal({"add", "maps", "-s", "project", "--http", "https://maps.example.com/mcp"}, "y\n");
+  EXPECT_EQ(add.status, 1);
+  EXPECT_THAT(add.out, HasSubstr("bravebot-mcp add: " + Project() +
+                                 " cannot be used: its mcp.request is not a list. It was left as "
+                                 "it is: mend it by hand; nothing was declared"));
+  EXPECT_THAT(add.out, ::testing::Not(HasSubstr("Use this MCP server?")));
+  EXPECT_FALSE(std::filesystem::exists(Profile()));
 }
 
 }  // namespace

@@ -96,5 +96,38 @@ TEST_F(ListTest, ASettingsFileThatCannotBeReadIsSaidAndFailsTheList) {
   EXPECT_THAT(list.err, HasSubstr(Settings()));
 }
 
+// Counts how often `part` is in `text`.
+size_t Occurrences(const std::string& text, const std::string& part) {
+  size_t count = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+TEST_F(ListTest, ALinkedDotBravebotIsSaidOnce) {
+  std::filesystem::remove_all(Checkout() + "/.bravebot");
+  std::filesystem::create_directories(temporary_.Join("elsewhere"));
+  std::filesystem::create_directory_symlink(temporary_.Join("elsewhere"),
+                                            Checkout() + "/.bravebot");
+  for (const char* command : {"list", "doctor"}) {
+    CommandOutput shown = Mcp({command});
+    EXPECT_EQ(shown.status, 1) << command;
+    EXPECT_EQ(Occurrences(shown.err, Checkout() + "/.bravebot is a link"), 1u)
+        << command << ": " << shown.err;
+  }
+}
+
+TEST_F(ListTest, AnUnusableEntryAskedForHereIsListedOnceAsUnusable) {
+  nlohmann::json declarations = nlohmann::json::parse(Slurp(DeclarationFile()));
+  declarations["servers"]["ghost"] = {{"transport", "stdio"}, {"program", "bin/ghost"}};
+  std::ofstream(DeclarationFile()) << declarations.dump();
+  CommandOutput list = Mcp({"list"});
+  EXPECT_EQ(list.status, 1);
+  EXPECT_THAT(list.out, HasSubstr("  ghost    cannot be used: "));
+  EXPECT_THAT(list.out, ::testing::Not(HasSubstr("not declared")));
+  nlohmann::json json = nlohmann::json::parse(Mcp({"list", "--json"}).out);
+  EXPECT_TRUE(json["requested_not_declared"].empty()) << json.dump();
+  EXPECT_EQ(json["unusable"].size(), 1u);
+}
+
 }  // namespace
 }  // namespace bravebot::testing

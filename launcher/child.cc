@@ -20,7 +20,7 @@ namespace {
 constexpr int kErrorFd = 3;
 constexpr int kRulesetFd = 4;
 
-[[noreturn]] void Fail(int error_fd, ChildStep step, int errno_value) {
+[[noreturn]] void ReportStepAndExit(int error_fd, ChildStep step, int errno_value) {
   ChildFailure failure{static_cast<int>(step), errno_value};
   // One write of a few bytes to a pipe is atomic; nothing to retry into.
   [[maybe_unused]] ssize_t ignored = ::write(error_fd, &failure, sizeof(failure));
@@ -37,10 +37,10 @@ bool MoveTo(int fd, int target) {
 // says so, in whatever PID namespace the child is.
 void ArmDeathSignal(const ChildPlan& plan) {
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
-    Fail(plan.error_fd, ChildStep::kDeathSignal, errno);
+    ReportStepAndExit(plan.error_fd, ChildStep::kDeathSignal, errno);
   }
   struct pollfd parent = {plan.parent_pidfd, POLLIN, 0};
-  if (::poll(&parent, 1, 0) != 0) Fail(plan.error_fd, ChildStep::kDeathSignal, ESRCH);
+  if (::poll(&parent, 1, 0) != 0) ReportStepAndExit(plan.error_fd, ChildStep::kDeathSignal, ESRCH);
 }
 
 void ArrangeDescriptors(const ChildPlan& plan) {
@@ -51,19 +51,21 @@ void ArrangeDescriptors(const ChildPlan& plan) {
                           plan.ruleset_fd};
   for (int i = 0; i < 5; ++i) {
     moved[i] = sources[i] < 0 ? -1 : ::fcntl(sources[i], F_DUPFD_CLOEXEC, 10);
-    if (sources[i] >= 0 && moved[i] < 0) Fail(plan.error_fd, ChildStep::kDescriptors, errno);
+    if (sources[i] >= 0 && moved[i] < 0)
+      ReportStepAndExit(plan.error_fd, ChildStep::kDescriptors, errno);
   }
   if (::dup3(moved[3], kErrorFd, O_CLOEXEC) != kErrorFd) {
-    Fail(plan.error_fd, ChildStep::kDescriptors, errno);
+    ReportStepAndExit(plan.error_fd, ChildStep::kDescriptors, errno);
   }
   for (int i = 0; i < 3; ++i) {
-    if (moved[i] >= 0 && !MoveTo(moved[i], i)) Fail(kErrorFd, ChildStep::kDescriptors, errno);
+    if (moved[i] >= 0 && !MoveTo(moved[i], i))
+      ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
   }
   if (moved[4] >= 0 && ::dup3(moved[4], kRulesetFd, O_CLOEXEC) != kRulesetFd) {
-    Fail(kErrorFd, ChildStep::kDescriptors, errno);
+    ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
   }
   if (::syscall(SYS_close_range, kRulesetFd + 1, ~0U, 0) != 0) {
-    Fail(kErrorFd, ChildStep::kDescriptors, errno);
+    ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
   }
   if (moved[4] < 0) ::close(kRulesetFd);
 }
@@ -71,7 +73,8 @@ void ArrangeDescriptors(const ChildPlan& plan) {
 void ResetSignals() {
   sigset_t empty;
   ::sigemptyset(&empty);
-  if (::sigprocmask(SIG_SETMASK, &empty, nullptr) != 0) Fail(kErrorFd, ChildStep::kSignals, errno);
+  if (::sigprocmask(SIG_SETMASK, &empty, nullptr) != 0)
+    ReportStepAndExit(kErrorFd, ChildStep::kSignals, errno);
   struct sigaction default_action = {};
   default_action.sa_handler = SIG_DFL;
   for (int signal = 1; signal < NSIG; ++signal) {
@@ -85,16 +88,17 @@ void ResetSignals() {
 int EnterWorld(const ChildPlan& plan) {
   const bool landlock = plan.ruleset_fd >= 0;
   if (int error = EnterUserNamespace(plan.isolation); error != 0) {
-    Fail(kErrorFd, ChildStep::kUserNamespace, error);
+    ReportStepAndExit(kErrorFd, ChildStep::kUserNamespace, error);
   }
   if (int error = MountOwnProc(plan.isolation, landlock ? kRulesetFd : -1); error != 0) {
-    Fail(kErrorFd, ChildStep::kOwnProc, error);
+    ReportStepAndExit(kErrorFd, ChildStep::kOwnProc, error);
   }
   if (int error = EnterFilesystemView(plan.view); error != 0) {
-    Fail(kErrorFd, ChildStep::kFilesystemView, error);
+    ReportStepAndExit(kErrorFd, ChildStep::kFilesystemView, error);
   }
   int working_directory = OpenVerifiedDirectory(plan.working_directory);
-  if (working_directory < 0) Fail(kErrorFd, ChildStep::kWorkingDirectory, -working_directory);
+  if (working_directory < 0)
+    ReportStepAndExit(kErrorFd, ChildStep::kWorkingDirectory, -working_directory);
   return working_directory;
 }
 
@@ -102,18 +106,19 @@ int EnterWorld(const ChildPlan& plan) {
 [[noreturn]] void ConfineAndExec(const ChildPlan& plan, int working_directory) {
   if (plan.ruleset_fd >= 0) {
     if (::syscall(SYS_landlock_restrict_self, kRulesetFd, 0) != 0) {
-      Fail(kErrorFd, ChildStep::kLandlock, errno);
+      ReportStepAndExit(kErrorFd, ChildStep::kLandlock, errno);
     }
     ::close(kRulesetFd);
   }
   // Last before execve: once installed, the filter also binds what is left.
   if (::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, plan.seccomp, 0, 0) != 0) {
-    Fail(kErrorFd, ChildStep::kSeccomp, errno);
+    ReportStepAndExit(kErrorFd, ChildStep::kSeccomp, errno);
   }
-  if (::fchdir(working_directory) != 0) Fail(kErrorFd, ChildStep::kWorkingDirectory, errno);
+  if (::fchdir(working_directory) != 0)
+    ReportStepAndExit(kErrorFd, ChildStep::kWorkingDirectory, errno);
   ::close(working_directory);
   ::execve(plan.program, plan.argv, plan.envp);
-  Fail(kErrorFd, ChildStep::kExec, errno);
+  ReportStepAndExit(kErrorFd, ChildStep::kExec, errno);
 }
 
 }  // namespace
@@ -161,21 +166,22 @@ void RunChild(const ChildPlan& plan) {
   ResetSignals();
   ::umask(077);
   struct rlimit no_core = {0, 0};
-  if (::setrlimit(RLIMIT_CORE, &no_core) != 0) Fail(kErrorFd, ChildStep::kLimits, errno);
+  if (::setrlimit(RLIMIT_CORE, &no_core) != 0)
+    ReportStepAndExit(kErrorFd, ChildStep::kLimits, errno);
   if (int error = DropCapabilities(*plan.capabilities); error != 0) {
-    Fail(kErrorFd, ChildStep::kCapabilities, error);
+    ReportStepAndExit(kErrorFd, ChildStep::kCapabilities, error);
   }
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-    Fail(kErrorFd, ChildStep::kNoNewPrivileges, errno);
+    ReportStepAndExit(kErrorFd, ChildStep::kNoNewPrivileges, errno);
   }
-  if (::setsid() < 0) Fail(kErrorFd, ChildStep::kSession, errno);
+  if (::setsid() < 0) ReportStepAndExit(kErrorFd, ChildStep::kSession, errno);
   if (plan.isolation.pid_namespace) {
     // From here on this is the server's process; the init stays behind.
     if (int error = StartServerUnderInit(plan.wipe); error != 0) {
-      Fail(kErrorFd, ChildStep::kInit, error);
+      ReportStepAndExit(kErrorFd, ChildStep::kInit, error);
     }
     ResetInitSignals();
-    if (::setsid() < 0) Fail(kErrorFd, ChildStep::kSession, errno);
+    if (::setsid() < 0) ReportStepAndExit(kErrorFd, ChildStep::kSession, errno);
   }
   ConfineAndExec(plan, working_directory);
 }

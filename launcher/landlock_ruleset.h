@@ -9,7 +9,7 @@
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "launcher/verified_path.h"
-#include "profiles/landlock_plan.h"
+#include "profiles/landlock_rules.h"
 
 namespace bravebot {
 

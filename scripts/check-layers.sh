@@ -3,7 +3,8 @@
 # it. From the bottom: base, confine, profiles, launcher, then the supervisor's
 # store, policy, mcp (the wire), servers and session, then cli. mcp/ sits
 # beside store/ and policy/, knowing no file: neither it nor they include the
-# other.
+# other. launcher/ applies a plan and knows no reach: it includes the plan
+# types of profiles/ (landlock_rules.h, seccomp_filter.h), never confine/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each layer, and the layers it must not include.
@@ -11,7 +12,7 @@ declare -A forbidden=(
   [base]="confine profiles launcher supervisor cli"
   [confine]="profiles launcher supervisor cli"
   [profiles]="launcher supervisor cli"
-  [launcher]="supervisor cli"
+  [launcher]="confine supervisor cli"
   [supervisor/store]="supervisor/policy supervisor/mcp supervisor/servers supervisor/session cli"
   [supervisor/policy]="supervisor/mcp supervisor/servers supervisor/session cli"
   [supervisor/mcp]="supervisor/store supervisor/policy supervisor/servers supervisor/session launcher cli"

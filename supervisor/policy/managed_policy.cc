@@ -12,10 +12,11 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "base/json_depth.h"
+#include "base/files.h"
 #include "base/text_position.h"
 #include "base/unique_fd.h"
-#include "confine/url.h"
+#include "confine/url_host.h"
+#include "supervisor/store/json_text.h"
 
 namespace bravebot {
 namespace {
@@ -25,14 +26,7 @@ using nlohmann::json;
 // An administrator writes a few lines; anything larger is not their file (a
 // device, a log) and is not read whole into memory.
 constexpr size_t kMaxFileSize = 1 << 20;
-
-std::string Lowercase(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
-    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  });
-  return lower;
-}
+constexpr char kTooLarge[] = "is larger than any policy (over 1 MiB)";
 
 std::string WhoseFile(const std::string& path) {
   return path + ", which this machine's administrator manages, ";
@@ -123,46 +117,14 @@ class JsonLayout {
   std::string_view text_;
 };
 
-// The one member named `key`, or nullptr when there is none. A key given
-// twice is a problem: nlohmann::json keeps the last, other readers the first,
-// and the administrator meant one of them.
-const JsonLayout::Member* FindOnce(const std::vector<JsonLayout::Member>& members,
-                                   std::string_view key, std::string_view shown_key,
-                                   std::string_view text, std::string& problem) {
-  const JsonLayout::Member* found = nullptr;
+// The member named `key`, or nullptr when there is none. ParseJsonText has
+// refused a key given twice already, so there is at most one.
+const JsonLayout::Member* FindMember(const std::vector<JsonLayout::Member>& members,
+                                     std::string_view key) {
   for (const JsonLayout::Member& member : members) {
-    if (member.key != key) continue;
-    if (found != nullptr) {
-      problem = "gives " + std::string(shown_key) + " twice (" + At(text, member.key_at) + ")";
-      return nullptr;
-    }
-    found = &member;
+    if (member.key == key) return &member;
   }
-  return found;
-}
-
-std::optional<std::string> CanonicalIpv6(const std::string& text) {
-  std::array<unsigned char, 16> address;
-  if (inet_pton(AF_INET6, text.c_str(), address.data()) != 1) return std::nullopt;
-  std::array<char, INET6_ADDRSTRLEN> shown;
-  if (inet_ntop(AF_INET6, address.data(), shown.data(), shown.size()) == nullptr) {
-    return std::nullopt;
-  }
-  return std::string(shown.data());
-}
-
-// A host entry's host as it is compared: lowercase, an IPv6 address without
-// brackets and in its canonical spelling. Anything else is kept as written
-// (lowercased) and matches only a url host spelled the same.
-std::string HostEntryHost(const std::string& written) {
-  std::string host = Lowercase(written);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
-  if (host.find(':') != std::string::npos) {
-    if (std::optional<std::string> canonical = CanonicalIpv6(host)) return *canonical;
-  }
-  return host;
+  return nullptr;
 }
 
 // One list item as an entry, or nothing for an item in neither form. An item
@@ -179,7 +141,7 @@ std::optional<ManagedEntry> EntryFromJson(const json& item) {
     const json& host = item.at("host");
     if (!host.is_string() || host.get<std::string>().empty()) return std::nullopt;
     entry.kind = ManagedEntry::Kind::kHost;
-    entry.host = HostEntryHost(host.get<std::string>());
+    entry.host = CanonicalHost(host.get<std::string>());
     return entry;
   }
   const json& command = item.at("command");
@@ -197,7 +159,7 @@ void ReadList(const json& mcp, const std::vector<JsonLayout::Member>& members,
               const std::string& key, std::string_view text,
               std::optional<std::vector<ManagedEntry>>& list, std::string& problem) {
   const std::string shown_key = "mcp." + key;
-  const JsonLayout::Member* member = FindOnce(members, key, shown_key, text, problem);
+  const JsonLayout::Member* member = FindMember(members, key);
   if (member == nullptr) return;
   const json& value = mcp.at(key);
   if (!value.is_array()) {
@@ -216,31 +178,17 @@ void ReadList(const json& mcp, const std::vector<JsonLayout::Member>& members,
 ManagedPolicy PolicyFromText(std::string_view text, const std::string& path) {
   ManagedPolicy policy;
   policy.path = path;
-  if (NestsDeeperThan(text, kMaxJsonDepth)) {
-    policy.problem =
-        "is nested deeper than " + std::to_string(kMaxJsonDepth) + " levels, which no policy needs";
-    return policy;
-  }
-  json document;
-  try {
-    document = json::parse(text);
-  } catch (const json::parse_error& error) {
-    // error.byte is one past the character that stopped the parser.
-    policy.problem = "is not JSON (the parser stopped at " +
-                     At(text, error.byte == 0 ? 0 : error.byte - 1) + ")";
-    return policy;
-  } catch (const json::exception&) {
-    policy.problem = "holds a value no JSON reader can hold (a number out of range)";
-    return policy;
-  }
+  std::optional<json> parsed = ParseJsonText(text, policy.problem);
+  if (!parsed) return policy;
+  const json& document = *parsed;
   if (!document.is_object()) {
     policy.problem = "is not a JSON object";
     return policy;
   }
   JsonLayout layout(text);
-  // Kept in a variable: FindOnce answers with a pointer into it.
+  // Kept in a variable: FindMember answers with a pointer into it.
   const std::vector<JsonLayout::Member> root_members = layout.Members(layout.Root());
-  const JsonLayout::Member* mcp_member = FindOnce(root_members, "mcp", "mcp", text, policy.problem);
+  const JsonLayout::Member* mcp_member = FindMember(root_members, "mcp");
   if (mcp_member == nullptr) return policy;
   const json& mcp = document.at("mcp");
   if (!mcp.is_object()) {
@@ -252,148 +200,6 @@ ManagedPolicy PolicyFromText(std::string_view text, const std::string& path) {
   if (policy.broken()) return policy;
   ReadList(mcp, members, "deny", text, policy.deny, policy.problem);
   return policy;
-}
-
-struct FileText {
-  std::optional<std::string> text;  // nullopt when the file is missing
-  std::string problem;              // set when it exists and cannot be read
-  ErrorCode code = ErrorCode::kSystem;
-  int errno_value = 0;
-};
-
-FileText ReadWholeFile(const std::string& path) {
-  FileText file;
-  auto fail = [&file](ErrorCode code, std::string problem, int errno_value) {
-    file.code = code;
-    file.problem = std::move(problem);
-    file.errno_value = errno_value;
-    return std::move(file);
-  };
-  // O_NONBLOCK: a fifo put at the path does not hang every session; it is
-  // refused below as not a regular file.
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
-  if (!fd.valid()) {
-    if (errno == ENOENT || errno == ENOTDIR) return file;
-    int error = errno;
-    return fail(ErrorCode::kSystem, "cannot be read (" + std::string(std::strerror(error)) + ")",
-                error);
-  }
-  struct stat status;
-  if (::fstat(fd.get(), &status) != 0) {
-    int error = errno;
-    return fail(ErrorCode::kSystem, "cannot be read (" + std::string(std::strerror(error)) + ")",
-                error);
-  }
-  if (!S_ISREG(status.st_mode)) return fail(ErrorCode::kCorrupt, "is not a regular file", 0);
-  std::string text;
-  std::array<char, 8192> buffer;
-  for (;;) {
-    ssize_t got = ::read(fd.get(), buffer.data(), buffer.size());
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      int error = errno;
-      return fail(ErrorCode::kSystem, "cannot be read (" + std::string(std::strerror(error)) + ")",
-                  error);
-    }
-    if (got == 0) break;
-    text.append(buffer.data(), static_cast<size_t>(got));
-    if (text.size() > kMaxFileSize) {
-      return fail(ErrorCode::kCorrupt, "is larger than any policy (over 1 MiB)", 0);
-    }
-  }
-  file.text = std::move(text);
-  return file;
-}
-
-bool IsDigits(std::string_view text) {
-  return !text.empty() &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// True for an IPv4 address in the one spelling both readers agree on: four
-// decimal numbers 0-255, none with a leading zero.
-bool IsDottedQuad(std::string_view host) {
-  int parts = 0;
-  while (true) {
-    size_t dot = host.find('.');
-    std::string_view part = host.substr(0, dot);
-    if (!IsDigits(part) || part.size() > 3 || (part.size() > 1 && part[0] == '0') ||
-        std::stoi(std::string(part)) > 255) {
-      return false;
-    }
-    ++parts;
-    if (dot == std::string_view::npos) break;
-    host.remove_prefix(dot + 1);
-  }
-  return parts == 4;
-}
-
-// True where a url parser reads the host as an IPv4 address: its last label is
-// a number, in decimal or 0x hexadecimal (so "127.1", "2130706433" and
-// "0x7f.0.0.1" are all 127.0.0.1 to a connection).
-bool EndsInNumber(std::string_view host) {
-  std::string_view last = host.substr(host.rfind('.') + 1);
-  if (IsDigits(last)) return true;
-  if (last.size() < 2 || last[0] != '0' || (last[1] != 'x' && last[1] != 'X')) return false;
-  return std::all_of(last.begin() + 2, last.end(),
-                     [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
-}
-
-struct UrlHost {
-  std::string host;  // lowercase; an IPv6 address in its canonical spelling
-  bool is_name = false;
-};
-
-// The host a url reaches, or nothing where bravebot and the connection could
-// read it apart. ParseServiceUrl already refuses userinfo, spaces and control
-// characters (a parser strips tabs and newlines from a url). Beyond those, a
-// name holds only letters, digits, '.' and '-' in non-empty labels: that
-// leaves out a backslash (read as '/' by a url parser), a percent escape
-// (decoded by one), characters beyond ASCII (mapped by IDNA, fullwidth dots
-// included), '_' and the like, and a trailing dot (the same name to DNS). A
-// name ending in a number is an IPv4 address to a connection, and is read only
-// in dotted-quad spelling. An IPv6 address must parse, so a zone ("%25eth0")
-// is refused, and one mapping an IPv4 address (::ffff:a.b.c.d) is that
-// address under another spelling.
-std::optional<UrlHost> ReadUrlHost(const std::string& url) {
-  Result<ServiceUrl> parsed = ParseServiceUrl(url);
-  if (!parsed) return std::nullopt;
-  const bool bracketed = url.substr(url.find("://") + 3).starts_with('[');
-  UrlHost read;
-  if (bracketed) {
-    if (!std::all_of(parsed->host.begin(), parsed->host.end(), [](char c) {
-          return std::isxdigit(static_cast<unsigned char>(c)) != 0 || c == ':' || c == '.';
-        })) {
-      return std::nullopt;
-    }
-    std::array<unsigned char, 16> address;
-    if (inet_pton(AF_INET6, parsed->host.c_str(), address.data()) != 1) return std::nullopt;
-    constexpr std::array<unsigned char, 12> kMappedPrefix = {0, 0, 0, 0, 0,    0,
-                                                             0, 0, 0, 0, 0xff, 0xff};
-    if (std::equal(kMappedPrefix.begin(), kMappedPrefix.end(), address.begin())) {
-      return std::nullopt;
-    }
-    std::optional<std::string> canonical = CanonicalIpv6(parsed->host);
-    if (!canonical) return std::nullopt;
-    read.host = *canonical;
-    return read;
-  }
-  const std::string& host = parsed->host;
-  bool name_characters = std::all_of(host.begin(), host.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-           c == '-';
-  });
-  if (!name_characters || host.starts_with('.') || host.ends_with('.') ||
-      host.find("..") != std::string::npos) {
-    return std::nullopt;
-  }
-  read.host = Lowercase(host);
-  if (EndsInNumber(read.host)) {
-    if (!IsDottedQuad(read.host)) return std::nullopt;
-    return read;
-  }
-  read.is_name = true;
-  return read;
 }
 
 bool HostMatches(const std::string& entry, const UrlHost& url_host) {
@@ -432,24 +238,25 @@ Result<ManagedPolicy> ParseManagedPolicy(std::string_view text, const std::strin
 }
 
 Result<ManagedPolicy> ReadManagedPolicy(const std::string& path) {
-  FileText file = ReadWholeFile(path);
-  if (!file.problem.empty()) {
-    return Error(file.code, BrokenReason(path, file.problem), file.errno_value);
+  Result<std::optional<std::string>> text = ReadWholeFile(path, kMaxFileSize, kTooLarge);
+  if (!text) {
+    return Error(text.error().code(), BrokenReason(path, text.error().message()),
+                 text.error().errno_value());
   }
-  if (!file.text) {
+  if (!*text) {
     ManagedPolicy none;
     none.path = path;
     return none;
   }
-  return ParseManagedPolicy(*file.text, path);
+  return ParseManagedPolicy(**text, path);
 }
 
 ManagedPolicy LoadManagedPolicy(const std::string& path) {
-  FileText file = ReadWholeFile(path);
-  if (file.text) return PolicyFromText(*file.text, path);
+  Result<std::optional<std::string>> text = ReadWholeFile(path, kMaxFileSize, kTooLarge);
+  if (text && *text) return PolicyFromText(**text, path);
   ManagedPolicy policy;
   policy.path = path;
-  policy.problem = file.problem;  // empty for a missing file: no policy
+  if (!text) policy.problem = text.error().message();  // a missing file is no policy
   return policy;
 }
 

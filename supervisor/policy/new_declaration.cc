@@ -66,7 +66,7 @@ Result<Declaration> CompleteDeclaration(Declaration typed, const DeclarationSurr
   Declaration declaration = std::move(typed);
   if (declaration.transport == Transport::kHttp) return declaration;
 
-  if (!IsProgramNamedByPath(declaration.program)) {
+  if (!IsProgramFoundThroughPath(declaration.program)) {
     declaration.program = AbsolutePath(declaration.program, around.cwd);
   } else if (!declaration.NamesVariable("PATH")) {
     // A program given by name is found through PATH, and the server is given

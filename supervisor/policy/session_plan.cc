@@ -4,8 +4,8 @@
 #include <map>
 
 #include "confine/digest.h"
-#include "confine/path_installs.h"
 #include "confine/paths.h"
+#include "confine/reach.h"
 #include "supervisor/policy/runner_lines.h"
 #include "supervisor/store/settings_file.h"
 
@@ -135,17 +135,11 @@ void DecideServer(PlannedServer& server, const SessionInputs& inputs, bool proje
 
 std::optional<std::string> WhereItRuns(const Declaration& declaration,
                                        const EnvironmentLookup& getenv, const FileSystemView& fs) {
-  if (declaration.transport != Transport::kStdio || !IsProgramNamedByPath(declaration.program)) {
+  if (declaration.transport != Transport::kStdio ||
+      !IsProgramFoundThroughPath(declaration.program)) {
     return std::nullopt;
   }
-  std::optional<std::string> path;
-  for (const StoredVariable& stored : declaration.stored_variables) {
-    if (stored.name == "PATH") path = stored.value;
-  }
-  if (!path && declaration.NamesVariable("PATH")) {
-    if (const char* value = getenv("PATH")) path = value;
-  }
-  Result<std::string> found = FindProgram(declaration.program, path, fs);
+  Result<std::string> found = LocateProgram(declaration, getenv, fs);
   return found ? std::optional<std::string>(*found) : std::nullopt;
 }
 
@@ -164,7 +158,12 @@ Result<SessionPlan> PlanSession(const SessionInputs& inputs) {
   for (Scope scope : {Scope::kLocal, Scope::kProject, Scope::kUser}) {
     Result<McpRequest> request = settings.ReadRequest(scope);
     if (!request) {
-      plan.unreadable.push_back(request.error());
+      // A .bravebot that is a link refuses both files of the checkout with
+      // the one message: said once.
+      const bool said = std::any_of(
+          plan.unreadable.begin(), plan.unreadable.end(),
+          [&](const Error& error) { return error.message() == request.error().message(); });
+      if (!said) plan.unreadable.push_back(request.error());
       continue;
     }
     for (const std::string& alias : request->aliases) {

@@ -1,28 +1,187 @@
 #include "supervisor/store/json_text.h"
 
+#include <cstring>
+#include <set>
+#include <vector>
+
 #include "base/json_depth.h"
+#include "base/shown_text.h"
 #include "base/text_position.h"
 
 namespace bravebot {
+namespace {
 
-std::optional<nlohmann::json> ParseJsonText(std::string_view text, std::string& problem) {
+using nlohmann::json;
+
+// Builds the document as nlohmann::json's own reader does, and on the way
+// refuses a key given twice and notes each number held as a double.
+class KeepingReader {
+ public:
+  KeepingReader(json& result, NumbersAsWritten* numbers) : dom_(result), numbers_(numbers) {}
+
+  bool null() { return Scalar(dom_.null()); }
+  bool boolean(bool value) { return Scalar(dom_.boolean(value)); }
+  bool number_integer(json::number_integer_t value) { return Scalar(dom_.number_integer(value)); }
+  bool number_unsigned(json::number_unsigned_t value) {
+    return Scalar(dom_.number_unsigned(value));
+  }
+  bool number_float(json::number_float_t value, const std::string& written) {
+    if (numbers_ != nullptr) (*numbers_)[Pointer()] = written;
+    return Scalar(dom_.number_float(value, written));
+  }
+  bool string(std::string& value) { return Scalar(dom_.string(value)); }
+  bool binary(json::binary_t& value) { return Scalar(dom_.binary(value)); }
+  bool start_object(std::size_t size) {
+    frames_.push_back({});
+    return dom_.start_object(size);
+  }
+  bool key(std::string& key) {
+    ++keys_seen_;
+    Frame& frame = frames_.back();
+    frame.key = key;
+    if (!frame.keys.insert(key).second) {
+      twice_ = Pointer();
+      return false;
+    }
+    return dom_.key(key);
+  }
+  bool end_object() {
+    frames_.pop_back();
+    return Scalar(dom_.end_object());
+  }
+  bool start_array(std::size_t size) {
+    Frame frame;
+    frame.array = true;
+    frames_.push_back(std::move(frame));
+    return dom_.start_array(size);
+  }
+  bool end_array() {
+    frames_.pop_back();
+    return Scalar(dom_.end_array());
+  }
+  template <typename Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& error) {
+    return dom_.parse_error(position, token, error);  // throws, as json::parse would
+  }
+
+  // The pointer of the key given twice, or "" when none was.
+  const std::string& twice() const { return twice_; }
+  // How many keys were read, the one given twice the last of them.
+  size_t keys_seen() const { return keys_seen_; }
+
+ private:
+  struct Frame {
+    bool array = false;
+    std::size_t index = 0;
+    std::string key;
+    std::set<std::string> keys;
+  };
+
+  // A value ended: the next one of an array is at the next index.
+  bool Scalar(bool keep_going) {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+    return keep_going;
+  }
+
+  std::string Pointer() const {
+    json::json_pointer pointer;
+    for (const Frame& frame : frames_) {
+      pointer = frame.array ? pointer / frame.index : pointer / frame.key;
+    }
+    return pointer.to_string();
+  }
+
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  NumbersAsWritten* numbers_;
+  std::vector<Frame> frames_;
+  std::string twice_;
+  size_t keys_seen_ = 0;
+};
+
+// Where the `n`th key (from 1) of `text` starts: a string followed by ':'.
+// The parser has read the text that far, so it is JSON up to there.
+size_t KeyOffset(std::string_view text, size_t n) {
+  for (size_t at = 0; at < text.size(); ++at) {
+    if (text[at] != '"') continue;
+    const size_t start = at;
+    for (++at; at < text.size() && text[at] != '"'; ++at) {
+      if (text[at] == '\\') ++at;
+    }
+    size_t next = at + 1;
+    while (next < text.size() && std::strchr(" \t\r\n", text[next]) != nullptr) ++next;
+    if (next < text.size() && text[next] == ':' && --n == 0) return start;
+  }
+  return 0;
+}
+
+// "mcp.request" for "/mcp/request", for a person.
+std::string DottedKey(const std::string& pointer) {
+  std::string dotted;
+  json::json_pointer walk(pointer);
+  std::vector<std::string> tokens;
+  while (!walk.empty()) {
+    tokens.insert(tokens.begin(), walk.back());
+    walk.pop_back();
+  }
+  for (size_t i = 0; i < tokens.size(); ++i) dotted += (i == 0 ? "" : ".") + tokens[i];
+  return dotted;
+}
+
+}  // namespace
+
+std::optional<json> ParseJsonText(std::string_view text, std::string& problem,
+                                  NumbersAsWritten* numbers) {
   if (NestsDeeperThan(text, kMaxJsonDepth)) {
     problem = "is nested deeper than " + std::to_string(kMaxJsonDepth) +
               " levels, which no file of bravebot-mcp needs";
     return std::nullopt;
   }
   try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
+    json document;
+    KeepingReader reader(document, numbers);
+    if (!json::sax_parse(text, &reader)) {
+      // A key is shown escaped: it comes from the file.
+      auto [line, column] = LineAndColumn(text, KeyOffset(text, reader.keys_seen()));
+      problem = "gives the key " + QuoteLine(DottedKey(reader.twice()), 80) + " twice (line " +
+                std::to_string(line) + ", column " + std::to_string(column) +
+                "), and only one of them can be meant";
+      return std::nullopt;
+    }
+    return document;
+  } catch (const json::parse_error& error) {
     // error.byte is one past the character that stopped the parser.
     auto [line, column] = LineAndColumn(text, error.byte == 0 ? 0 : error.byte - 1);
     problem = "is not JSON: the parser stopped at line " + std::to_string(line) + ", column " +
               std::to_string(column);
-  } catch (const nlohmann::json::exception&) {
+  } catch (const json::exception&) {
     // A number too large for any type, for one: JSON in form, but not data.
     problem = "holds a value no JSON reader can hold (a number out of range)";
   }
   return std::nullopt;
+}
+
+std::string DumpKeepingNumbers(const json& document, const NumbersAsWritten& numbers) {
+  // Each number goes out as a string no document holds, which is then
+  // replaced by the number's own text.
+  constexpr std::string_view kMark = "\x01number ";
+  constexpr std::string_view kMarkDumped = "\"\\u0001number ";
+  const std::string plain = document.dump(2);
+  if (numbers.empty() || plain.find(kMarkDumped) != std::string::npos) return plain;
+  json marked = document;
+  std::vector<const std::string*> written;
+  for (const auto& [pointer, text] : numbers) {
+    json::json_pointer at(pointer);
+    if (!marked.contains(at) || !marked[at].is_number_float()) continue;
+    marked[at] = std::string(kMark) + std::to_string(written.size());
+    written.push_back(&text);
+  }
+  std::string out = marked.dump(2);
+  for (size_t i = 0; i < written.size(); ++i) {
+    const std::string quoted = std::string(kMarkDumped) + std::to_string(i) + "\"";
+    size_t at = out.find(quoted);
+    if (at != std::string::npos) out.replace(at, quoted.size(), *written[i]);
+  }
+  return out;
 }
 
 }  // namespace bravebot

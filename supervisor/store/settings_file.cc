@@ -94,13 +94,14 @@ Result<UniqueFd> OpenCheckoutSettingsDirectory(const std::string& checkout_direc
 
 // The document of `name` in `dir_fd`, or nothing where the file is missing.
 Result<std::optional<json>> ReadDocumentAt(int dir_fd, const std::string& name,
-                                           const std::string& shown_path) {
+                                           const std::string& shown_path,
+                                           NumbersAsWritten* numbers = nullptr) {
   Result<std::string> text = ReadFileAt(dir_fd, name, shown_path);
   if (!text) {
     if (text.error().code() == ErrorCode::kNotFound) return std::optional<json>();
     return text.error();
   }
-  Result<json> document = ParseSettingsDocument(*text, shown_path);
+  Result<json> document = ParseSettingsDocument(*text, shown_path, numbers);
   if (!document) return document.error();
   return std::optional<json>(std::move(*document));
 }
@@ -111,7 +112,8 @@ Result<RequestChange> ChangeRequestAt(int dir_fd, const std::string& name,
                                       const std::string& shown_path, const std::string& alias,
                                       bool add) {
   RemoveAbandonedTemporaries(dir_fd, name);
-  Result<std::optional<json>> read = ReadDocumentAt(dir_fd, name, shown_path);
+  NumbersAsWritten numbers;
+  Result<std::optional<json>> read = ReadDocumentAt(dir_fd, name, shown_path, &numbers);
   if (!read) return read.error();
   if (!read->has_value()) {
     if (!add) return RequestChange::kNotRequested;
@@ -123,7 +125,7 @@ Result<RequestChange> ChangeRequestAt(int dir_fd, const std::string& name,
   }
   if (add && !AddToMcpRequest(document, alias)) return RequestChange::kAlreadyRequested;
   if (!add && !RemoveFromMcpRequest(document, alias)) return RequestChange::kNotRequested;
-  Result<std::string> text = SerializeSettingsDocument(document, shown_path);
+  Result<std::string> text = SerializeSettingsDocument(document, shown_path, numbers);
   if (!text) return text.error();
   if (Status written = ReplaceFileAt(dir_fd, name, *text, 0600, shown_path); !written) {
     return written.error();
@@ -143,9 +145,10 @@ bool McpRequest::Requests(std::string_view alias) const {
   return std::find(aliases.begin(), aliases.end(), alias) != aliases.end();
 }
 
-Result<json> ParseSettingsDocument(std::string_view text, const std::string& shown_path) {
+Result<json> ParseSettingsDocument(std::string_view text, const std::string& shown_path,
+                                   NumbersAsWritten* numbers) {
   std::string problem;
-  std::optional<json> parsed = ParseJsonText(text, problem);
+  std::optional<json> parsed = ParseJsonText(text, problem, numbers);
   if (!parsed) return Corrupt(shown_path, problem);
   json document = std::move(*parsed);
   if (!document.is_object()) return Corrupt(shown_path, "is not a JSON object");
@@ -202,9 +205,10 @@ bool RemoveFromMcpRequest(json& document, const std::string& alias) {
   return list.size() != before;
 }
 
-Result<std::string> SerializeSettingsDocument(const json& document, const std::string& shown_path) {
+Result<std::string> SerializeSettingsDocument(const json& document, const std::string& shown_path,
+                                              const NumbersAsWritten& numbers) {
   try {
-    return document.dump(2) + "\n";
+    return DumpKeepingNumbers(document, numbers) + "\n";
   } catch (const json::type_error&) {
     return Error(ErrorCode::kRefused, "a value meant for " + shown_path + " is not UTF-8 text");
   }

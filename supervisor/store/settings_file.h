@@ -24,6 +24,7 @@
 
 #include "base/file_lock.h"
 #include "base/result.h"
+#include "supervisor/store/json_text.h"
 #include "supervisor/store/profile_directory.h"
 #include "supervisor/store/scope.h"
 
@@ -66,8 +67,11 @@ enum class RequestChange {
 
 // Parses a settings file. One that is not JSON is kCorrupt, naming the file,
 // the line and the column where the parser stopped, and never quoting it; so
-// is one that is not a JSON object, or whose mcp is not an object.
-Result<nlohmann::json> ParseSettingsDocument(std::string_view text, const std::string& shown_path);
+// is one that is not a JSON object, whose mcp is not an object, or that gives
+// a key twice. With `numbers`, fills it for SerializeSettingsDocument, so
+// every number comes back as it was written.
+Result<nlohmann::json> ParseSettingsDocument(std::string_view text, const std::string& shown_path,
+                                             NumbersAsWritten* numbers = nullptr);
 
 // The mcp.request of a parsed document; nothing asked for where there is
 // none. One that is not a list of strings is kCorrupt ("its mcp.request is not
@@ -83,9 +87,10 @@ bool AddToMcpRequest(nlohmann::json& document, const std::string& alias);
 bool RemoveFromMcpRequest(nlohmann::json& document, const std::string& alias);
 
 // The text a settings file is written as: keys sorted, 2-space indentation,
-// a final line break.
+// a final line break, and each number of `numbers` as it was written.
 Result<std::string> SerializeSettingsDocument(const nlohmann::json& document,
-                                              const std::string& shown_path);
+                                              const std::string& shown_path,
+                                              const NumbersAsWritten& numbers = {});
 
 // One sentence for a file whose mcp.request holds entries that are no alias
 // ("" where none do), naming the file and the positions, never the entries.

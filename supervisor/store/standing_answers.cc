@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "base/files.h"
+#include "base/shown_text.h"
 #include "confine/declaration.h"
 #include "supervisor/store/line_file.h"
 
@@ -172,8 +173,9 @@ std::vector<std::string> DescribeForgotten(const ForgottenAnswers& forgotten) {
   });
   std::vector<std::string> lines;
   for (const ToolAnswer& tool : tools) {
-    lines.push_back(tool.server + ":" + tool.tool + " is asked about again before each call in " +
-                    forgotten.project);
+    // The names come from a file a hand may have edited: shown escaped.
+    lines.push_back(EscapeControlCharacters(tool.server + ":" + tool.tool) +
+                    " is asked about again before each call in " + forgotten.project);
   }
   if (forgotten.servers_answered) {
     lines.push_back("a server you have not approved is asked about again before it starts in " +

@@ -94,5 +94,22 @@ TEST_F(FilesTest, LockRefusesALink) {
   EXPECT_FALSE(std::filesystem::exists(directory_.Join("elsewhere")));
 }
 
+TEST(ReadWholeFileTest, ReadsARegularFileAndSaysWhyNotAnythingElse) {
+  TemporaryDirectory directory;
+  const std::string file = directory.Join("policy.json");
+  std::ofstream(file) << "{}";
+  EXPECT_EQ(ReadWholeFile(file, 10, "too large").value(), std::optional<std::string>("{}"));
+  EXPECT_EQ(ReadWholeFile(directory.Join("missing"), 10, "too large").value(), std::nullopt);
+  Result<std::optional<std::string>> large = ReadWholeFile(file, 1, "is larger than any policy");
+  ASSERT_FALSE(large.ok());
+  EXPECT_EQ(large.error().message(), "is larger than any policy");
+  // A fifo is refused without waiting for a writer.
+  const std::string fifo = directory.Join("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Result<std::optional<std::string>> not_regular = ReadWholeFile(fifo, 10, "too large");
+  ASSERT_FALSE(not_regular.ok());
+  EXPECT_EQ(not_regular.error().message(), "is not a regular file");
+}
+
 }  // namespace
 }  // namespace bravebot

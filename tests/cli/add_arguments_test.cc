@@ -34,6 +34,24 @@ TEST(AddArgumentsTest, ReadsTheSpecsStdioExample) {
   EXPECT_EQ(parsed->scope, Scope::kLocal);
 }
 
+TEST(AddArgumentsTest, ReadsEachOptionGluedToItsValue) {
+  auto parsed = Parse({"--scope=project", "weather", "--dir=/tmp/d", "--env=A=1", "B=2",
+                       "--env=TOKEN", "--", "/bin/cat", "--dir=/x"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_EQ(parsed->scope, Scope::kProject);
+  EXPECT_EQ(parsed->declaration.directory, "/tmp/d");
+  EXPECT_EQ(parsed->declaration.stored_variables.size(), 2u);
+  EXPECT_THAT(parsed->declaration.passed_variables, ElementsAre("TOKEN"));
+  // After -- every word is the server's, as it is.
+  EXPECT_THAT(parsed->declaration.arguments, ElementsAre("--dir=/x"));
+  auto http = Parse({"docs", "--http=https://mcp.example.com/mcp"});
+  ASSERT_TRUE(http.ok()) << http.error().message();
+  EXPECT_EQ(http->declaration.url, "https://mcp.example.com/mcp");
+  // A message still counts the words as they were typed.
+  EXPECT_THAT(Refusal({"--scope=A=1", "weather", "--", "/bin/cat"}),
+              HasSubstr("word 1 after add is where the scope of -s goes"));
+}
+
 TEST(AddArgumentsTest, ReadsTheSpecsHttpExample) {
   auto parsed = Parse({"docs", "--http", "https://mcp.example.com/mcp"});
   ASSERT_TRUE(parsed.ok()) << parsed.error().message();

@@ -29,9 +29,9 @@ TEST(DeclarationTest, VariableNameRule) {
 }
 
 TEST(DeclarationTest, ProgramByNameOrPath) {
-  EXPECT_TRUE(IsProgramNamedByPath("npx"));
-  EXPECT_FALSE(IsProgramNamedByPath("/usr/bin/npx"));
-  EXPECT_FALSE(IsProgramNamedByPath("./server"));
+  EXPECT_TRUE(IsProgramFoundThroughPath("npx"));
+  EXPECT_FALSE(IsProgramFoundThroughPath("/usr/bin/npx"));
+  EXPECT_FALSE(IsProgramFoundThroughPath("./server"));
 }
 
 TEST(DeclarationTest, ProblemsOfHandEditedDeclarations) {
@@ -79,6 +79,22 @@ TEST(DeclarationTest, ProblemsOfHandEditedDeclarations) {
   Declaration http_program = http;
   http_program.program = "npx";
   EXPECT_THAT(FindDeclarationProblem(http_program), HasSubstr("runs no program"));
+}
+
+TEST(DeclarationTest, TheValueGivenToAServerIsTheStoredOneElseTheNamedOne) {
+  Declaration declaration;
+  declaration.stored_variables = {{"PATH", "/opt/tool/bin"}};
+  declaration.passed_variables = {"TOKEN"};
+  auto getenv = [](const char* name) -> const char* {
+    return std::string_view(name) == "PATH"    ? "/usr/bin"
+           : std::string_view(name) == "TOKEN" ? "t"
+                                               : nullptr;
+  };
+  EXPECT_EQ(ValueGivenToServer(declaration, "PATH", getenv), "/opt/tool/bin");
+  EXPECT_EQ(ValueGivenToServer(declaration, "TOKEN", getenv), "t");
+  // A variable it does not name is not given, whatever the environment holds.
+  declaration.stored_variables.clear();
+  EXPECT_EQ(ValueGivenToServer(declaration, "PATH", getenv), std::nullopt);
 }
 
 }  // namespace

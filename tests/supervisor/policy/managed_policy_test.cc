@@ -420,8 +420,8 @@ TEST(ManagedPolicyTest, TextThatIsNotJsonIsCorruptWithLineAndColumnAndNoQuote) {
   EXPECT_EQ(policy.error().code(), ErrorCode::kCorrupt);
   EXPECT_EQ(policy.error().message(),
             kPath +
-                ", which this machine's administrator manages, is not JSON (the parser stopped "
-                "at line 3, column 1), so no server starts until it is mended");
+                ", which this machine's administrator manages, is not JSON: the parser stopped "
+                "at line 3, column 1, so no server starts until it is mended");
   EXPECT_THAT(policy.error().message(), Not(HasSubstr("sk-secret")));
 }
 
@@ -433,13 +433,13 @@ TEST(ManagedPolicyTest, TextNestedDeeperThan128LevelsRefusesEveryServer) {
   EXPECT_EQ(policy.error().message(),
             kPath +
                 ", which this machine's administrator manages, is nested deeper than 128 levels, "
-                "which no policy needs, so no server starts until it is mended");
+                "which no file of bravebot-mcp needs, so no server starts until it is mended");
 }
 
 TEST(ManagedPolicyTest, EmptyTextIsNotJson) {
   Result<ManagedPolicy> policy = ParseManagedPolicy("", kPath);
   ASSERT_FALSE(policy.ok());
-  EXPECT_THAT(policy.error().message(), HasSubstr("is not JSON (the parser stopped at line 1"));
+  EXPECT_THAT(policy.error().message(), HasSubstr("is not JSON: the parser stopped at line 1"));
 }
 
 TEST(ManagedPolicyTest, ListThatIsNotAListIsCorruptAtItsLineAndColumn) {
@@ -481,10 +481,11 @@ TEST(ManagedPolicyTest, KeyGivenTwiceIsCorrupt) {
   Result<ManagedPolicy> deny =
       ParseManagedPolicy("{\"mcp\": {\"deny\": [{\"host\": \"a.org\"}],\n  \"deny\": []}}", kPath);
   ASSERT_FALSE(deny.ok());
-  EXPECT_THAT(deny.error().message(), HasSubstr("gives mcp.deny twice (line 2, column 3)"));
+  EXPECT_THAT(deny.error().message(),
+              HasSubstr("gives the key \"mcp.deny\" twice (line 2, column 3)"));
   Result<ManagedPolicy> mcp = ParseManagedPolicy(R"({"mcp": {}, "m\u0063p": {}})", kPath);
   ASSERT_FALSE(mcp.ok());
-  EXPECT_THAT(mcp.error().message(), HasSubstr("gives mcp twice (line 1, column 13)"));
+  EXPECT_THAT(mcp.error().message(), HasSubstr("gives the key \"mcp\" twice (line 1, column 13)"));
 }
 
 // Columns count bytes, a byte order mark's three included, as for mcp.json.
@@ -504,8 +505,8 @@ TEST(ManagedPolicyTest, BrokenPolicyRefusesEveryServerNamingTheFile) {
   ManagedPolicy policy = LoadManagedPolicy(path);
   ASSERT_TRUE(policy.broken());
   const std::string reason = path +
-                             ", which this machine's administrator manages, is not JSON (the "
-                             "parser stopped at line 1, column 19), so no server starts until "
+                             ", which this machine's administrator manages, is not JSON: the "
+                             "parser stopped at line 1, column 19, so no server starts until "
                              "it is mended";
   ManagedDecision http = Decide(policy, Http("https://mcp.example.com/"), "");
   EXPECT_FALSE(http.allowed);

@@ -156,6 +156,39 @@ TEST(SettingsDocumentTest, AddAndRemoveTouchOnlyTheRequest) {
   EXPECT_EQ(document->dump(), R"({"mcp":{"deny":["d"],"request":[]},"z":1})");
 }
 
+TEST(SettingsDocumentTest, NumbersComeBackAsTheyWereWritten) {
+  NumbersAsWritten numbers;
+  auto document = ParseSettingsDocument(
+      R"({"big": 123456789012345678901234567890, "money": 1.50, "sci": 1e3, "list": [7, 2.0],)"
+      R"( "small": -12})",
+      "/w/s.json", &numbers);
+  ASSERT_TRUE(document.ok());
+  EXPECT_TRUE(AddToMcpRequest(*document, "weather"));
+  const std::string text = *SerializeSettingsDocument(*document, "/w/s.json", numbers);
+  EXPECT_THAT(text, HasSubstr("\"big\": 123456789012345678901234567890,"));
+  EXPECT_THAT(text, HasSubstr("\"money\": 1.50,"));
+  EXPECT_THAT(text, HasSubstr("\"sci\": 1e3,"));
+  EXPECT_THAT(text, HasSubstr("    7,\n    2.0\n"));
+  EXPECT_THAT(text, HasSubstr("\"small\": -12\n"));
+  EXPECT_THAT(text, Not(HasSubstr("number")));
+}
+
+TEST(SettingsDocumentTest, AKeyGivenTwiceIsRefused) {
+  auto document =
+      ParseSettingsDocument(R"({"mcp": {"request": ["weather"], "request": []}})", "/w/s.json");
+  ASSERT_FALSE(document.ok());
+  EXPECT_EQ(document.error().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(
+      document.error().message(),
+      "/w/s.json gives the key \"mcp.request\" twice (line 1, column 34), and only one of them "
+      "can be meant. "
+      "It was left as it is: mend it by hand");
+  // The same key in two objects is two keys.
+  EXPECT_TRUE(ParseSettingsDocument(R"({"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 1}, {"k": 2}]})",
+                                    "/w/s.json")
+                  .ok());
+}
+
 TEST(SettingsDocumentTest, RemoveTakesOutEveryEntryNamingTheAlias) {
   auto document =
       ParseSettingsDocument(R"({"mcp": {"request": ["weather", "maps", "weather"]}})", "/s");

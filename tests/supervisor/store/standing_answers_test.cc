@@ -109,6 +109,15 @@ TEST(StandingAnswersFormatTest, APathHoldingATabOrALineBreakCannotBeRecorded) {
   EXPECT_NE(FindProjectPathProblem("/a\rb"), "");
 }
 
+TEST(StandingAnswersFormatTest, ForgetShowsAToolNameEscaped) {
+  ForgottenAnswers forgotten;
+  forgotten.project = kApp;
+  forgotten.tools = {{"weather", "get\x1b[2Jforecast", kApp}};
+  EXPECT_THAT(DescribeForgotten(forgotten),
+              ElementsAre("weather:get\\x1b[2Jforecast is asked about again before each call in "
+                          "/Users/you/work/app"));
+}
+
 TEST(StandingAnswersFormatTest, ForgetSaysWhatItDroppedInThePagesWords) {
   ForgottenAnswers forgotten;
   forgotten.project = kApp;
