@@ -16,7 +16,7 @@ if dpkg-query -W -f='${Status}' bravebot-mcp 2>/dev/null | grep -q 'ok installed
   exit 1
 fi
 
-nice cmake --build "$build" --target bravebot-mcp mcp-run bravebot-mcp-probe
+nice cmake --build "$build" --target bravebot-mcp mcp-run bravebot-mcp-probe bravebot-supervisor
 packages=$(mktemp -d)
 work=$(mktemp -d)
 installed=false

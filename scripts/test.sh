@@ -2,10 +2,10 @@
 # Everything CI checks, from a fresh Debian 12 machine: installs what is
 # missing (Debian packages, and the real MCP servers from the npm registry),
 # checks formatting and that each layer includes only those below it, builds
-# and runs every test as root, runs the confinement tests again as an
-# unprivileged user, runs the unit and integration tests built by clang under
-# AddressSanitizer and UndefinedBehaviorSanitizer, and runs each fuzzer for a
-# bounded time.
+# and runs every test as root, installs the Debian package and runs it, runs
+# the confinement tests again as an unprivileged user, runs the unit and
+# integration tests built by clang under AddressSanitizer and
+# UndefinedBehaviorSanitizer, and runs each fuzzer for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
@@ -22,6 +22,13 @@ scripts/install-peers.sh
 echo "== build (Release) and test, as $(id -un)"
 scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
 ctest --test-dir build --output-on-failure -j2 | tee -a "$log"
+
+echo "== the Debian package, installed and run"
+if [ "$(id -u)" -eq 0 ]; then
+  scripts/test-package.sh build
+else
+  echo "package: skipped: installing it needs root, and this runs as $(id -un)"
+fi
 
 echo "== the confinement tests as an unprivileged user"
 scripts/test-as-user.sh build | tee -a "$log"
