@@ -9,6 +9,9 @@ ServerStartOptions StartOptionsFor(const CommandContext& context, const ProfileD
   options.getenv = context.getenv;
   options.fs = &context.fs;
   options.policy = LoadManagedPolicy(ManagedFilePath(context.getenv));
+  // Incognito writes nothing under the profile directory: the server's home
+  // is made in its temporary directory, and goes with it.
+  options.incognito = IsIncognito(context);
   return options;
 }
 

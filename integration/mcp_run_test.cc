@@ -53,6 +53,20 @@ TEST_F(McpRunTest, AServerThatExitsSaysItsStatusAndLastWords) {
   EXPECT_THAT(run.err, HasSubstr("its last lines on standard error:\n  cannot find config\n"));
 }
 
+TEST_F(McpRunTest, IncognitoItsHomeIsTemporaryAndGoesWithIt) {
+  std::vector<std::string> environment = Environment();
+  environment.push_back("BRAVEBOT_INCOGNITO=1");
+  CommandOutput run =
+      McpRun({"x", "--", "/bin/sh", "-c", "echo \"home $HOME\" >&2; exit 3"}, environment);
+  EXPECT_EQ(run.status, 1);
+  const auto at = run.err.find("  home ");
+  ASSERT_NE(at, std::string::npos) << run.err;
+  const std::string home = run.err.substr(at + 7, run.err.find('\n', at) - at - 7);
+  EXPECT_THAT(home, Not(HasSubstr(Profile())));
+  EXPECT_FALSE(std::filesystem::exists(home)) << home;
+  EXPECT_FALSE(std::filesystem::exists(Profile() + "/mcp-home"));
+}
+
 TEST_F(McpRunTest, AFirstLineThatIsNotJsonIsQuoted) {
   CommandOutput run = McpRun({"x", "--", "/bin/sh", "-c", "echo Welcome to my server; sleep 5"});
   EXPECT_EQ(run.status, 1);
