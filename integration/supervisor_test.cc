@@ -22,6 +22,14 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+// server/request's params for a call of `tool` on `alias`.
+Json ToolCall(const std::string& alias, const std::string& tool,
+              const Json& arguments = Json::object()) {
+  return {{"alias", alias},
+          {"method", "tools/call"},
+          {"params", {{"name", tool}, {"arguments", arguments}}}};
+}
+
 Json StateOf(const Json& opened, const std::string& alias) {
   for (const Json& server : opened["result"]["servers"]) {
     if (server["alias"] == alias) return server;
@@ -56,10 +64,7 @@ TEST_F(SupervisorTest, AnswersAskedQuestionsStartsCallsAndCloses) {
   EXPECT_EQ(started["result"]["serverInfo"]["name"], "fake");
   EXPECT_EQ(started["result"]["tools"][0]["name"], "echo");
 
-  Json echoed = session->Call("server/request",
-                              {{"alias", "fault"},
-                               {"method", "tools/call"},
-                               {"params", {{"name", "echo"}, {"arguments", {{"text", "hi"}}}}}});
+  Json echoed = session->Call("server/request", ToolCall("fault", "echo", {{"text", "hi"}}));
   EXPECT_EQ(echoed["result"]["content"][0]["text"], "hi");
   auto line = session->WaitFor("server/stderr", In(seconds(5)));
   ASSERT_TRUE(line);
@@ -225,10 +230,7 @@ TEST_F(SupervisorTest, AServerThatExitsIsReportedAndNeverRestarted) {
   auto session = Session();
   OpenAndApprove(*session);
   ASSERT_TRUE(session->Call("server/start", {{"alias", "crash"}}).contains("result"));
-  Json call = session->Call("server/request",
-                            {{"alias", "crash"},
-                             {"method", "tools/call"},
-                             {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
+  Json call = session->Call("server/request", ToolCall("crash", "echo"));
   EXPECT_EQ(call["error"]["code"], -32005);
   EXPECT_EQ(call["error"]["data"]["status"], 7);
   auto exited = session->WaitFor("server/exited", In(seconds(5)));
@@ -253,10 +255,7 @@ TEST_F(SupervisorTest, AServersRequestsGetIdsOfOursAndRepliesGoBackUnderItsOwn) 
   OpenAndApprove(*session);
   ASSERT_TRUE(session->Call("server/start", {{"alias", "clash"}}).contains("result"));
   // Our own request uses id 1 too, where the server's requests do.
-  const int call = session->Send("server/request",
-                                 {{"alias", "clash"},
-                                  {"method", "tools/call"},
-                                  {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
+  const int call = session->Send("server/request", ToolCall("clash", "echo"));
   auto roots = session->WaitFor(
       [](const Json& m) {
         return m["method"] == "server/message" && m["params"]["message"]["method"] == "roots/list";
@@ -296,10 +295,7 @@ TEST_F(SupervisorTest, ACancelledRequestIsAnsweredAndTheServerTold) {
   auto session = Session();
   OpenAndApprove(*session);
   ASSERT_TRUE(session->Call("server/start", {{"alias", "clash"}}).contains("result"));
-  const int call = session->Send("server/request",
-                                 {{"alias", "clash"},
-                                  {"method", "tools/call"},
-                                  {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
+  const int call = session->Send("server/request", ToolCall("clash", "echo"));
   ASSERT_TRUE(session->WaitFor("server/message", In(seconds(5))));
   EXPECT_EQ(session->Call("request/cancel", {{"id", call}})["result"], Json::object());
   Json cancelled = session->AnswerTo(call, In(seconds(5))).value_or(Json());
@@ -314,19 +310,13 @@ TEST_F(SupervisorTest, ALineItCannotReadStopsTheServerAndALineNotJsonIsSkipped) 
   auto session = Session();
   OpenAndApprove(*session);
   ASSERT_TRUE(session->Call("server/start", {{"alias", "noisy"}}).contains("result"));
-  Json echoed = session->Call("server/request",
-                              {{"alias", "noisy"},
-                               {"method", "tools/call"},
-                               {"params", {{"name", "echo"}, {"arguments", {{"text", "ok"}}}}}});
+  Json echoed = session->Call("server/request", ToolCall("noisy", "echo", {{"text", "ok"}}));
   EXPECT_EQ(echoed["result"]["content"][0]["text"], "ok");
   EXPECT_THAT(session->Log(), HasSubstr("noisy: skipped a line that is not JSON: "
                                         "\"this is not JSON\""));
 
   ASSERT_TRUE(session->Call("server/start", {{"alias", "huge"}}).contains("result"));
-  Json call = session->Call("server/request",
-                            {{"alias", "huge"},
-                             {"method", "tools/call"},
-                             {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
+  Json call = session->Call("server/request", ToolCall("huge", "echo"));
   EXPECT_EQ(call["error"]["code"], -32004);
   EXPECT_THAT(call["error"]["message"].get<std::string>(),
               HasSubstr("huge was stopped: huge wrote a line longer than 16 MiB while bravebot-mcp "
@@ -340,9 +330,7 @@ TEST_F(SupervisorTest, AFloodIsReadNoFasterThanTheSessionReads) {
   auto session = Session();
   OpenAndApprove(*session);
   ASSERT_TRUE(session->Call("server/start", {{"alias", "flood"}}).contains("result"));
-  session->Send("server/request", {{"alias", "flood"},
-                                   {"method", "tools/call"},
-                                   {"params", {{"name", "echo"}, {"arguments", Json::object()}}}});
+  session->Send("server/request", ToolCall("flood", "echo"));
   // Nothing is read for a while: the supervisor stops reading the server
   // rather than queue without end, so its memory stops growing. Unbounded,
   // the flood would add tens of MiB a second.
@@ -521,26 +509,18 @@ TEST_F(SupervisorTest, ASessionWithServerEverythingDoesAllOfIt) {
   for (const Json& tool : started["result"]["tools"]) names.push_back(tool["name"]);
   EXPECT_THAT(names, ::testing::IsSupersetOf({"echo", "get-env", "trigger-sampling-request"}));
 
-  Json echoed = session->Call("server/request",
-                              {{"alias", "everything"},
-                               {"method", "tools/call"},
-                               {"params", {{"name", "echo"}, {"arguments", {{"message", "hi"}}}}}});
+  Json echoed =
+      session->Call("server/request", ToolCall("everything", "echo", {{"message", "hi"}}));
   EXPECT_THAT(echoed["result"]["content"][0]["text"].get<std::string>(), HasSubstr("hi"));
-  Json env = session->Call("server/request",
-                           {{"alias", "everything"},
-                            {"method", "tools/call"},
-                            {"params", {{"name", "get-env"}, {"arguments", Json::object()}}}});
+  Json env = session->Call("server/request", ToolCall("everything", "get-env"));
   const std::string variables = env["result"]["content"][0]["text"];
   EXPECT_THAT(variables, HasSubstr("GREETING"));
   EXPECT_THAT(variables, Not(HasSubstr("BRAVEBOT_HOME")));
 
   // The server asks the session for a sampling; the session answers it.
-  const int call =
-      session->Send("server/request", {{"alias", "everything"},
-                                       {"method", "tools/call"},
-                                       {"params",
-                                        {{"name", "trigger-sampling-request"},
-                                         {"arguments", {{"prompt", "p"}, {"maxTokens", 5}}}}}});
+  const int call = session->Send(
+      "server/request",
+      ToolCall("everything", "trigger-sampling-request", {{"prompt", "p"}, {"maxTokens", 5}}));
   auto asked = session->WaitFor(
       [](const Json& m) {
         return m["method"] == "server/message" &&
