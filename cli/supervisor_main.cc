@@ -9,6 +9,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <iostream>
 
 #include "base/version.h"
@@ -74,6 +75,14 @@ int main(int argc, char** argv) {
     });
   });
   supervisor.Begin();
-  io.run();
+  try {
+    io.run();
+  } catch (const std::exception& error) {
+    // Nothing a session or a server sends should get here; if something
+    // does, it is said, and the servers end with the supervisor (their death
+    // signal) rather than run on unsupervised.
+    std::cerr << "bravebot-supervisor: stopped by an internal error: " << error.what() << "\n";
+    return 70;
+  }
   return supervisor.exit_status();
 }
