@@ -22,6 +22,31 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+// The resident memory of process `pid`, in KiB; -1 when it cannot be read.
+long ResidentKib(pid_t pid) {
+  const std::string status = ReadProcFile("/proc/" + std::to_string(pid) + "/status");
+  const auto rss = status.find("VmRSS:");
+  return rss == std::string::npos ? -1L : std::stol(status.substr(rss + 6));
+}
+
+// Under AddressSanitizer (the clang build of CI) freed memory is held in a
+// quarantine of up to 256 MiB, so a resident size says nothing of what the
+// supervisor holds: the memory checks are made by the other builds.
+#if defined(__SANITIZE_ADDRESS__)
+#define BRAVEBOT_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BRAVEBOT_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifdef BRAVEBOT_ADDRESS_SANITIZER
+#define SKIP_WHERE_RESIDENT_SIZE_SAYS_NOTHING()                                       \
+  GTEST_SKIP() << "built with AddressSanitizer, whose quarantine keeps freed memory " \
+                  "resident: the memory bound is checked by the build without it"
+#else
+#define SKIP_WHERE_RESIDENT_SIZE_SAYS_NOTHING() (void)0
+#endif
+
 // server/request's params for a call of `tool` on `alias`.
 Json ToolCall(const std::string& alias, const std::string& tool,
               const Json& arguments = Json::object()) {
@@ -334,19 +359,10 @@ TEST_F(SupervisorTest, AFloodIsReadNoFasterThanTheSessionReads) {
   // Nothing is read for a while: the supervisor stops reading the server
   // rather than queue without end, so its memory stops growing. Unbounded,
   // the flood would add tens of MiB a second.
-  auto resident_kib = [&] {
-    const std::string status =
-        ReadProcFile("/proc/" + std::to_string(session->process().pid()) + "/status");
-    const auto rss = status.find("VmRSS:");
-    return rss == std::string::npos ? -1L : std::stol(status.substr(rss + 6));
-  };
   std::this_thread::sleep_for(seconds(1));
-  const long early = resident_kib();
+  const long early = ResidentKib(session->process().pid());
   std::this_thread::sleep_for(seconds(2));
-  const long later = resident_kib();
-  ASSERT_GT(early, 0);
-  EXPECT_LT(later - early, 8 * 1024) << "the supervisor grew from " << early << " to " << later
-                                     << " KiB while a server flooded it";
+  const long later = ResidentKib(session->process().pid());
   // What it read comes in order, every message whole.
   session->Drain(milliseconds(300));
   int expected = 1;
@@ -357,6 +373,10 @@ TEST_F(SupervisorTest, AFloodIsReadNoFasterThanTheSessionReads) {
   }
   EXPECT_GT(expected, 1000);
   EXPECT_EQ(session->Call("server/stop", {{"alias", "flood"}}).contains("result"), true);
+  SKIP_WHERE_RESIDENT_SIZE_SAYS_NOTHING();
+  ASSERT_GT(early, 0);
+  EXPECT_LT(later - early, 8 * 1024) << "the supervisor grew from " << early << " to " << later
+                                     << " KiB while a server flooded it";
 }
 
 TEST_F(SupervisorTest, ASessionThatReadsNothingIsReadNoMore) {
@@ -365,12 +385,11 @@ TEST_F(SupervisorTest, ASessionThatReadsNothingIsReadNoMore) {
   // the supervisor stops reading, and the writer waits in its pipe.
   std::string lines;
   for (int i = 0; i < 400000; ++i) lines += "x\n";
+  const long before = ResidentKib(session->process().pid());
   EXPECT_FALSE(session->process().Write(lines, In(seconds(3))));
-  const std::string status =
-      ReadProcFile("/proc/" + std::to_string(session->process().pid()) + "/status");
-  const auto rss = status.find("VmRSS:");
-  ASSERT_NE(rss, std::string::npos);
-  EXPECT_LT(std::stol(status.substr(rss + 6)), 128 * 1024);
+  SKIP_WHERE_RESIDENT_SIZE_SAYS_NOTHING();
+  // Read in full, the 800 KiB would be answered with tens of MiB of errors.
+  EXPECT_LT(ResidentKib(session->process().pid()) - before, 32 * 1024);
 }
 
 TEST_F(SupervisorTest, AServersUnansweredRequestsAreBounded) {
