@@ -65,10 +65,9 @@ RunningServer::~RunningServer() = default;  // ConfinedServer stops what still r
 
 bool RunningServer::Write(std::string line) {
   if (input_closed_ || status_) return false;
-  if (queued_bytes_ + line.size() + 1 > kMaxQueuedInputBytes) return false;
+  if (queued_.bytes() + line.size() + 1 > kMaxQueuedInputBytes) return false;
   line.push_back('\n');
-  queued_bytes_ += line.size();
-  queued_.push_back(std::move(line));
+  queued_.Push(std::move(line));
   if (!writing_) WriteNext();
   return true;
 }
@@ -80,16 +79,14 @@ void RunningServer::WriteNext() {
   }
   writing_ = true;
   boost::asio::async_write(
-      input_, boost::asio::buffer(queued_.front()),
+      input_, queued_.Batch(),
       [self = shared_from_this()](const boost::system::error_code& error, std::size_t) {
-        if (self->queued_.empty()) return;  // the queue was dropped when its input closed
-        self->queued_bytes_ -= self->queued_.front().size();
-        self->queued_.pop_front();
-        if (error) {
-          // It closed its input, or ended: nothing more reaches it.
+        self->queued_.Written();
+        if (error || self->input_closed_) {
+          // It closed its input, or ended, or is being stopped: nothing more
+          // reaches it.
           self->input_closed_ = true;
-          self->queued_.clear();
-          self->queued_bytes_ = 0;
+          self->queued_.Clear();
           self->writing_ = false;
           return;
         }
@@ -169,10 +166,10 @@ void RunningServer::Ended(int status) {
   // temporary directory (and an incognito home in it).
   server_.Finish();
   input_closed_ = true;
-  queued_.clear();
-  queued_bytes_ = 0;
+  // Closed before the queue goes: a write under way reads from it.
   boost::system::error_code ignored;
   input_.close(ignored);
+  queued_.Clear();
   // What it wrote last is in the pipes still: read it now, so its last answer
   // and its last words come before its end. Whatever kept a pipe open (where
   // nothing ended it with a PID namespace) does not hold the end back.
@@ -213,10 +210,10 @@ void RunningServer::Stop(std::function<void(int status)> done) {
   // Its input closed first, so a server that ends when its input does ends
   // cleanly; then SIGTERM, then SIGKILL, which ends its PID namespace.
   input_closed_ = true;
-  queued_.clear();
-  queued_bytes_ = 0;
+  // Closed before the queue goes: a write under way reads from it.
   boost::system::error_code ignored;
   input_.close(ignored);
+  queued_.Clear();
   // A server paused by backpressure is read again, so that it can end.
   paused_ = false;
   ReadOutput();

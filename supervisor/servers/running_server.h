@@ -32,6 +32,7 @@
 #include "confine/declaration.h"
 #include "supervisor/mcp/line_splitter.h"
 #include "supervisor/servers/confined_server.h"
+#include "supervisor/servers/line_queue.h"
 #include "supervisor/servers/stderr_lines.h"
 
 namespace bravebot {
@@ -100,8 +101,7 @@ class RunningServer : public std::enable_shared_from_this<RunningServer> {
   std::array<char, 4096> errors_buffer_;
   LineSplitter lines_;
   StderrLines stderr_lines_;
-  std::deque<std::string> queued_;
-  std::size_t queued_bytes_ = 0;
+  LineQueue queued_;  // what waits for its standard input
   bool writing_ = false;
   bool input_closed_ = false;
   bool reading_output_ = false;

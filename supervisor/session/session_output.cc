@@ -17,9 +17,8 @@ bool SessionOutput::Send(const Json& message) {
   std::string line = message.dump(-1, ' ', false, Json::error_handler_t::replace);
   if (line.size() > kMaxLineBytes) return false;
   line.push_back('\n');
-  queued_bytes_ += line.size();
-  queued_.push_back(std::move(line));
-  if (!congested_ && queued_bytes_ > kCongestedBytes) {
+  queued_.Push(std::move(line));
+  if (!congested_ && queued_.bytes() > kCongestedBytes) {
     congested_ = true;
     on_congestion_(true);
   }
@@ -34,17 +33,15 @@ void SessionOutput::WriteNext() {
     return;
   }
   writing_ = true;
-  boost::asio::async_write(fd_, boost::asio::buffer(queued_.front()),
+  boost::asio::async_write(fd_, queued_.Batch(),
                            [this](const boost::system::error_code& error, std::size_t) {
-                             queued_bytes_ -= queued_.front().size();
-                             queued_.pop_front();
+                             queued_.Written();
                              if (error) {
                                // The session is gone: nothing more reaches it.
                                closed_ = true;
-                               queued_.clear();
-                               queued_bytes_ = 0;
+                               queued_.Clear();
                              }
-                             if (congested_ && queued_bytes_ < kClearBytes) {
+                             if (congested_ && queued_.bytes() < kClearBytes) {
                                congested_ = false;
                                on_congestion_(false);
                              }

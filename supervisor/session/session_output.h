@@ -14,6 +14,7 @@
 #include <string>
 
 #include "supervisor/mcp/json_rpc_lines.h"
+#include "supervisor/servers/line_queue.h"
 #include "supervisor/session/rpc_messages.h"
 
 namespace bravebot {
@@ -42,8 +43,7 @@ class SessionOutput {
 
   boost::asio::posix::stream_descriptor fd_;
   std::function<void(bool)> on_congestion_;
-  std::deque<std::string> queued_;
-  std::size_t queued_bytes_ = 0;
+  LineQueue queued_;
   bool writing_ = false;
   bool congested_ = false;
   bool closed_ = false;
