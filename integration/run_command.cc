@@ -13,13 +13,6 @@
 namespace bravebot::testing {
 namespace {
 
-std::vector<char*> Pointers(const std::vector<std::string>& words) {
-  std::vector<char*> pointers;
-  for (const std::string& word : words) pointers.push_back(const_cast<char*>(word.c_str()));
-  pointers.push_back(nullptr);
-  return pointers;
-}
-
 pid_t Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
             int out_fd, int err_fd, const std::string& cwd) {
   posix_spawn_file_actions_t actions;
@@ -39,6 +32,13 @@ pid_t Spawn(const std::vector<std::string>& argv, const std::vector<std::string>
 }
 
 }  // namespace
+
+std::vector<char*> Pointers(const std::vector<std::string>& words) {
+  std::vector<char*> pointers;
+  for (const std::string& word : words) pointers.push_back(const_cast<char*>(word.c_str()));
+  pointers.push_back(nullptr);
+  return pointers;
+}
 
 int WaitForExit(pid_t pid) {
   int status = 0;

@@ -32,6 +32,9 @@ pid_t StartCommand(const std::vector<std::string>& argv,
 // Waits for `pid` and returns its status as CommandOutput::status does.
 int WaitForExit(pid_t pid);
 
+// `words` as the null-terminated array execve takes; the strings must outlive it.
+std::vector<char*> Pointers(const std::vector<std::string>& words);
+
 }  // namespace bravebot::testing
 
 #endif  // BRAVEBOT_INTEGRATION_RUN_COMMAND_H_

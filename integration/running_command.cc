@@ -10,15 +10,10 @@
 #include <cerrno>
 #include <thread>
 
+#include "integration/run_command.h"
+
 namespace bravebot::testing {
 namespace {
-
-std::vector<char*> Pointers(const std::vector<std::string>& words) {
-  std::vector<char*> pointers;
-  for (const std::string& word : words) pointers.push_back(const_cast<char*>(word.c_str()));
-  pointers.push_back(nullptr);
-  return pointers;
-}
 
 int MillisecondsUntil(Deadline deadline) {
   auto left =

@@ -81,6 +81,12 @@ bool CoveredByProjectAnswer(const PlannedServer& server, const SessionInputs& in
   return last == nullptr || last->digest == ComputeDigest(*server.declaration).hex;
 }
 
+// Why a server nothing approved is left out where `who` asks nobody.
+std::string NobodyAsked(const std::string& alias, const std::string& who) {
+  return alias + " was not started: " + who + " asks nobody, so run bravebot-mcp approve " + alias +
+         " at a terminal";
+}
+
 void DecideServer(PlannedServer& server, const SessionInputs& inputs, bool project_answered) {
   if (!server.declaration) {
     server.reason = Shown(server.requested_by.front(), inputs.directory) +
@@ -115,16 +121,10 @@ void DecideServer(PlannedServer& server, const SessionInputs& inputs, bool proje
       server.question = Question(server, inputs, runs);
       return;
     case SessionMode::kOneShot:
-      server.reason = server.alias +
-                      " was not started: a one-shot run asks nobody, so run "
-                      "bravebot-mcp approve " +
-                      server.alias + " at a terminal";
+      server.reason = NobodyAsked(server.alias, "a one-shot run");
       return;
     case SessionMode::kNoTerminal:
-      server.reason = server.alias +
-                      " was not started: a session with no terminal asks nobody, "
-                      "so run bravebot-mcp approve " +
-                      server.alias + " at a terminal";
+      server.reason = NobodyAsked(server.alias, "a session with no terminal");
       return;
     case SessionMode::kSkipPermissions:
       return;

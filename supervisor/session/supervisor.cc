@@ -455,8 +455,7 @@ void Supervisor::Cancel(const Json& id, RpcParams params) {
   const RpcError why = Refusal(kRpcCancelled, "cancelled by the session");
   if (flight.tag == 0) {
     // A start cancelled: the server is stopped, and stays so.
-    AnswerStart(slot, why);
-    slot.link->AbandonStart(slot.link->Failure("stopped", "its start was cancelled"));
+    StopStarting(slot, why, "its start was cancelled");
   } else {
     slot.link->Cancel(flight.tag, "cancelled by the session");
     slot.requests.erase(flight.tag);
@@ -480,8 +479,8 @@ void Supervisor::StopServer(const Json& id, RpcParams params) {
   in_flight_[Key(id)] = InFlight{*alias, 0};
   slot->stop_ids.push_back(id);
   if (slot->life == ServerLife::kStarting) {
-    AnswerStart(*slot, Gone(*alias + " was stopped by the session before it answered"));
-    slot->link->AbandonStart(slot->link->Failure("stopped", "it was stopped by the session"));
+    StopStarting(*slot, Gone(*alias + " was stopped by the session before it answered"),
+                 "it was stopped by the session");
     return;
   }
   if (slot->life == ServerLife::kStopping) return;
@@ -660,6 +659,11 @@ void Supervisor::AnswerStart(ServerSlot& slot, RpcError error) {
   RespondError(id, std::move(error));
 }
 
+void Supervisor::StopStarting(ServerSlot& slot, RpcError answer, const std::string& why) {
+  AnswerStart(slot, std::move(answer));
+  slot.link->AbandonStart(slot.link->Failure("stopped", why));
+}
+
 void Supervisor::Broken(ServerSlot& slot, const std::string& why) {
   if (slot.life != ServerLife::kRunning) return;
   Log(why);
@@ -735,8 +739,8 @@ void Supervisor::EndAll(std::function<void()> then) {
     if (!slot.link || slot.life == ServerLife::kEnded) continue;
     ++*left;
     if (slot.life == ServerLife::kStarting) {
-      AnswerStart(slot, Gone(alias + " was stopped: the session is closing"));
-      slot.link->AbandonStart(slot.link->Failure("stopped", "the session is closing"));
+      StopStarting(slot, Gone(alias + " was stopped: the session is closing"),
+                   "the session is closing");
     } else if (slot.life == ServerLife::kRunning) {
       slot.ended_on_request = true;
       slot.life = ServerLife::kStopping;

@@ -84,6 +84,9 @@ class Supervisor {
   // Answers a server/start still waiting with `error`.
   void AnswerStart(ServerSlot& slot, RpcError error);
   static RpcError StartError(const StartFailure& failure);
+  // Ends a start under way at the session's word: server/start is answered
+  // with `answer`, and the server stopped (its end word "stopped").
+  void StopStarting(ServerSlot& slot, RpcError answer, const std::string& why);
   // A running server did what ends it: what waits on it is answered with
   // `why`, and its link is stopping it.
   void Broken(ServerSlot& slot, const std::string& why);
