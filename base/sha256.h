@@ -1,4 +1,6 @@
-// SHA-256 through OpenSSL's EVP interface, as lowercase hex.
+// SHA-256 as lowercase hex, through Nettle: a library that needs no
+// initialisation and no configuration file, so a process that hashes one
+// declaration pays for one hash (docs/performance.md, "Starting one server").
 #ifndef BRAVEBOT_BASE_SHA256_H_
 #define BRAVEBOT_BASE_SHA256_H_
 

@@ -15,6 +15,7 @@
 #include <filesystem>
 
 #include "base/unique_fd.h"
+#include "bench/bwrap_command.h"
 #include "confine/filesystem.h"
 #include "supervisor/mcp/mcp_client.h"
 #include "supervisor/servers/confined_server.h"
@@ -98,30 +99,8 @@ void BM_PlainStart(benchmark::State& state, Server server) {
   RunUnconfined(state, server.argv, server.path);
 }
 
-// bubblewrap with what a comparable confinement needs: the system read-only,
-// a private /tmp and home, new user, PID and IPC namespaces, ends with us.
 void BM_BwrapStart(benchmark::State& state, Server server) {
-  std::vector<std::string> argv = {"/usr/bin/bwrap", "--ro-bind",
-                                   "/usr",           "/usr",
-                                   "--symlink",      "usr/bin",
-                                   "/bin",           "--symlink",
-                                   "usr/lib",        "/lib",
-                                   "--symlink",      "usr/lib64",
-                                   "/lib64",         "--ro-bind",
-                                   "/etc",           "/etc",
-                                   "--proc",         "/proc",
-                                   "--dev",          "/dev",
-                                   "--tmpfs",        "/tmp",
-                                   "--unshare-user", "--unshare-pid",
-                                   "--unshare-ipc",  "--die-with-parent",
-                                   "--new-session"};
-  const std::string peers = BRAVEBOT_PEERS_DIRECTORY;
-  if (server.name == "everything") argv.insert(argv.end(), {"--ro-bind", peers, peers});
-  if (server.name == "tiny") {
-    argv.insert(argv.end(), {"--ro-bind", BRAVEBOT_BIN_DIRECTORY, BRAVEBOT_BIN_DIRECTORY});
-  }
-  argv.insert(argv.end(), server.argv.begin(), server.argv.end());
-  RunUnconfined(state, argv, server.path);
+  RunUnconfined(state, BwrapCommand(server.argv, server.name == "everything"), server.path);
 }
 
 void BM_ConfinedStart(benchmark::State& state, Server server) {

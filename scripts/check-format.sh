@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Fails, naming each file, when a tracked C++ file is not as clang-format
+# Fails, naming each file, when a tracked C or C++ file is not as clang-format
 # would write it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(git ls-files '*.h' '*.cc')
+mapfile -t files < <(git ls-files '*.h' '*.cc' '*.c')
 unformatted=()
 for file in "${files[@]}"; do
   if ! clang-format --dry-run -Werror "$file" >/dev/null 2>&1; then unformatted+=("$file"); fi

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build ccache g++ clang libclang-rt-14-dev clang-format pkg-config git
-  libssl-dev nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+  nettle-dev nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libseccomp-dev libcap-dev libboost-dev libcurl4-openssl-dev bubblewrap
   # validate-protocol.py checks the supervisor's messages against its JSON Schema.
   python3-jsonschema

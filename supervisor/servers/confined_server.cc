@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <future>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -133,13 +134,35 @@ int ShellStatus(int status) {
   return -1;
 }
 
+// Two filters, each compiled once, on the first start that needs it: one
+// for a server in namespaces of its own, one for a server in the machine's.
+const Result<SeccompProgram>& SeccompFilter(bool in_namespaces) {
+  if (in_namespaces) {
+    static const Result<SeccompProgram> in_own = BuildSeccompProgram({true});
+    return in_own;
+  }
+  static const Result<SeccompProgram> in_the_machines = BuildSeccompProgram({false});
+  return in_the_machines;
+}
+
+// Probing user namespaces forks a child: once a process, not once a start.
+// The same thread then compiles the filter this machine's servers will get,
+// the other costly thing a first start needs that no reach changes.
+std::shared_future<KernelFacts>& KernelProbe() {
+  static std::shared_future<KernelFacts> probe =
+      std::async(std::launch::async, [] {
+        KernelFacts facts{ProbeLandlockAbi(), ProbeIsolation()};
+        SeccompFilter(facts.isolation.user_namespace);
+        return facts;
+      }).share();
+  return probe;
+}
+
 }  // namespace
 
-const KernelFacts& ProbeKernelOnce() {
-  // Probing user namespaces forks a child: once a process, not once a start.
-  static const KernelFacts facts{ProbeLandlockAbi(), ProbeIsolation()};
-  return facts;
-}
+void BeginKernelProbe() { KernelProbe(); }
+
+const KernelFacts& ProbeKernelOnce() { return KernelProbe().get(); }
 
 Result<Confinement> PlanConfinement(const Declaration& declaration,
                                     const ServerStartOptions& options,
@@ -182,6 +205,7 @@ Result<Confinement> PlanConfinement(const Declaration& declaration,
 
 Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
                                              const ServerStartOptions& options) {
+  BeginKernelProbe();
   // The administrator decides on the very program the reach runs: found once.
   Result<std::string> program = LocateProgram(declaration, options.getenv, *options.fs);
   if (options.policy) {
@@ -223,12 +247,7 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   } else {
     request.without_landlock = true;
   }
-  // Two filters, each compiled once, on the first start that needs it: one
-  // for a server in namespaces of its own, one for a server in the machine's.
-  static const Result<SeccompProgram> in_namespaces = BuildSeccompProgram({true});
-  static const Result<SeccompProgram> in_the_machines = BuildSeccompProgram({false});
-  const Result<SeccompProgram>& seccomp =
-      confinement->isolation.user_namespace ? in_namespaces : in_the_machines;
+  const Result<SeccompProgram>& seccomp = SeccompFilter(confinement->isolation.user_namespace);
   if (!seccomp) return fail(seccomp.error());
   const Reach& reach = confinement->reach;
   Result<std::vector<VerifiedPath>> writable = WritableDirectories(reach, opened);

@@ -62,13 +62,17 @@ struct Confinement {
 };
 
 // What this kernel offers a server: its Landlock ABI (0 for none) and the
-// namespaces an unprivileged process may make. Probed on the first call, and
+// namespaces an unprivileged process may make. Probed once a process, and
 // given as it was then ever after.
 struct KernelFacts {
   int landlock_abi = 0;
   IsolationSupport isolation;
 };
 const KernelFacts& ProbeKernelOnce();
+// Begins the probe on a thread of its own, if it has not begun, so that its
+// child (most of its cost) runs while the caller computes a reach;
+// ProbeKernelOnce waits for it.
+void BeginKernelProbe();
 
 // Computes the confinement of `declaration` on this machine without starting
 // anything; the home and the temporary directory are named but not made.
