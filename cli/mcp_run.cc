@@ -168,9 +168,9 @@ Outcome ListOrCall(const Declaration& declaration, const ServerStartOptions& opt
 
   ServerLink::Options link_options;
   link_options.startup_timeout = timeout;
+  // From its launch until it is stopped, a signal to mcp-run stops it too.
+  events.on_launched = [&] { stop_on_signal.emplace(link->pid(), link->run_directory()); };
   link = ServerLink::Start(io, declaration, options, std::move(link_options), std::move(events));
-  // From here until it is stopped, a signal to mcp-run stops it too.
-  if (link->pid() > 0) stop_on_signal.emplace(link->pid(), link->run_directory());
   io.run();
   if (outcome.start_failure) outcome.start_failure->stderr_tail = link->stderr_tail();
   return outcome;

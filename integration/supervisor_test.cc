@@ -527,6 +527,14 @@ TEST_F(SupervisorTest, ASessionWithServerEverythingDoesAllOfIt) {
   std::vector<std::string> names;
   for (const Json& tool : started["result"]["tools"]) names.push_back(tool["name"]);
   EXPECT_THAT(names, ::testing::IsSupersetOf({"echo", "get-env", "trigger-sampling-request"}));
+  // What it writes on its standard error as it starts reaches the session.
+  auto said = session->WaitFor(
+      [](const Json& m) {
+        return m["method"] == "server/stderr" && m["params"]["alias"] == "everything" &&
+               m["params"]["line"].get<std::string>().find("Starting") != std::string::npos;
+      },
+      In(seconds(5)));
+  EXPECT_TRUE(said) << session->Log();
 
   Json echoed =
       session->Call("server/request", ToolCall("everything", "echo", {{"message", "hi"}}));

@@ -9,6 +9,8 @@
 #include <boost/asio/write.hpp>
 #include <utility>
 
+#include "supervisor/servers/launcher_threads.h"
+
 namespace bravebot {
 namespace {
 
@@ -37,18 +39,41 @@ std::string ReadWhatIsThere(int fd) {
 
 }  // namespace
 
-Result<std::shared_ptr<RunningServer>> RunningServer::Start(boost::asio::io_context& io,
-                                                            const Declaration& declaration,
-                                                            const ServerStartOptions& options,
-                                                            ServerEvents events) {
-  Result<ConfinedServer> server = ConfinedServer::Start(declaration, options);
-  if (!server) return server.error();
-  std::shared_ptr<RunningServer> running(
-      new RunningServer(io, std::move(*server), std::move(events)));
-  running->ReadOutput();
-  running->ReadStderr();
-  running->WaitForEnd();
-  return running;
+RunningServer::PendingLaunch::PendingLaunch(boost::asio::io_context& io)
+    : io_(&io), work_(io.get_executor()) {}
+
+void RunningServer::PendingLaunch::Abandon() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  io_ = nullptr;
+  work_.reset();
+}
+
+std::shared_ptr<RunningServer::PendingLaunch> RunningServer::Start(
+    boost::asio::io_context& io, const Declaration& declaration, const ServerStartOptions& options,
+    ServerEvents events, Launched launched) {
+  auto pending = std::make_shared<PendingLaunch>(io);
+  boost::asio::post(LauncherThreads(), [pending, declaration, options, events = std::move(events),
+                                        launched = std::move(launched)]() mutable {
+    auto server =
+        std::make_shared<Result<ConfinedServer>>(ConfinedServer::Start(declaration, options));
+    std::lock_guard<std::mutex> lock(pending->mutex_);
+    // Abandoned: `server` goes here, and a ConfinedServer that goes stops.
+    if (pending->io_ == nullptr) return;
+    boost::asio::io_context& loop = *pending->io_;
+    boost::asio::post(loop, [&loop, server, events = std::move(events),
+                             launched = std::move(launched)]() mutable {
+      if (!*server) return launched(server->error());
+      std::shared_ptr<RunningServer> running(
+          new RunningServer(loop, std::move(**server), std::move(events)));
+      running->ReadOutput();
+      running->ReadStderr();
+      running->WaitForEnd();
+      launched(std::move(running));
+    });
+    pending->io_ = nullptr;
+    pending->work_.reset();
+  });
+  return pending;
 }
 
 RunningServer::RunningServer(boost::asio::io_context& io, ConfinedServer server,

@@ -4,7 +4,7 @@
 // (its input closed, then SIGTERM, then SIGKILL, each after a grace). Nothing
 // here blocks the loop.
 //
-//   auto server = RunningServer::Start(io, declaration, options, events);
+//   RunningServer::Start(io, declaration, options, events, [](auto server) { ... });
 //   server->Write(line);                 // a line to its standard input
 //   server->PauseOutput();               // backpressure: read no more lines
 //   server->Stop([](int status) { ... });
@@ -16,6 +16,7 @@
 #define BRAVEBOT_SUPERVISOR_SERVERS_RUNNING_SERVER_H_
 
 #include <array>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -24,6 +25,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,10 +53,16 @@ class RunningServer : public std::enable_shared_from_this<RunningServer> {
   // How long it is given to end after its input closes, and after SIGTERM.
   static constexpr std::chrono::milliseconds kStopGrace{1000};
 
-  static Result<std::shared_ptr<RunningServer>> Start(boost::asio::io_context& io,
-                                                      const Declaration& declaration,
-                                                      const ServerStartOptions& options,
-                                                      ServerEvents events);
+  // Starts it from a launcher thread (servers/launcher_threads.h), and gives
+  // `launched` the running server, or why it could not start, from the loop.
+  // What `options` points to must outlive the launch, and the loop must
+  // outlive the launch or its Abandon().
+  using Launched = std::function<void(Result<std::shared_ptr<RunningServer>> server)>;
+  class PendingLaunch;
+  static std::shared_ptr<PendingLaunch> Start(boost::asio::io_context& io,
+                                              const Declaration& declaration,
+                                              const ServerStartOptions& options,
+                                              ServerEvents events, Launched launched);
   ~RunningServer();
 
   // Queues `line` (and a '\n') for its standard input. False when its input
@@ -112,6 +120,23 @@ class RunningServer : public std::enable_shared_from_this<RunningServer> {
   bool end_reported_ = false;
   std::optional<int> status_;
   std::vector<std::function<void(int)>> stopped_;
+};
+
+// A launch under way on a launcher thread.
+class RunningServer::PendingLaunch {
+ public:
+  explicit PendingLaunch(boost::asio::io_context& io);
+  // Its outcome is not wanted (its owner is going): it is not given, and a
+  // server it started is stopped where it was launched. The loop may go once
+  // this returns.
+  void Abandon();
+
+ private:
+  friend class RunningServer;
+  std::mutex mutex_;
+  boost::asio::io_context* io_;  // null once abandoned or given
+  // Keeps the loop running until the outcome is on it.
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
 };
 
 }  // namespace bravebot

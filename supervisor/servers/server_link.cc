@@ -38,6 +38,10 @@ ServerLink::ServerLink(boost::asio::io_context& io, std::string alias, Options o
       startup_(connection_, kStartupTag, options_.capabilities),
       startup_timer_(io) {}
 
+ServerLink::~ServerLink() {
+  if (launch_) launch_->Abandon();
+}
+
 std::shared_ptr<ServerLink> ServerLink::Start(boost::asio::io_context& io,
                                               const Declaration& declaration,
                                               const ServerStartOptions& options,
@@ -78,8 +82,37 @@ void ServerLink::Launch(const Declaration& declaration, const ServerStartOptions
     if (auto self = weak.lock()) self->OnExit(status);
   };
 
-  Result<std::shared_ptr<RunningServer>> process =
-      RunningServer::Start(io_, declaration, options, std::move(events));
+  ArmStartupTimer();
+  launch_ = RunningServer::Start(io_, declaration, options, std::move(events),
+                                 [weak](Result<std::shared_ptr<RunningServer>> process) {
+                                   if (auto self = weak.lock()) {
+                                     self->Launched(std::move(process));
+                                   } else if (process) {
+                                     (*process)->Stop();
+                                   }
+                                 });
+}
+
+// The start's time runs from when it was asked for: its launch counts.
+void ServerLink::ArmStartupTimer() {
+  std::weak_ptr<ServerLink> weak = weak_from_this();
+  startup_timer_.expires_after(options_.startup_timeout);
+  startup_timer_.async_wait([weak](const boost::system::error_code& error) {
+    auto self = weak.lock();
+    if (error || !self || !self->starting()) return;
+    std::string why =
+        NoAnswerFault(self->startup_.awaiting(), self->options_.startup_timeout).message;
+    if (!self->process_ || !self->process_->wrote_output()) {
+      why +=
+          ", and it wrote nothing on its standard output yet (a runner such as npx that writes "
+          "nothing is usually still fetching what it runs)";
+    }
+    self->StartFailed(self->Failure("timeout", why));
+  });
+}
+
+void ServerLink::Launched(Result<std::shared_ptr<RunningServer>> process) {
+  launch_.reset();
   if (!process) {
     const Error& error = process.error();
     // A refusal that names the server already (the administrator's) is said
@@ -92,26 +125,21 @@ void ServerLink::Launch(const Declaration& declaration, const ServerStartOptions
       failure = Failure(error.code() == ErrorCode::kNotFound ? "not-found" : "confinement",
                         error.message());
     }
-    start_over_ = true;
-    boost::asio::post(
-        io_, [self = shared_from_this(), failure] { self->events_.on_start_failed(failure); });
+    StartFailed(std::move(failure));
+    // Nothing runs: whoever waits for its end has it now.
+    for (auto& done : std::exchange(stopped_, {})) done(-1);
     return;
   }
   process_ = std::move(*process);
+  if (events_.on_launched) events_.on_launched();
+  // Given up on, or stopped, while it was launched.
+  if (start_over_ || stop_asked_) {
+    for (auto& done : std::exchange(stopped_, {})) process_->Stop(std::move(done));
+    process_->Stop();
+    return;
+  }
+  if (output_paused_) process_->PauseOutput();
   process_->Write(startup_.Begin());
-  startup_timer_.expires_after(options_.startup_timeout);
-  startup_timer_.async_wait([weak](const boost::system::error_code& error) {
-    auto self = weak.lock();
-    if (error || !self || !self->starting()) return;
-    std::string why =
-        NoAnswerFault(self->startup_.awaiting(), self->options_.startup_timeout).message;
-    if (!self->process_->wrote_output()) {
-      why +=
-          ", and it wrote nothing on its standard output yet (a runner such as npx that writes "
-          "nothing is usually still fetching what it runs)";
-    }
-    self->StartFailed(self->Failure("timeout", why));
-  });
 }
 
 StartFailure ServerLink::Failure(const std::string& step, const std::string& why,
@@ -220,6 +248,11 @@ void ServerLink::Cancel(std::uint64_t tag, const std::string& reason) {
 }
 
 void ServerLink::Stop(std::function<void(int status)> done) {
+  if (launch_) {
+    stop_asked_ = true;
+    if (done) stopped_.push_back(std::move(done));
+    return;
+  }
   if (!process_) {
     if (done) boost::asio::post(io_, [done] { done(-1); });
     return;
@@ -228,10 +261,12 @@ void ServerLink::Stop(std::function<void(int status)> done) {
 }
 
 void ServerLink::PauseOutput() {
+  output_paused_ = true;
   if (process_) process_->PauseOutput();
 }
 
 void ServerLink::ResumeOutput() {
+  output_paused_ = false;
   if (process_) process_->ResumeOutput();
 }
 

@@ -44,6 +44,9 @@ struct StartFailure {
 };
 
 struct LinkEvents {
+  // Its process runs (pid() and run_directory() say which): it may be
+  // called before a start fails or succeeds. Optional.
+  std::function<void()> on_launched;
   std::function<void()> on_started;
   std::function<void(const StartFailure& failure)> on_start_failed;
   // Once started: the answer to a request of ours.
@@ -67,8 +70,9 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
     nlohmann::ordered_json capabilities = nlohmann::ordered_json::object();
   };
 
-  // Starts it. Every outcome comes through `events`, from the loop: a start
-  // refused before anything runs too, once Start has returned.
+  // Starts it, launched from a launcher thread. Every outcome comes through
+  // `events`, from the loop, once Start has returned: a start refused before
+  // anything runs too. The loop must outlive the link.
   static std::shared_ptr<ServerLink> Start(boost::asio::io_context& io,
                                            const Declaration& declaration,
                                            const ServerStartOptions& options, Options link_options,
@@ -97,7 +101,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
 
   bool started() const { return started_; }
   bool starting() const { return !started_ && !start_over_; }
-  bool ended() const { return !process_ || process_->ended(); }
+  bool ended() const { return !launch_ && (!process_ || process_->ended()); }
   pid_t pid() const { return process_ ? process_->pid() : -1; }
   std::string run_directory() const { return process_ ? process_->run_directory() : ""; }
   const InitializeResult& hello() const { return startup_.hello(); }
@@ -109,9 +113,12 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
                        std::optional<int> status = std::nullopt) const;
 
   ServerLink(boost::asio::io_context& io, std::string alias, Options options, LinkEvents events);
+  ~ServerLink();
 
  private:
   void Launch(const Declaration& declaration, const ServerStartOptions& options);
+  void Launched(Result<std::shared_ptr<RunningServer>> process);
+  void ArmStartupTimer();
   void OnLine(const std::string& line);
   void OnExit(int status);
   void StartFailed(StartFailure failure);
@@ -121,6 +128,11 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   Options options_;
   LinkEvents events_;
   std::shared_ptr<RunningServer> process_;
+  std::shared_ptr<RunningServer::PendingLaunch> launch_;  // while it is launched
+  // Asked for while it was launched, done once it is.
+  bool output_paused_ = false;
+  bool stop_asked_ = false;
+  std::vector<std::function<void(int status)>> stopped_;
   McpConnection connection_;
   McpStartup startup_;
   boost::asio::steady_timer startup_timer_;

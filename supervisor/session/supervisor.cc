@@ -508,7 +508,7 @@ void Supervisor::SessionStatus(const Json& id) {
         entry["state"] = slot.end_word;
     }
     if ((slot.life == ServerLife::kStarting || slot.life == ServerLife::kRunning) &&
-        !slot.link->ended()) {
+        !slot.link->ended() && slot.link->pid() > 0) {
       entry["pid"] = slot.link->pid();
     }
     if (slot.status) entry["status"] = *slot.status;
