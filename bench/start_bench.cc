@@ -17,7 +17,8 @@
 #include "base/unique_fd.h"
 #include "bench/bwrap_command.h"
 #include "confine/filesystem.h"
-#include "supervisor/mcp/mcp_client.h"
+#include "supervisor/mcp/json_rpc_lines.h"
+#include "supervisor/mcp/mcp_startup.h"
 #include "supervisor/servers/confined_server.h"
 
 namespace bravebot {
@@ -43,12 +44,34 @@ std::vector<Server> Servers() {
   return servers;
 }
 
-// The handshake and the tool list over the two pipes, as a session would.
+// The handshake and the tool list over the two pipes, as a session would,
+// by the same sans-I/O start the supervisor drives from its loop.
 void Handshake(benchmark::State& state, int to_server, int from_server) {
-  McpClient client(to_server, from_server);
-  const auto wait = std::chrono::seconds(30);
-  if (!client.Initialize(wait) || !client.ListTools(wait)) {
-    state.SkipWithError("the server did not answer");
+  const Deadline deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  McpConnection connection;
+  McpStartup startup(connection, 0);
+  LineReader reader(from_server);
+  if (!WriteLine(to_server, startup.Begin(), deadline)) {
+    return state.SkipWithError("the server does not read its input");
+  }
+  for (;;) {
+    Result<LineRead> read = reader.ReadLine(deadline);
+    if (!read || read->status != LineStatus::kLine) {
+      return state.SkipWithError("the server did not answer");
+    }
+    auto taken = connection.Take(read->line);
+    if (std::holds_alternative<McpFault>(taken)) return state.SkipWithError("not MCP");
+    for (McpIncoming& incoming : std::get<0>(taken)) {
+      if (incoming.kind != McpIncoming::Kind::kAnswer) continue;
+      McpStartup::Step step = startup.Take(std::move(incoming));
+      if (step.fault) return state.SkipWithError(step.fault->message.c_str());
+      for (const std::string& line : step.lines) {
+        if (!WriteLine(to_server, line, deadline)) {
+          return state.SkipWithError("the server does not read its input");
+        }
+      }
+      if (step.done) return;
+    }
   }
 }
 

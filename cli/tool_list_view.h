@@ -32,8 +32,8 @@ inline constexpr char kServerWordsMargin[] = "\xe2\x94\x83 ";
 // its description behind the margin (none without one). A blank row between
 // tools. Every row ends with '\n'.
 //
-// Arguments keep the server's order only in ordered_json, which
-// McpClient::ListTools returns; nlohmann::json keeps object keys sorted, so
+// Arguments keep the server's order only in ordered_json, in which
+// McpStartup keeps the tool list; nlohmann::json keeps object keys sorted, so
 // the second overload shows them in name order.
 std::string DisplayToolList(const std::string& alias,
                             const std::vector<nlohmann::ordered_json>& tools);

@@ -1,8 +1,9 @@
 // One stdio server started confined, and stopped with everything it started.
+// RunningServer puts one on the event loop; mcp-run --stdio joins its pipes
+// to its own.
 //
 //   auto server = ConfinedServer::Start(declaration, options);
-//   McpClient client(server->stdin_fd(), server->stdout_fd());
-//   ...
+//   ... server->stdin_fd(), server->stdout_fd(), server->stderr_fd()
 //   server->Stop();   // close its input, wait, SIGTERM, SIGKILL; its group too
 #ifndef BRAVEBOT_SUPERVISOR_SERVERS_CONFINED_SERVER_H_
 #define BRAVEBOT_SUPERVISOR_SERVERS_CONFINED_SERVER_H_
