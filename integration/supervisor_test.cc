@@ -515,6 +515,51 @@ INSTANTIATE_TEST_SUITE_P(Endings, SupervisorEndingTest,
                          ::testing::Values(Ending::kServerStop, Ending::kSessionClose,
                                            Ending::kInputClosed, Ending::kKill));
 
+// The same ends, each arriving in the same write as server/start, so that
+// the supervisor takes it while the server is still being launched on its
+// launcher thread: whatever the launch started is stopped once it is up.
+TEST_P(SupervisorEndingTest, AnEndWhileTheServerIsLaunchedEndsItToo) {
+  const std::string word =
+      "launched-" + std::to_string(::getpid()) + "-" + std::to_string(static_cast<int>(GetParam()));
+  DeclareFault("forks", "double-fork", word);
+  Request({"forks"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  const std::string start =
+      R"({"jsonrpc":"2.0","id":901,"method":"server/start","params":{"alias":"forks"}})";
+  switch (GetParam()) {
+    case Ending::kServerStop:
+      ASSERT_TRUE(session->SendLine(
+          start + "\n" +
+          R"({"jsonrpc":"2.0","id":902,"method":"server/stop","params":{"alias":"forks"}})"));
+      break;
+    case Ending::kSessionClose:
+      ASSERT_TRUE(session->SendLine(start + "\n" +
+                                    R"({"jsonrpc":"2.0","id":902,"method":"session/close"})"));
+      break;
+    case Ending::kInputClosed:
+      ASSERT_TRUE(session->SendLine(start));
+      session->process().CloseInput();
+      break;
+    case Ending::kKill:
+      ASSERT_TRUE(session->SendLine(start));
+      ::kill(session->process().pid(), SIGKILL);
+      break;
+  }
+  if (GetParam() == Ending::kServerStop || GetParam() == Ending::kSessionClose) {
+    Json started = session->AnswerTo(901, In(seconds(10))).value_or(Json());
+    EXPECT_EQ(started["error"]["code"], -32005) << started.dump();
+    EXPECT_EQ(started["error"]["data"], Json({{"status", nullptr}}));
+    EXPECT_TRUE(session->AnswerTo(902, In(seconds(10))).value_or(Json()).contains("result"));
+  }
+  if (GetParam() == Ending::kKill) {
+    session->process().Wait(In(seconds(5)));
+  } else if (GetParam() != Ending::kServerStop) {
+    EXPECT_EQ(session->process().Wait(In(seconds(10))), 0);
+  }
+  EXPECT_TRUE(GoneWithin5s(word));
+}
+
 TEST_F(SupervisorTest, ASessionWithServerEverythingDoesAllOfIt) {
   SKIP_WITHOUT_PEERS();
   Declare("everything", {"-e", "PATH=" + PeersDirectory() + "/bin:/usr/bin:/bin", "-e",
