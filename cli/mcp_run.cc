@@ -17,7 +17,6 @@
 #include "cli/mcp_run_arguments.h"
 #include "cli/profile_access.h"
 #include "cli/start_options.h"
-#include "cli/stderr_tail.h"
 #include "cli/stdio_bridge.h"
 #include "cli/stop_on_signal.h"
 #include "cli/tool_list_view.h"
@@ -241,7 +240,6 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   }
   // From here until it is stopped, a signal to mcp-run stops it too.
   StopOnSignal stop_on_signal(server->pid(), server->run_directory());
-  StderrTail tail(server->stderr_fd(), STDERR_FILENO);
   return BridgeStdio(*server);
 }
 

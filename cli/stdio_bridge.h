@@ -7,6 +7,7 @@
 // bytes, so a client or a server that writes a whole message before it reads
 // one (many do) never stops the other direction. A side that does not read
 // holds back only the side that writes to it, as a pipe between the two would.
+// Its standard error goes to mcp-run's the same way, in the same loop.
 #ifndef BRAVEBOT_CLI_STDIO_BRIDGE_H_
 #define BRAVEBOT_CLI_STDIO_BRIDGE_H_
 
@@ -30,8 +31,9 @@ inline constexpr std::chrono::milliseconds kBridgeStopGrace{500};
 
 // Relays until the server's output ends (and all of it is written out), or
 // mcp-run's output can no longer be written, or kBridgeGraceAfterInput after
-// mcp-run's own input ended; then stops the server. mcp-run's standard input
-// and output are non-blocking meanwhile, and get their flags back after.
+// mcp-run's own input ended; then stops the server, and passes on what it
+// wrote on its standard error last. mcp-run's standard input, output and
+// error are non-blocking meanwhile, and get their flags back after.
 // Returns the server's exit status as a shell gives it (128 + a signal).
 int BridgeStdio(ConfinedServer& server);
 

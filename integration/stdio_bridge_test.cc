@@ -114,5 +114,22 @@ TEST_F(StdioBridgeTest, TheServersOwnExitStatusIsPassedOn) {
   EXPECT_EQ(bridge->Wait(In(seconds(10))), 7);
 }
 
+TEST_F(StdioBridgeTest, ItsStandardErrorReachesOursWithoutHoldingUpItsOutput) {
+  // 1 MiB on its standard error before it answers: more than a pipe holds,
+  // so the answer comes only if that is read meanwhile. Its last words, after
+  // its input ends, are passed on too.
+  auto bridge = Bridge({"/bin/sh", "-c",
+                        "head -c 1048576 /dev/zero | tr '\\0' x >&2; echo >&2; read line; "
+                        "echo \"$line\"; read rest; echo last words >&2"});
+  ASSERT_TRUE(bridge->Write("hello\n", In(seconds(10))));
+  EXPECT_EQ(bridge->ReadLines(1, In(seconds(10))), std::vector<std::string>{"hello"});
+  bridge->CloseInput();
+  EXPECT_EQ(bridge->Wait(In(seconds(10))), 0);
+  const std::string errors = Slurp(StderrPath());
+  EXPECT_NE(errors.find(std::string(1 << 20, 'x') + "\n"), std::string::npos)
+      << errors.size() << " bytes on standard error";
+  EXPECT_THAT(errors, ::testing::HasSubstr("last words\n"));
+}
+
 }  // namespace
 }  // namespace bravebot::testing
