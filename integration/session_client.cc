@@ -35,6 +35,23 @@ int SessionClient::Send(const std::string& method, const Json& params) {
   return id;
 }
 
+std::vector<int> SessionClient::SendTogether(
+    const std::vector<std::pair<std::string, Json>>& requests) {
+  std::vector<int> ids;
+  std::string lines;
+  for (const auto& [method, params] : requests) {
+    const int id = next_id_++;
+    Json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+    if (!params.is_null()) request["params"] = params;
+    methods_[id] = method;
+    lines += request.dump() + "\n";
+    ids.push_back(id);
+  }
+  lines.pop_back();
+  EXPECT_TRUE(SendLine(lines)) << "the supervisor does not read its input";
+  return ids;
+}
+
 bool SessionClient::SendLine(const std::string& line) {
   return process_.Write(line + "\n", In(std::chrono::seconds(10)));
 }

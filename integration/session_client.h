@@ -36,6 +36,9 @@ class SessionClient {
 
   // Sends request `method`; gives its id.
   int Send(const std::string& method, const Json& params = nullptr);
+  // Sends these requests in one write, so that the supervisor reads them
+  // together; gives their ids, in order.
+  std::vector<int> SendTogether(const std::vector<std::pair<std::string, Json>>& requests);
   // Sends a line as it is.
   bool SendLine(const std::string& line);
   // The answer to request `id`, reading until it comes or the deadline passes.

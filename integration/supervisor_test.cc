@@ -525,32 +525,29 @@ TEST_P(SupervisorEndingTest, AnEndWhileTheServerIsLaunchedEndsItToo) {
   Request({"forks"});
   auto session = Session();
   OpenAndApprove(*session);
-  const std::string start =
-      R"({"jsonrpc":"2.0","id":901,"method":"server/start","params":{"alias":"forks"}})";
+  const std::pair<std::string, Json> start = {"server/start", {{"alias", "forks"}}};
+  std::vector<int> ids;
   switch (GetParam()) {
     case Ending::kServerStop:
-      ASSERT_TRUE(session->SendLine(
-          start + "\n" +
-          R"({"jsonrpc":"2.0","id":902,"method":"server/stop","params":{"alias":"forks"}})"));
+      ids = session->SendTogether({start, {"server/stop", {{"alias", "forks"}}}});
       break;
     case Ending::kSessionClose:
-      ASSERT_TRUE(session->SendLine(start + "\n" +
-                                    R"({"jsonrpc":"2.0","id":902,"method":"session/close"})"));
+      ids = session->SendTogether({start, {"session/close", nullptr}});
       break;
     case Ending::kInputClosed:
-      ASSERT_TRUE(session->SendLine(start));
+      session->SendTogether({start});
       session->process().CloseInput();
       break;
     case Ending::kKill:
-      ASSERT_TRUE(session->SendLine(start));
+      session->SendTogether({start});
       ::kill(session->process().pid(), SIGKILL);
       break;
   }
-  if (GetParam() == Ending::kServerStop || GetParam() == Ending::kSessionClose) {
-    Json started = session->AnswerTo(901, In(seconds(10))).value_or(Json());
+  if (ids.size() == 2) {
+    Json started = session->AnswerTo(ids[0], In(seconds(10))).value_or(Json());
     EXPECT_EQ(started["error"]["code"], -32005) << started.dump();
     EXPECT_EQ(started["error"]["data"], Json({{"status", nullptr}}));
-    EXPECT_TRUE(session->AnswerTo(902, In(seconds(10))).value_or(Json()).contains("result"));
+    EXPECT_TRUE(session->AnswerTo(ids[1], In(seconds(10))).value_or(Json()).contains("result"));
   }
   if (GetParam() == Ending::kKill) {
     session->process().Wait(In(seconds(5)));

@@ -1,9 +1,11 @@
 #include "supervisor/mcp/mcp_connection.h"
 
+#include <charconv>
 #include <cstdint>
 #include <utility>
 
 #include "base/json_depth.h"
+#include "base/json_members.h"
 #include "base/shown_text.h"
 
 namespace bravebot {
@@ -29,13 +31,33 @@ std::optional<std::int64_t> OurId(const ordered_json& id) {
 
 }  // namespace
 
+std::int64_t McpConnection::Remember(std::uint64_t tag, const std::string& method, std::string what,
+                                     bool passing_on) {
+  const std::int64_t id = next_id_++;
+  pending_[id] = Pending{tag, method, what.empty() ? method : std::move(what), passing_on};
+  if (passing_on) ++passing_on_;
+  return id;
+}
+
 std::string McpConnection::Request(std::uint64_t tag, const std::string& method,
                                    const ordered_json& params, std::string what) {
-  const std::int64_t id = next_id_++;
+  const std::int64_t id = Remember(tag, method, std::move(what), false);
   ordered_json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
   if (!params.is_null()) request["params"] = params;
-  pending_[id] = Pending{tag, method, what.empty() ? method : std::move(what)};
   return Line(request);
+}
+
+std::string McpConnection::RequestPassingOn(std::uint64_t tag, const std::string& method,
+                                            std::string_view params_text, std::string what) {
+  const std::int64_t id = Remember(tag, method, std::move(what), true);
+  std::string line = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":)" +
+                     Line(ordered_json(method));
+  if (!params_text.empty()) {
+    line += R"(,"params":)";
+    line += params_text;
+  }
+  line += '}';
+  return line;
 }
 
 std::string McpConnection::Notification(const std::string& method, const ordered_json& params) {
@@ -52,9 +74,43 @@ std::string McpConnection::ReplyError(const ordered_json& id, const ordered_json
   return Line({{"jsonrpc", "2.0"}, {"id", id}, {"error", error}});
 }
 
+std::optional<McpIncoming> McpConnection::TakeAnswerPassedOn(std::string_view line) {
+  if (passing_on_ == 0) return std::nullopt;
+  auto members = ReadJsonObjectMembers(line);
+  if (!members) return std::nullopt;
+  const std::string_view result = FindJsonMember(*members, "result");
+  if (result.empty() || !FindJsonMember(*members, "method").empty() ||
+      !FindJsonMember(*members, "error").empty()) {
+    return std::nullopt;
+  }
+  const std::string_view id_text = FindJsonMember(*members, "id");
+  std::int64_t id = 0;
+  const auto read = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
+  if (id_text.empty() || read.ec != std::errc() || read.ptr != id_text.data() + id_text.size()) {
+    return std::nullopt;
+  }
+  auto pending = pending_.find(id);
+  if (pending == pending_.end() || !pending->second.passing_on) return std::nullopt;
+  McpIncoming incoming;
+  incoming.kind = McpIncoming::Kind::kAnswer;
+  incoming.tag = pending->second.tag;
+  incoming.method = std::move(pending->second.method);
+  incoming.what = std::move(pending->second.what);
+  incoming.line_bytes = line.size();
+  incoming.result_text = result;
+  Erase(pending);
+  return incoming;
+}
+
 McpRead<std::vector<McpIncoming>> McpConnection::Take(std::string_view line) {
   std::vector<McpIncoming> taken;
   if (IsBlankLine(line)) return taken;
+  // The answers a relay passes on, the most of what a server writes, are
+  // read without a document where they can be.
+  if (auto answer = TakeAnswerPassedOn(line)) {
+    taken.push_back(std::move(*answer));
+    return taken;
+  }
   if (NestsDeeperThan(line, kMaxJsonDepth)) {
     return McpFault{McpFailureKind::kMalformed,
                     "the server wrote JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
@@ -112,9 +168,12 @@ McpRead<std::optional<McpIncoming>> McpConnection::TakeMessage(ordered_json mess
   incoming.method = std::move(pending->second.method);
   incoming.what = std::move(pending->second.what);
   incoming.line_bytes = line.size();
-  pending_.erase(pending);
+  const bool passing_on = pending->second.passing_on;
+  Erase(pending);
   if (error != message.end()) {
     incoming.fault = ErrorAnswerFault(*error, incoming.what);
+  } else if (passing_on) {
+    incoming.result_text = Line(*result);
   } else {
     incoming.result = std::move(*result);
   }
@@ -130,6 +189,11 @@ McpRead<std::optional<McpIncoming>> McpConnection::NotAMessage(std::string_view 
   incoming.skipped = std::string("a line that is ") +
                      (is_json ? "not a JSON-RPC message" : "not JSON") + ": " + QuoteLine(line);
   return std::optional<McpIncoming>(std::move(incoming));
+}
+
+void McpConnection::Erase(std::map<std::int64_t, Pending>::iterator pending) {
+  if (pending->second.passing_on) --passing_on_;
+  pending_.erase(pending);
 }
 
 std::string McpConnection::AwaitedText() const {
@@ -149,7 +213,7 @@ std::optional<std::int64_t> McpConnection::Forget(std::uint64_t tag) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
     if (it->second.tag == tag) {
       const std::int64_t id = it->first;
-      pending_.erase(it);
+      Erase(it);
       return id;
     }
   }
@@ -160,6 +224,7 @@ std::vector<std::pair<std::uint64_t, std::string>> McpConnection::ForgetAll() {
   std::vector<std::pair<std::uint64_t, std::string>> forgotten;
   for (auto& [id, pending] : pending_) forgotten.emplace_back(pending.tag, pending.method);
   pending_.clear();
+  passing_on_ = 0;
   return forgotten;
 }
 

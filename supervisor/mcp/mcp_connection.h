@@ -46,7 +46,10 @@ struct McpIncoming {
   std::string method;
   std::string what;
   // kAnswer: the result member, or the fault an error answer is in our words.
+  // For a request passed on (RequestPassingOn), the result is in
+  // result_text instead, as JSON text.
   nlohmann::ordered_json result;
+  std::string result_text;
   std::optional<McpFault> fault;
   // kAnswer: the bytes of the line it came in.
   std::size_t line_bytes = 0;
@@ -63,6 +66,13 @@ class McpConnection {
   // when empty. Returns the line to write, without its '\n'.
   std::string Request(std::uint64_t tag, const std::string& method,
                       const nlohmann::ordered_json& params, std::string what = "");
+  // A request passed on for someone else: `params_text` is the params'
+  // JSON text as they wrote it ("" for none), and the answer comes with its
+  // result as text too (McpIncoming::result_text), read member by member
+  // where it can be (base/json_members.h), so that a relay builds no
+  // document of either. The params' text must be valid JSON.
+  std::string RequestPassingOn(std::uint64_t tag, const std::string& method,
+                               std::string_view params_text, std::string what);
   // A notification of ours.
   static std::string Notification(const std::string& method, const nlohmann::ordered_json& params);
   // The answer to the server's request `id`: its result, or an error object.
@@ -93,7 +103,14 @@ class McpConnection {
     std::uint64_t tag;
     std::string method;
     std::string what;
+    bool passing_on = false;
   };
+  std::int64_t Remember(std::uint64_t tag, const std::string& method, std::string what,
+                        bool passing_on);
+  void Erase(std::map<std::int64_t, Pending>::iterator pending);
+  // An answer to a request passed on, read without a document; nullopt
+  // where the line is anything else, or could not be read so.
+  std::optional<McpIncoming> TakeAnswerPassedOn(std::string_view line);
   // One message of a line (a batch gives several).
   McpRead<std::optional<McpIncoming>> TakeMessage(nlohmann::ordered_json message,
                                                   std::string_view line);
@@ -101,6 +118,7 @@ class McpConnection {
 
   std::map<std::int64_t, Pending> pending_;
   std::int64_t next_id_ = 1;
+  std::size_t passing_on_ = 0;  // how many of pending_ are passed on
   bool initialize_answered_ = false;
 };
 

@@ -229,6 +229,16 @@ bool ServerLink::Request(std::uint64_t tag, const std::string& method,
   return true;
 }
 
+bool ServerLink::RequestPassingOn(std::uint64_t tag, const std::string& method,
+                                  std::string_view params_text, std::string what) {
+  if (!process_ ||
+      !process_->Write(connection_.RequestPassingOn(tag, method, params_text, std::move(what)))) {
+    connection_.Forget(tag);
+    return false;
+  }
+  return true;
+}
+
 bool ServerLink::Notify(const std::string& method, const nlohmann::ordered_json& params) {
   return process_ && process_->Write(McpConnection::Notification(method, params));
 }

@@ -82,6 +82,10 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   // input is closed or too much waits for it.
   bool Request(std::uint64_t tag, const std::string& method, const nlohmann::ordered_json& params,
                std::string what = "");
+  // The same for a request passed on: its params as JSON text ("" for
+  // none), its answer's result as text (McpConnection::RequestPassingOn).
+  bool RequestPassingOn(std::uint64_t tag, const std::string& method, std::string_view params_text,
+                        std::string what);
   bool Notify(const std::string& method, const nlohmann::ordered_json& params);
   bool Reply(const nlohmann::ordered_json& id, const nlohmann::ordered_json& result);
   bool ReplyError(const nlohmann::ordered_json& id, const nlohmann::ordered_json& error);

@@ -14,7 +14,11 @@ bool SessionOutput::Send(const Json& message) {
   if (closed_) return true;
   // dump() escapes any newline inside a string, so a message is one line; a
   // string that is not UTF-8 is replaced rather than thrown about.
-  std::string line = message.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return SendLine(message.dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+bool SessionOutput::SendLine(std::string line) {
+  if (closed_) return true;
   if (line.size() > kMaxLineBytes) return false;
   line.push_back('\n');
   queued_.Push(std::move(line));

@@ -30,6 +30,8 @@ class SessionOutput {
   // Queues `message`; false, and nothing queued, when its line would be
   // longer than kMaxLineBytes, which no session reads.
   bool Send(const Json& message);
+  // The same for a message already written as one line of JSON (no '\n').
+  bool SendLine(std::string line);
   bool congested() const { return congested_; }
   // Calls `done` once everything queued is written (or cannot be).
   void WhenWritten(std::function<void()> done);

@@ -11,6 +11,7 @@
 #include "base/shown_text.h"
 #include "confine/digest.h"
 #include "supervisor/policy/managed_policy.h"
+#include "supervisor/session/passed_on_request.h"
 
 namespace bravebot {
 namespace {
@@ -86,6 +87,13 @@ void Supervisor::ReadInput() {
 
 void Supervisor::TakeLine(const std::string& line) {
   if (IsBlankLine(line)) return;
+  // The request a session sends most is read member by member, its params
+  // passed on as written; anything else is read whole below.
+  if (auto request = ReadPassedOnRequest(line);
+      request && session_ && !in_flight_.contains(Key(request->id))) {
+    return RelayText(request->id, request->alias, request->method, request->params_text,
+                     request->what);
+  }
   if (NestsDeeperThan(line, kMaxJsonDepth)) {
     RespondError(nullptr, Refusal(kRpcParseError, "the line is JSON nested deeper than " +
                                                       std::to_string(kMaxJsonDepth) +
@@ -352,26 +360,35 @@ void Supervisor::Relay(const Json& id, RpcParams params) {
   if (!request_params.is_null() && !request_params.is_object()) {
     return RespondError(id, Refusal(kRpcInvalidParams, "params.params must be an object"));
   }
+  std::optional<std::string> tool;
+  if (request_params.is_object() && request_params.contains("name") &&
+      request_params["name"].is_string()) {
+    tool = request_params["name"].get<std::string>();
+  }
+  const std::string params_text =
+      request_params.is_null()
+          ? ""
+          : request_params.dump(-1, ' ', false, Json::error_handler_t::replace);
+  RelayText(id, *alias, *method, params_text, RequestWhat(*method, tool));
+}
+
+void Supervisor::RelayText(const Json& id, const std::string& alias, const std::string& method,
+                           std::string_view params_text, const std::string& what) {
   ServerSlot* slot = Find(id, alias);
   if (slot == nullptr) return;
   if (slot->life != ServerLife::kRunning) {
-    return RespondError(id, Refusal(kRpcWrongState, *alias + " is not running: server/start "
-                                                             "starts it, once"));
+    return RespondError(id, Refusal(kRpcWrongState, alias + " is not running: server/start "
+                                                            "starts it, once"));
   }
   const std::uint64_t tag = next_tag_++;
-  std::string what = *method;
-  if (*method == "tools/call" && request_params.is_object() && request_params.contains("name") &&
-      request_params["name"].is_string()) {
-    what += " for " + EscapeControlCharacters(request_params["name"].get<std::string>());
-  }
-  if (!slot->link->Request(tag, *method, request_params, what)) {
+  if (!slot->link->RequestPassingOn(tag, method, params_text, what)) {
     return RespondError(
-        id, Refusal(kRpcServerFailed, *alias + " is not taking its input: " + what +
+        id, Refusal(kRpcServerFailed, alias + " is not taking its input: " + what +
                                           " was not sent, since it closed its input or more than "
                                           "32 MiB waits for it"));
   }
   slot->requests[tag] = id;
-  in_flight_[Key(id)] = InFlight{*alias, tag};
+  in_flight_[Key(id)] = InFlight{alias, tag};
 }
 
 void Supervisor::Notify(const Json& id, RpcParams params) {
@@ -555,7 +572,9 @@ void Supervisor::OnAnswer(const std::string& alias, McpIncoming answer) {
     Json data = answer.fault->code ? Json{{"code", *answer.fault->code}} : Json();
     RespondError(session_id,
                  RpcError{kRpcServerFailed, NamedFor(alias, answer.fault->message), data});
-  } else if (!output_.Send(ResultMessage(session_id, std::move(answer.result)))) {
+  } else if (!output_.SendLine(R"({"jsonrpc":"2.0","id":)" +
+                               session_id.dump(-1, ' ', false, Json::error_handler_t::replace) +
+                               R"(,"result":)" + answer.result_text + "}")) {
     RespondError(session_id,
                  RpcError{kRpcServerFailed,
                           alias + "'s answer to " + answer.what +

@@ -67,6 +67,10 @@ class Supervisor {
   void Answer(const Json& id, RpcParams params);
   void StartServer(const Json& id, RpcParams params);
   void Relay(const Json& id, RpcParams params);
+  // Sends `method` with `params_text` (JSON text, "" for none) to `alias`,
+  // its answer to be passed on to request `id`.
+  void RelayText(const Json& id, const std::string& alias, const std::string& method,
+                 std::string_view params_text, const std::string& what);
   void Notify(const Json& id, RpcParams params);
   void Reply(const Json& id, RpcParams params);
   void Cancel(const Json& id, RpcParams params);

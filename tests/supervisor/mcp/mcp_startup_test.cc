@@ -285,5 +285,40 @@ TEST(McpConnectionTest, AForgottenRequestsAnswerIsDropped) {
   EXPECT_TRUE(std::get<0>(taken).empty());
 }
 
+TEST(McpConnectionTest, ARequestPassedOnHasItsAnswersResultAsText) {
+  McpConnection connection;
+  json sent = json::parse(
+      connection.RequestPassingOn(3, "tools/call", R"({"name":"echo"})", "tools/call for echo"));
+  EXPECT_EQ(sent, json::parse(R"({"jsonrpc":"2.0","id":1,"method":"tools/call",)"
+                              R"("params":{"name":"echo"}})"));
+  // Read member by member: the result's text exactly as the server wrote it.
+  auto taken = connection.Take(R"({"id":1,"jsonrpc":"2.0","result":{"b":1.50,"a":"é"}})");
+  const McpIncoming& answer = std::get<0>(taken).at(0);
+  EXPECT_EQ(answer.tag, 3u);
+  EXPECT_EQ(answer.what, "tools/call for echo");
+  EXPECT_EQ(answer.result_text, R"({"b":1.50,"a":"é"})");
+  EXPECT_TRUE(answer.result.is_null());
+  EXPECT_EQ(connection.pending(), 0u);
+}
+
+TEST(McpConnectionTest, AnAnswerPassedOnThatIsReadWholeIsWrittenAsText) {
+  McpConnection connection;
+  connection.RequestPassingOn(3, "ping", "", "");
+  // A key twice is declined by the member reading, and read whole.
+  auto taken = connection.Take(R"({"jsonrpc":"2.0","id":1,"result":{},"result":{"x":[1]}})");
+  const McpIncoming& answer = std::get<0>(taken).at(0);
+  EXPECT_EQ(json::parse(answer.result_text), json::parse(R"({"x":[1]})"));
+}
+
+TEST(McpConnectionTest, AnErrorToARequestPassedOnIsAFault) {
+  McpConnection connection;
+  connection.RequestPassingOn(3, "tools/call", "{}", "tools/call for x");
+  auto taken = connection.Take(R"({"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"m"}})");
+  const McpIncoming& answer = std::get<0>(taken).at(0);
+  ASSERT_TRUE(answer.fault);
+  EXPECT_EQ(answer.fault->code, -32602);
+  EXPECT_TRUE(answer.result_text.empty());
+}
+
 }  // namespace
 }  // namespace bravebot

@@ -1,0 +1,42 @@
+// The members of one JSON object as its text holds them, so that a relay can
+// read the few members it needs (a message's id, its method) and pass the
+// rest on as bytes, without building a document of it and writing it again.
+//
+//   auto members = ReadJsonObjectMembers(line);
+//   if (!members) return SlowPath(nlohmann::json::parse(line, nullptr, false));
+//   std::string_view result = FindMember(*members, "result");  // its text
+//
+// It accepts only what nlohmann::json accepts as an object, nested no deeper
+// than kMaxJsonDepth, with no key twice (fuzz/json_members_fuzzer.cc checks
+// it against nlohmann::json on every input). It declines the rest, and what
+// it cannot be sure of (a byte order mark, say), and the caller then parses
+// the whole text as it always has: declining is never wrong, only slower.
+#ifndef BRAVEBOT_BASE_JSON_MEMBERS_H_
+#define BRAVEBOT_BASE_JSON_MEMBERS_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bravebot {
+
+struct JsonMember {
+  std::string key;         // decoded
+  std::string_view value;  // the value's text, valid JSON on its own
+};
+
+// The members of `text`, one JSON object with nothing but whitespace around
+// it, in their order; nullopt when it declines.
+std::optional<std::vector<JsonMember>> ReadJsonObjectMembers(std::string_view text);
+
+// The text of member `key`'s value; empty when there is none.
+std::string_view FindJsonMember(const std::vector<JsonMember>& members, std::string_view key);
+
+// The string `value` (a member's text) holds, decoded; nullopt when it is no
+// string.
+std::optional<std::string> JsonStringValue(std::string_view value);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_BASE_JSON_MEMBERS_H_

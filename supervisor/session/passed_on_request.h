@@ -1,0 +1,35 @@
+// server/request, the message a session sends most, read member by member
+// (base/json_members.h) rather than as a document: what the supervisor needs
+// of it, and the params it passes to the server as the session wrote them.
+//
+// Only the plain case is read so: anything else, or anything unusual about
+// it, gives nullopt, and the supervisor reads the line whole, with every
+// check and every error any request gets.
+#ifndef BRAVEBOT_SUPERVISOR_SESSION_PASSED_ON_REQUEST_H_
+#define BRAVEBOT_SUPERVISOR_SESSION_PASSED_ON_REQUEST_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "supervisor/session/rpc_messages.h"
+
+namespace bravebot {
+
+struct PassedOnRequest {
+  Json id;
+  std::string alias;
+  std::string method;
+  std::string_view params_text;  // "" for none; a view into the line read
+  std::string what;              // "tools/call for echo"
+};
+
+std::optional<PassedOnRequest> ReadPassedOnRequest(std::string_view line);
+
+// How a request is named in messages: its method, and for tools/call the
+// tool's name, escaped.
+std::string RequestWhat(const std::string& method, const std::optional<std::string>& tool);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_SESSION_PASSED_ON_REQUEST_H_

@@ -1,0 +1,101 @@
+#include "base/json_members.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "base/json_depth.h"
+
+namespace bravebot {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::Pair;
+
+std::vector<std::pair<std::string, std::string>> Members(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> found;
+  auto members = ReadJsonObjectMembers(text);
+  if (!members) return {{"declined", ""}};
+  for (const JsonMember& member : *members) found.emplace_back(member.key, member.value);
+  return found;
+}
+
+bool Declines(std::string_view text) { return !ReadJsonObjectMembers(text).has_value(); }
+
+// Declined, and refused by nlohmann::json too: a case where both agree.
+bool BothRefuse(std::string_view text) { return Declines(text) && !nlohmann::json::accept(text); }
+
+TEST(JsonMembersTest, GivesEachValueAsItsText) {
+  EXPECT_THAT(Members(R"( {"jsonrpc":"2.0", "id" : 7,"result":{"content":[{"text":"a,}]"}]},)"
+                      R"("n":null,"t":true,"x":-1.5e3} )"),
+              ElementsAre(Pair("jsonrpc", "\"2.0\""), Pair("id", "7"),
+                          Pair("result", R"({"content":[{"text":"a,}]"}]})"), Pair("n", "null"),
+                          Pair("t", "true"), Pair("x", "-1.5e3")));
+  EXPECT_THAT(Members("{}"), ElementsAre());
+  EXPECT_THAT(Members("{\"\":[]}\n"), ElementsAre(Pair("", "[]")));
+}
+
+TEST(JsonMembersTest, KeysAndStringsAreDecoded) {
+  auto members = ReadJsonObjectMembers(R"({"a\"b\u00e9\ud83d\ude00":"\/\\\n\t"})");
+  ASSERT_TRUE(members);
+  EXPECT_EQ((*members)[0].key, "a\"b\xc3\xa9\xf0\x9f\x98\x80");
+  EXPECT_EQ(JsonStringValue((*members)[0].value), "/\\\n\t");
+  EXPECT_EQ(JsonStringValue("7"), std::nullopt);
+  EXPECT_EQ(JsonStringValue("\"open"), std::nullopt);
+}
+
+TEST(JsonMembersTest, DeclinesWhatIsNoObjectOrNotJson) {
+  for (std::string_view text :
+       {"", "[]", "\"a\"", "7", "{", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{\"a\":1} x",
+        "{\"a\":1}{}", "{'a':1}", "{\"a\":tru}", "{\"a\":nul}", "{a:1}"}) {
+    EXPECT_TRUE(Declines(text)) << text;
+  }
+}
+
+TEST(JsonMembersTest, DeclinesAKeyTwiceSinceReadersDisagreeOnWhichWins) {
+  EXPECT_TRUE(Declines(R"({"id":1,"id":2})"));
+  EXPECT_FALSE(Declines(R"({"id":1,"x":{"id":2,"id":3}})"));  // inside a value, passed on
+}
+
+TEST(JsonMembersTest, DeclinesStringsNlohmannRefuses) {
+  EXPECT_TRUE(BothRefuse("{\"a\":\"\x01\"}"));          // a control character
+  EXPECT_TRUE(BothRefuse("{\"a\":\"\xff\"}"));          // not UTF-8
+  EXPECT_TRUE(BothRefuse("{\"a\":\"\xed\xa0\x80\"}"));  // a surrogate in UTF-8
+  EXPECT_TRUE(BothRefuse("{\"a\":\"\xc0\xaf\"}"));      // an overlong form
+  EXPECT_TRUE(BothRefuse(R"({"a":"\ud800"})"));         // a lone high surrogate
+  EXPECT_TRUE(BothRefuse(R"({"a":"\udc00"})"));         // a lone low one
+  EXPECT_TRUE(BothRefuse(R"({"a":"\ud800\u0041"})"));   // a high one with no low
+  EXPECT_TRUE(BothRefuse(R"({"a":"\x"})"));             // no such escape
+  EXPECT_TRUE(BothRefuse(R"({"a":"\u12"})"));           // short
+}
+
+TEST(JsonMembersTest, DeclinesNumbersNlohmannRefuses) {
+  for (std::string_view text : {R"({"a":01})", R"({"a":1.})", R"({"a":.5})", R"({"a":-})",
+                                R"({"a":1e})", R"({"a":+1})", R"({"a":1e400})", R"({"a":0x1})"}) {
+    EXPECT_TRUE(BothRefuse(text)) << text;
+  }
+  EXPECT_FALSE(Declines(R"({"a":18446744073709551615,"b":-9223372036854775808,"c":-0})"));
+  EXPECT_FALSE(Declines(R"({"a":123456789012345678901234567890})"));
+}
+
+TEST(JsonMembersTest, DeclinesPastTheDepthWeRead) {
+  auto nested = [](std::size_t levels) {
+    return "{\"a\":" + std::string(levels - 1, '[') + std::string(levels - 1, ']') + "}";
+  };
+  EXPECT_FALSE(Declines(nested(kMaxJsonDepth)));
+  EXPECT_TRUE(Declines(nested(kMaxJsonDepth + 1)));
+}
+
+TEST(JsonMembersTest, WhatItAcceptsNlohmannReadsAlike) {
+  const std::string text = R"({"id":"x","result":{"a":[1,2.5,"\u00e9",{"b":null}]},"e":false})";
+  auto members = ReadJsonObjectMembers(text);
+  ASSERT_TRUE(members);
+  auto whole = nlohmann::ordered_json::parse(text);
+  for (const JsonMember& member : *members) {
+    EXPECT_EQ(nlohmann::ordered_json::parse(member.value), whole[member.key]) << member.key;
+  }
+}
+
+}  // namespace
+}  // namespace bravebot
