@@ -349,6 +349,30 @@ TEST_F(SupervisorTest, ALineItCannotReadStopsTheServerAndALineNotJsonIsSkipped) 
   EXPECT_TRUE(session->WaitFor("server/exited", In(seconds(10))));
 }
 
+TEST_F(SupervisorTest, AServerThatClosesItsOutputAndRunsOnFailsOrIsStopped) {
+  DeclareFault("closed", "close-output");
+  DeclareFault("later", "close-output-mid-call");
+  Request({"closed", "later"});
+  auto session = Session();
+  OpenAndApprove(*session);  // a start timeout of 30 s: not what ends them
+
+  Json start = session->Call("server/start", {{"alias", "closed"}}, milliseconds(10000));
+  EXPECT_EQ(start["error"]["code"], -32003) << start.dump();
+  EXPECT_EQ(start["error"]["data"]["step"], "closed");
+  EXPECT_THAT(start["error"]["message"].get<std::string>(),
+              HasSubstr("closed did not start: the server closed its standard output before "
+                        "answering initialize and did not end"));
+  EXPECT_EQ(start["error"]["data"]["stderrTail"], Json::array({"closed my output"}));
+
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "later"}}).contains("result"));
+  Json call = session->Call("server/request", ToolCall("later", "echo"), milliseconds(10000));
+  EXPECT_EQ(call["error"]["code"], -32004);
+  EXPECT_THAT(call["error"]["message"].get<std::string>(),
+              HasSubstr("later was stopped: later closed its standard output while bravebot-mcp "
+                        "waited for its answer to tools/call for echo and did not end"));
+  EXPECT_TRUE(session->WaitFor("server/exited", In(seconds(10))));
+}
+
 TEST_F(SupervisorTest, AFloodIsReadNoFasterThanTheSessionReads) {
   DeclareFault("flood", "flood");
   Request({"flood"});

@@ -41,6 +41,11 @@
 //   stderr-lines [N]        first writes "line 1" ... "line N" (50) to stderr
 //   notify-then-echo        at each tools/call writes a notifications/progress
 //                           first, then answers
+//   close-output            closes its standard output before reading
+//                           anything, writes "closed my output" to stderr,
+//                           and stays until its input ends
+//   close-output-mid-call   at the first tools/call closes its standard
+//                           output, and stays until its input ends
 // Any other mode (or none) writes "unknown mode" to stderr and exits 2.
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -205,6 +210,15 @@ int UnknownMode() {
   return 2;
 }
 
+// Reads its input until it ends, answering nothing; 0.
+int ReadUntilTheEnd() {
+  char buffer[4096];
+  for (;;) {
+    const ssize_t got = read(STDIN_FILENO, buffer, sizeof buffer);
+    if (got == 0 || (got < 0 && errno != EINTR)) return 0;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -221,13 +235,7 @@ int main(int argc, char** argv) {
       std::exit(7);
     });
   }
-  if (mode == "never-answers") {
-    char buffer[4096];
-    for (;;) {
-      const ssize_t got = read(STDIN_FILENO, buffer, sizeof buffer);
-      if (got == 0 || (got < 0 && errno != EINTR)) return 0;
-    }
-  }
+  if (mode == "never-answers") return ReadUntilTheEnd();
   if (mode == "slow-start") {
     const std::optional<std::int64_t> milliseconds = Argument(argc, argv, 1500);
     if (!milliseconds) return UnknownMode();
@@ -290,6 +298,18 @@ int main(int argc, char** argv) {
     if (!lines) return UnknownMode();
     for (std::int64_t n = 1; n <= *lines; ++n) WriteStderr("line " + std::to_string(n));
     return Serve();
+  }
+  if (mode == "close-output") {
+    close(STDOUT_FILENO);
+    WriteStderr("closed my output");
+    return ReadUntilTheEnd();
+  }
+  if (mode == "close-output-mid-call") {
+    return Serve([](const json& message) {
+      if (!fake_server::IsRequest(message, "tools/call")) return false;
+      close(STDOUT_FILENO);
+      std::exit(ReadUntilTheEnd());
+    });
   }
   if (mode == "notify-then-echo") {
     return Serve([](const json& message) {

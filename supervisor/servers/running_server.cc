@@ -147,6 +147,7 @@ void RunningServer::ReadOutput() {
         if (error) {
           if (auto rest = self->lines_.Rest()) self->events_.on_line(std::move(*rest));
           self->output_ended_ = true;
+          if (!self->status_ && self->events_.on_output_closed) self->events_.on_output_closed();
           self->MaybeReportEnd();
           return;
         }

@@ -43,6 +43,9 @@ struct ServerEvents {
   std::function<void(std::string line)> on_line;         // a line of its output
   std::function<void(std::string line)> on_stderr_line;  // a line of its standard error, escaped
   std::function<void()> on_overflow;                     // a line of its output too long to read
+  // Its output ended while it still runs (most often because it is ending:
+  // on_exit follows). Optional.
+  std::function<void()> on_output_closed;
   // It ended, by itself or stopped: its status as a shell gives it. Called
   // once, after the last line of its output was given.
   std::function<void(int status)> on_exit;

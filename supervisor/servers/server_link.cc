@@ -36,7 +36,8 @@ ServerLink::ServerLink(boost::asio::io_context& io, std::string alias, Options o
       options_(std::move(options)),
       events_(std::move(events)),
       startup_(connection_, kStartupTag, options_.capabilities),
-      startup_timer_(io) {}
+      startup_timer_(io),
+      closed_timer_(io) {}
 
 ServerLink::~ServerLink() {
   if (launch_) launch_->Abandon();
@@ -80,6 +81,9 @@ void ServerLink::Launch(const Declaration& declaration, const ServerStartOptions
   };
   events.on_exit = [weak](int status) {
     if (auto self = weak.lock()) self->OnExit(status);
+  };
+  events.on_output_closed = [weak] {
+    if (auto self = weak.lock()) self->OutputClosed();
   };
 
   ArmStartupTimer();
@@ -209,7 +213,35 @@ void ServerLink::OnLine(const std::string& line) {
   }
 }
 
+// Its output closes most often because it ends, and then its end says so.
+// One that runs on with its output closed can answer nothing more: it fails
+// its start, or is stopped.
+void ServerLink::OutputClosed() {
+  if (start_over_ || broken_ || stop_asked_) return;
+  std::weak_ptr<ServerLink> weak = weak_from_this();
+  closed_timer_.expires_after(kEndAfterOutputClosed);
+  closed_timer_.async_wait([weak](const boost::system::error_code& error) {
+    auto self = weak.lock();
+    if (error || !self || !self->process_ || self->process_->ended() || self->start_over_ ||
+        self->broken_ || self->stop_asked_) {
+      return;
+    }
+    if (!self->started_) {
+      return self->StartFailed(self->Failure("closed",
+                                             "the server closed its standard output before "
+                                             "answering " +
+                                                 self->startup_.awaiting() + " and did not end"));
+    }
+    self->broken_ = true;
+    self->events_.on_broken("the server closed its standard output" +
+                            self->connection_.AwaitedText() +
+                            " and did not end, so nothing it answers can be read");
+    self->process_->Stop();
+  });
+}
+
 void ServerLink::OnExit(int status) {
+  closed_timer_.cancel();
   if (!started_ && !start_over_) {
     // It ended before it answered: the step is its exit, with its last words.
     StartFailed(Failure(
@@ -258,8 +290,8 @@ void ServerLink::Cancel(std::uint64_t tag, const std::string& reason) {
 }
 
 void ServerLink::Stop(std::function<void(int status)> done) {
+  stop_asked_ = true;
   if (launch_) {
-    stop_asked_ = true;
     if (done) stopped_.push_back(std::move(done));
     return;
   }

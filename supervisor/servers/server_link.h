@@ -35,6 +35,10 @@ namespace bravebot {
 // not-json, timeout, closed, malformed, unsupported-version, io, stopped),
 // the message in our words ("weather did not start: ..."), and what the
 // server left to go by.
+// How long a server whose output closed is given to end by itself before
+// it is taken as one that closed its output and runs on.
+inline constexpr std::chrono::milliseconds kEndAfterOutputClosed{500};
+
 struct StartFailure {
   std::string step;
   std::string message;
@@ -55,8 +59,8 @@ struct LinkEvents {
   std::function<void(McpIncoming message)> on_message;
   std::function<void(std::string line)> on_stderr_line;
   // Once started: what it did that ends it (a line too long or too deep to
-  // read), in a sentence about "the server"; it is being stopped, and
-  // on_exit follows.
+  // read, its output closed while it runs on), in a sentence about "the
+  // server"; it is being stopped, and on_exit follows.
   std::function<void(const std::string& why)> on_broken;
   // Once started: it ended, by itself or stopped.
   std::function<void(int status)> on_exit;
@@ -125,6 +129,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   void ArmStartupTimer();
   void OnLine(const std::string& line);
   void OnExit(int status);
+  void OutputClosed();
   void StartFailed(StartFailure failure);
 
   boost::asio::io_context& io_;
@@ -135,11 +140,12 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   std::shared_ptr<RunningServer::PendingLaunch> launch_;  // while it is launched
   // Asked for while it was launched, done once it is.
   bool output_paused_ = false;
-  bool stop_asked_ = false;
+  bool stop_asked_ = false;  // Stop() was called, while launched or after
   std::vector<std::function<void(int status)>> stopped_;
   McpConnection connection_;
   McpStartup startup_;
   boost::asio::steady_timer startup_timer_;
+  boost::asio::steady_timer closed_timer_;  // from its output's end, for its own end
   bool started_ = false;
   bool start_over_ = false;  // the start failed (or was abandoned)
   bool broken_ = false;
