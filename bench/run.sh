@@ -2,7 +2,8 @@
 # Runs the benchmarks and prints each against its baseline of the same run:
 # a confined start against the plain start of the same server, reading
 # mcp.json against parsing its JSON alone, a call relayed by the supervisor
-# against the same call over a direct pipe, and 50 starts at once against one.
+# against the same call over a direct pipe, 50 starts at once against one, and
+# mcp-run as a whole process against bwrap with a plain client.
 #   bench/run.sh [BUILD_DIR]   (default build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,8 +39,14 @@ for in_flight in ("1", "64"):
         print(f"{relayed:40s} {ms(relayed) / ms(direct):6.3f}x the direct pipe's time "
               f"(+{(ms(relayed) - ms(direct)) * 1000 / int(in_flight):.1f} us a call; "
               f"throughput {ms(direct) / ms(relayed):.2f}x)")
-one, fifty = "BM_SupervisorStarts/1", "BM_SupervisorStarts/50"
-if one in rows and fifty in rows:
-    print(f"{'50 starts at once':40s} {ms(fifty) / ms(one):6.2f}x one start; the supervisor's "
-          f"memory with 50: {rows[fifty].get('supervisor_rss_kib', 0) / 1024:.1f} MiB")
+for delay, kind in (("0", "answering at once"), ("1000", "each waiting 1 s")):
+    one, fifty = f"BM_SupervisorStarts/1/{delay}", f"BM_SupervisorStarts/50/{delay}"
+    if one in rows and fifty in rows:
+        print(f"{'50 starts at once, ' + kind:40s} {ms(fifty) / ms(one):6.2f}x one start; the "
+              f"supervisor's memory with 50: {rows[fifty].get('supervisor_rss_kib', 0) / 1024:.1f} MiB")
+plain, bwrap, ours = "BM_WholeProcessPlain", "BM_WholeProcessBwrap", "BM_WholeProcessMcpRun"
+if plain in rows and bwrap in rows and ours in rows:
+    print(f"{'mcp-run as a whole process':40s} {ms(ours):.2f} ms: {ms(ours) / ms(bwrap):.2f}x "
+          f"bwrap with a plain client ({ms(bwrap):.2f} ms), {ms(ours) / ms(plain):.2f}x the plain "
+          f"client alone ({ms(plain):.2f} ms)")
 PY

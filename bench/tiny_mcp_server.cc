@@ -2,10 +2,16 @@
 // every tools/call with a short text under the call's own id, and exits when
 // its input ends. Starting it measures what starting costs, and calling it
 // what relaying costs, with nothing of a real server's own work in the way.
+//   tiny_mcp_server [WORD [MS]]
+// WORD is ignored (it makes declarations differ); MS, when given, is how long
+// it waits before it reads anything, as a server that loads or fetches does.
+#include <chrono>
 #include <iostream>
 #include <string>
+#include <thread>
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 2) std::this_thread::sleep_for(std::chrono::milliseconds(std::stoi(argv[2])));
   std::string line;
   while (std::getline(std::cin, line)) {
     // The benchmark's client sends ids 1 and 2; anything else is a notification.
