@@ -1,5 +1,7 @@
 #include "base/json_depth.h"
 
+#include <vector>
+
 namespace bravebot {
 
 bool NestsDeeperThan(std::string_view text, std::size_t max_depth) {
@@ -19,6 +21,41 @@ bool NestsDeeperThan(std::string_view text, std::size_t max_depth) {
       if (++depth > max_depth) return true;
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
+    }
+  }
+  return false;
+}
+
+bool HasObjectWiderThan(std::string_view text, std::size_t max_members) {
+  // For each array or object open: its members so far, or 0 for an array
+  // (whose elements cost nothing to insert).
+  struct Open {
+    bool object;
+    std::size_t members;
+  };
+  std::vector<Open> open;
+  bool in_string = false;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (in_string) {
+      if (c == '\\') {
+        ++at;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+      // A key (or a value) begins: the first member of an object counts here.
+      if (!open.empty() && open.back().object && open.back().members == 0) {
+        open.back().members = 1;
+        if (max_members == 0) return true;
+      }
+    } else if (c == '{' || c == '[') {
+      open.push_back({c == '{', 0});
+    } else if ((c == '}' || c == ']') && !open.empty()) {
+      open.pop_back();
+    } else if (c == ',' && !open.empty() && open.back().object) {
+      if (++open.back().members > max_members) return true;
     }
   }
   return false;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <unordered_set>
 
 #include "base/json_depth.h"
 #include "base/utf8.h"
@@ -127,7 +128,7 @@ class Scanner {
     if (depth > kMaxJsonDepth || !Take('{')) return false;
     SkipSpace();
     if (Take('}')) return true;
-    for (;;) {
+    for (std::size_t members = 1; members <= kMaxJsonObjectMembers; ++members) {
       SkipSpace();
       if (!String(nullptr)) return false;
       SkipSpace();
@@ -138,6 +139,7 @@ class Scanner {
       if (Take('}')) return true;
       if (!Take(',')) return false;
     }
+    return false;  // wider than we read: the whole reading refuses it in words
   }
 
   bool Array(std::size_t depth) {
@@ -269,19 +271,21 @@ class Scanner {
 }  // namespace
 
 std::optional<std::vector<JsonMember>> ReadJsonObjectMembers(std::string_view text) {
+  // A carriage return is JSON's whitespace, but a line's end to readers that
+  // also split lines at one: a value passed on must not hold one.
+  if (text.find('\r') != std::string_view::npos) return std::nullopt;
   Scanner scanner(text);
   std::vector<JsonMember> members;
+  std::unordered_set<std::string> keys;
   scanner.SkipSpace();
   if (!scanner.Take('{')) return std::nullopt;
   scanner.SkipSpace();
   if (!scanner.Take('}')) {
     for (;;) {
+      if (members.size() == kMaxJsonObjectMembers) return std::nullopt;
       scanner.SkipSpace();
       JsonMember member;
-      if (!scanner.String(&member.key)) return std::nullopt;
-      for (const JsonMember& other : members) {
-        if (other.key == member.key) return std::nullopt;
-      }
+      if (!scanner.String(&member.key) || !keys.insert(member.key).second) return std::nullopt;
       scanner.SkipSpace();
       if (!scanner.Take(':')) return std::nullopt;
       scanner.SkipSpace();

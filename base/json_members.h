@@ -7,10 +7,14 @@
 //   std::string_view result = FindMember(*members, "result");  // its text
 //
 // It accepts only what nlohmann::json accepts as an object, nested no deeper
-// than kMaxJsonDepth, with no key twice (fuzz/json_members_fuzzer.cc checks
-// it against nlohmann::json on every input). It declines the rest, and what
-// it cannot be sure of (a byte order mark, say), and the caller then parses
-// the whole text as it always has: declining is never wrong, only slower.
+// than kMaxJsonDepth, no object wider than kMaxJsonObjectMembers, with no key
+// twice and no raw carriage return (a line's
+// end to some readers: a value passed on holds none);
+// fuzz/json_members_fuzzer.cc checks it against nlohmann::json on every
+// input. It declines the rest, and what it cannot be sure of (a byte order
+// mark, say), and the caller then parses the whole text as it always has:
+// declining is never wrong, only slower. It takes time in proportion to the
+// text, however many members an object has.
 #ifndef BRAVEBOT_BASE_JSON_MEMBERS_H_
 #define BRAVEBOT_BASE_JSON_MEMBERS_H_
 

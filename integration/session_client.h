@@ -50,6 +50,8 @@ class SessionClient {
   // passed over stay for later.
   std::optional<Json> WaitFor(const std::function<bool(const Json&)>& matches, Deadline deadline);
   std::optional<Json> WaitFor(const std::string& method, Deadline deadline);
+  // The answers to no request of ours (id null) read so far.
+  const std::vector<Json>& unmatched() const { return unmatched_; }
   // Every notification read so far and not taken.
   const std::deque<Json>& notifications() const { return notifications_; }
   // Reads what is there for `wait`, keeping it.

@@ -460,6 +460,25 @@ for line in sys.stdin:
   EXPECT_EQ(relayed, 1024);
 }
 
+TEST_F(SupervisorTest, AnObjectTooWideToReadIsRefusedInWords) {
+  auto session = Session();
+  std::string wide = R"({"jsonrpc":"2.0","id":7,"method":"session/status","params":{)";
+  for (int i = 0; i <= 4096; ++i) {
+    if (i > 0) wide += ',';
+    wide += '"';
+    wide += std::to_string(i);
+    wide += "\":0";
+  }
+  ASSERT_TRUE(session->SendLine(wide + "}}"));
+  // Answered in order: once this is, the wide line was.
+  EXPECT_EQ(session->Call("session/status")["error"]["code"], -32001);
+  ASSERT_EQ(session->unmatched().size(), 1u);
+  const Json& refused = session->unmatched()[0];
+  EXPECT_EQ(refused["error"]["code"], -32700);
+  EXPECT_EQ(refused["error"]["message"],
+            "the line holds a JSON object of more than 4096 members, which no request needs");
+}
+
 TEST_F(SupervisorTest, BadInputGetsAnErrorAndChangesNothing) {
   auto session = Session();
   EXPECT_EQ(session->Call("server/start", {{"alias", "x"}})["error"]["code"], -32001);

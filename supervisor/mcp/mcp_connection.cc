@@ -117,6 +117,13 @@ McpRead<std::vector<McpIncoming>> McpConnection::Take(std::string_view line) {
                         " levels" + AwaitedText() + "; bravebot-mcp reads no deeper",
                     std::nullopt};
   }
+  if (HasObjectWiderThan(line)) {
+    return McpFault{McpFailureKind::kMalformed,
+                    "the server wrote a JSON object of more than " +
+                        std::to_string(kMaxJsonObjectMembers) + " members" + AwaitedText() +
+                        "; bravebot-mcp reads no more",
+                    std::nullopt};
+  }
   ordered_json parsed = ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
   std::vector<ordered_json> messages;
   if (parsed.is_discarded()) {

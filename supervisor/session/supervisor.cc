@@ -100,6 +100,12 @@ void Supervisor::TakeLine(const std::string& line) {
                                                       " levels, which no request needs"));
     return;
   }
+  if (HasObjectWiderThan(line)) {
+    RespondError(nullptr, Refusal(kRpcParseError, "the line holds a JSON object of more than " +
+                                                      std::to_string(kMaxJsonObjectMembers) +
+                                                      " members, which no request needs"));
+    return;
+  }
   Json message = Json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded()) {
     RespondError(nullptr, Refusal(kRpcParseError, "the line is not JSON: " + QuoteLine(line, 80)));

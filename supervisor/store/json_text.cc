@@ -136,6 +136,11 @@ std::optional<json> ParseJsonText(std::string_view text, std::string& problem,
               " levels, which no file of bravebot-mcp needs";
     return std::nullopt;
   }
+  if (HasObjectWiderThan(text)) {
+    problem = "holds an object of more than " + std::to_string(kMaxJsonObjectMembers) +
+              " members, which no file of bravebot-mcp needs";
+    return std::nullopt;
+  }
   try {
     json document;
     KeepingReader reader(document, numbers);

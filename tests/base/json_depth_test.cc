@@ -39,5 +39,36 @@ TEST(JsonDepthTest, CountsWhatIsOpenEvenWhenItNeverCloses) {
   EXPECT_FALSE(NestsDeeperThan("]]]]]]" + Nested(3), 3));  // stray closers do not go below zero
 }
 
+// An object of `members` members "k0":0, "k1":0, ...
+std::string Wide(std::size_t members) {
+  std::string text = "{";
+  for (std::size_t i = 0; i < members; ++i) {
+    text += (i == 0 ? "\"k" : ",\"k") + std::to_string(i) + "\":0";
+  }
+  return text + "}";
+}
+
+TEST(JsonWidthTest, CountsTheMembersOfEachObject) {
+  EXPECT_FALSE(HasObjectWiderThan(Wide(kMaxJsonObjectMembers)));
+  EXPECT_TRUE(HasObjectWiderThan(Wide(kMaxJsonObjectMembers + 1)));
+  EXPECT_FALSE(HasObjectWiderThan("{}", 0));
+  EXPECT_TRUE(HasObjectWiderThan(R"({"a":1})", 0));
+  EXPECT_FALSE(HasObjectWiderThan(R"({"a":1,"b":2})", 2));
+  EXPECT_TRUE(HasObjectWiderThan(R"({"a":1,"b":2,"c":3})", 2));
+  // Each object counts alone, nested or side by side.
+  EXPECT_FALSE(HasObjectWiderThan(R"([{"a":1,"b":2},{"a":1,"b":2}])", 2));
+  EXPECT_FALSE(HasObjectWiderThan(R"({"a":{"x":1,"y":2},"b":2})", 2));
+  EXPECT_TRUE(HasObjectWiderThan(R"({"a":{"x":1,"y":2,"z":3},"b":2})", 2));
+}
+
+TEST(JsonWidthTest, ArraysAndStringsDoNotCount) {
+  EXPECT_FALSE(HasObjectWiderThan("[" + std::string(10'000, '1') + "]", 2));
+  std::string commas(10'000, ',');
+  EXPECT_FALSE(HasObjectWiderThan(R"({"a":")" + commas + R"("})", 2));
+  EXPECT_FALSE(HasObjectWiderThan(R"({"a":[1,2,3,4],"b":2})", 2));
+  // An escaped quote keeps the commas after it in the string.
+  EXPECT_FALSE(HasObjectWiderThan(R"({"a":"\",,,,"})", 2));
+}
+
 }  // namespace
 }  // namespace bravebot

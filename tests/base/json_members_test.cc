@@ -58,6 +58,34 @@ TEST(JsonMembersTest, DeclinesAKeyTwiceSinceReadersDisagreeOnWhichWins) {
   EXPECT_FALSE(Declines(R"({"id":1,"x":{"id":2,"id":3}})"));  // inside a value, passed on
 }
 
+TEST(JsonMembersTest, DeclinesARawCarriageReturnThatSomeReadersTakeForALinesEnd) {
+  // Whitespace to JSON, so nlohmann::json reads it; passed on, it would split
+  // the line in two for a reader that splits at carriage returns.
+  EXPECT_TRUE(nlohmann::json::accept("{\"a\":[\r1]}"));
+  EXPECT_TRUE(Declines("{\"a\":[\r1]}"));
+  EXPECT_TRUE(Declines("{\"a\":1}\r"));
+  EXPECT_FALSE(Declines(R"({"a":"\r"})"));  // escaped, it is two characters, not one
+}
+
+// An object of `members` members "0":0, "1":0, ..., then `last` if given.
+std::string Wide(std::size_t members, const std::string& last = "") {
+  std::string text = "{";
+  for (std::size_t i = 0; i < members; ++i) {
+    text += '"';  // appended piece by piece: GCC 12 warns falsely of "\"" + a temporary
+    text += std::to_string(i);
+    text += "\":0,";
+  }
+  text += last.empty() ? "\"end\":0" : last;
+  return text + "}";
+}
+
+TEST(JsonMembersTest, DeclinesObjectsWiderThanWeRead) {
+  EXPECT_FALSE(Declines(Wide(kMaxJsonObjectMembers - 1)));
+  EXPECT_TRUE(Declines(Wide(kMaxJsonObjectMembers)));
+  EXPECT_TRUE(Declines("{\"a\":" + Wide(kMaxJsonObjectMembers) + "}"));  // nested too
+  EXPECT_TRUE(Declines(Wide(kMaxJsonObjectMembers - 1, "\"7\":1")));     // a key twice, last
+}
+
 TEST(JsonMembersTest, DeclinesStringsNlohmannRefuses) {
   EXPECT_TRUE(BothRefuse("{\"a\":\"\x01\"}"));          // a control character
   EXPECT_TRUE(BothRefuse("{\"a\":\"\xff\"}"));          // not UTF-8

@@ -310,6 +310,29 @@ TEST(McpConnectionTest, AnAnswerPassedOnThatIsReadWholeIsWrittenAsText) {
   EXPECT_EQ(json::parse(answer.result_text), json::parse(R"({"x":[1]})"));
 }
 
+TEST(McpConnectionTest, AnObjectTooWideToParseIsAFaultNotAStall) {
+  McpConnection connection;
+  connection.RequestPassingOn(3, "ping", "", "");
+  std::string line = R"({"jsonrpc":"2.0","id":1,"result":{)";
+  for (std::size_t i = 0; i <= kMaxJsonObjectMembers; ++i) {
+    line += (i == 0 ? "\"" : ",\"") + std::to_string(i) + "\":0";
+  }
+  line += ",\"0\":1}}";  // a key twice: the member reading declines it
+  auto taken = connection.Take(line);
+  ASSERT_TRUE(std::holds_alternative<McpFault>(taken));
+  EXPECT_EQ(std::get<McpFault>(taken).message,
+            "the server wrote a JSON object of more than 4096 members while bravebot-mcp waited "
+            "for its answer to ping; bravebot-mcp reads no more");
+}
+
+TEST(McpConnectionTest, AnAnswerWithARawCarriageReturnIsPassedOnWithoutIt) {
+  McpConnection connection;
+  connection.RequestPassingOn(3, "ping", "", "");
+  auto taken = connection.Take("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":[\r1]}}");
+  const McpIncoming& answer = std::get<0>(taken).at(0);
+  EXPECT_EQ(answer.result_text, R"({"a":[1]})");  // read whole, and written again
+}
+
 TEST(McpConnectionTest, AnErrorToARequestPassedOnIsAFault) {
   McpConnection connection;
   connection.RequestPassingOn(3, "tools/call", "{}", "tools/call for x");
