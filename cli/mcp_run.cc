@@ -48,7 +48,7 @@ SIGHUP stop the server and remove its temporary directory.
 )";
 
 // Every message is shown escaped: it may quote a path a server made.
-int Fail(CommandContext& context, const std::string& message) {
+int SayFailure(CommandContext& context, const std::string& message) {
   context.err << "mcp-run: " << EscapeControlCharacters(message) << "\n";
   return kExitFailed;
 }
@@ -80,7 +80,7 @@ Result<Declaration> DeclarationToRun(const McpRunArguments& arguments,
 // Says why it did not start, in our words, with its last words on standard
 // error, once it has ended.
 int ReportStartFailure(CommandContext& context, const StartFailure& failure) {
-  Fail(context, failure.message);
+  SayFailure(context, failure.message);
   if (!failure.stderr_tail.empty()) {
     context.err << "its last lines on standard error:\n";
     for (const std::string& line : failure.stderr_tail) context.err << "  " << line << "\n";
@@ -180,7 +180,7 @@ Outcome ListOrCall(const Declaration& declaration, const ServerStartOptions& opt
 int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   Result<McpRunArguments> arguments = ParseMcpRunArguments(words);
   if (!arguments) {
-    Fail(context, arguments.error().message());
+    SayFailure(context, arguments.error().message());
     return kExitUsage;
   }
   if (arguments->help) {
@@ -203,13 +203,13 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   }
 
   Result<ProfileDirectory> profile = OpenProfileToWrite(context);
-  if (!profile) return Fail(context, profile.error().message());
+  if (!profile) return SayFailure(context, profile.error().message());
   Result<Declaration> declaration = DeclarationToRun(*arguments, context, *profile);
-  if (!declaration) return Fail(context, declaration.error().message());
+  if (!declaration) return SayFailure(context, declaration.error().message());
   if (declaration->transport != Transport::kStdio) {
-    return Fail(context, declaration->alias +
-                             " is a service somewhere else, and mcp-run starts programs: "
-                             "reaching a service over HTTP is not built yet");
+    return SayFailure(context, declaration->alias +
+                                   " is a service somewhere else, and mcp-run starts programs: "
+                                   "reaching a service over HTTP is not built yet");
   }
 
   // A server that closes its input early must not end mcp-run by SIGPIPE.
@@ -221,7 +221,7 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
         ListOrCall(*declaration, options, std::chrono::seconds(arguments->timeout_seconds),
                    arguments->call_tool, call_arguments, tools);
     if (outcome.start_failure) return ReportStartFailure(context, *outcome.start_failure);
-    if (outcome.failure) return Fail(context, *outcome.failure);
+    if (outcome.failure) return SayFailure(context, *outcome.failure);
     if (!arguments->call_tool) {
       context.out << DisplayToolList(declaration->alias, tools);
       return kExitOk;
@@ -234,9 +234,9 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   if (!server) {
     // A refusal that names the server already (the administrator's) is said as it is.
     const std::string& why = server.error().message();
-    return Fail(context, why.starts_with(declaration->alias + " was not started")
-                             ? why
-                             : declaration->alias + " did not start: " + why);
+    return SayFailure(context, why.starts_with(declaration->alias + " was not started")
+                                   ? why
+                                   : declaration->alias + " did not start: " + why);
   }
   // From here until it is stopped, a signal to mcp-run stops it too.
   StopOnSignal stop_on_signal(server->pid(), server->run_directory());

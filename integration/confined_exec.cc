@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   }
   // Its input is the test's; it ends by itself, and whatever it left running
   // is ended with it.
-  std::optional<int> status = server->WaitFor(std::chrono::minutes(2));
+  std::optional<int> status = server->AwaitEnd(std::chrono::minutes(2));
   server->Stop(std::chrono::milliseconds(200));
   return status.value_or(124);
 }

@@ -30,7 +30,7 @@ int PollTimeoutUntil(Deadline deadline) {
 
 // Waits until `fd` shows one of `events` or the deadline passes. Returns the
 // revents seen, 0 when the deadline passed.
-Result<short> WaitFor(int fd, short events, Deadline deadline) {
+Result<short> PollFor(int fd, short events, Deadline deadline) {
   while (true) {
     pollfd entry{fd, events, 0};
     int ready = ::poll(&entry, 1, PollTimeoutUntil(deadline));
@@ -73,7 +73,7 @@ Result<LineRead> LineReader::ReadLine(Deadline deadline) {
       return read;
     }
 
-    auto revents = WaitFor(fd_, POLLIN, deadline);
+    auto revents = PollFor(fd_, POLLIN, deadline);
     if (!revents) return revents.error();
     if (*revents == 0) return LineRead{LineStatus::kTimedOut, {}};
     if (*revents & POLLNVAL) return Error(ErrorCode::kSystem, "poll: not an open descriptor");
@@ -108,7 +108,7 @@ Status WriteLine(int fd, std::string_view message, Deadline deadline) {
     }
     if (put < 0 && errno == EINTR) continue;
     if (put < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return Error::FromErrno("write");
-    auto revents = WaitFor(fd, POLLOUT, deadline);
+    auto revents = PollFor(fd, POLLOUT, deadline);
     if (!revents) return revents.error();
     if (*revents == 0) return Error::FromErrno("write", ETIMEDOUT);
     if (*revents & POLLNVAL) return Error(ErrorCode::kSystem, "poll: not an open descriptor");

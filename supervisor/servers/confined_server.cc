@@ -297,7 +297,7 @@ ConfinedServer::~ConfinedServer() {
   if (child_.pid > 0) Stop(std::chrono::milliseconds(500));
 }
 
-std::optional<int> ConfinedServer::WaitFor(std::chrono::milliseconds timeout) {
+std::optional<int> ConfinedServer::AwaitEnd(std::chrono::milliseconds timeout) {
   if (exit_status_) return exit_status_;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
@@ -352,14 +352,14 @@ void ConfinedServer::Finish() {
 int ConfinedServer::Stop(std::chrono::milliseconds grace) {
   if (child_.pid <= 0) return exit_status_.value_or(-1);
   CloseInput();
-  std::optional<int> status = WaitFor(grace);
+  std::optional<int> status = AwaitEnd(grace);
   if (!status) {
     Signal(SIGTERM);
-    status = WaitFor(grace);
+    status = AwaitEnd(grace);
   }
   if (!status) {
     Signal(SIGKILL);
-    status = WaitFor(std::chrono::milliseconds(5000));
+    status = AwaitEnd(std::chrono::milliseconds(5000));
   }
   Finish();
   return status.value_or(-1);

@@ -116,7 +116,7 @@ class ConfinedServer {
 
   // Waits up to `timeout` for it to end by itself; its exit status as a shell
   // gives it (128 + signal), or nothing while it runs.
-  std::optional<int> WaitFor(std::chrono::milliseconds timeout);
+  std::optional<int> AwaitEnd(std::chrono::milliseconds timeout);
 
   // Its exit status if it has ended, reaping it; nothing while it runs. Never
   // blocks.
