@@ -17,8 +17,12 @@ namespace bravebot {
 
 // What kind of failure an Error is; the command line maps it to an exit status.
 enum class ErrorCode {
-  kUsage,     // the words given do not form a command (exit status 2)
-  kRefused,   // understood, and refused on purpose
+  kUsage,    // the words given do not form a command (exit status 2)
+  kRefused,  // understood, and refused on purpose
+  // A server refused at its start (by the administrator's file, or a kernel
+  // that cannot confine it); the message is the whole sentence, naming it:
+  // "weather was not started: ...".
+  kNotStarted,
   kNotFound,  // the thing named does not exist
   kCorrupt,   // a file exists but cannot be read as what it should be
   kSystem,    // a system call failed; errno_value says how

@@ -232,9 +232,9 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
 
   Result<ConfinedServer> server = ConfinedServer::Start(*declaration, options);
   if (!server) {
-    // A refusal that names the server already (the administrator's) is said as it is.
+    // A refusal at its start names the server already, and is said as it is.
     const std::string& why = server.error().message();
-    return SayFailure(context, why.starts_with(declaration->alias + " was not started")
+    return SayFailure(context, server.error().code() == ErrorCode::kNotStarted
                                    ? why
                                    : declaration->alias + " did not start: " + why);
   }

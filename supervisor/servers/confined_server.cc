@@ -212,7 +212,7 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
     ManagedDecision decision = Decide(*options.policy, declaration, program ? *program : "");
     // Refused by the administrator: nothing is made for it, not even its home.
     if (!decision.allowed) {
-      return Error(ErrorCode::kRefused, ManagedRefusalSentence(declaration.alias, decision));
+      return Error(ErrorCode::kNotStarted, ManagedRefusalSentence(declaration.alias, decision));
     }
   }
   if (!program) return program.error();
@@ -234,9 +234,10 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   Result<Confinement> confinement = PlanConfinement(declaration, options, *run_directory, *program);
   if (!confinement) return fail(confinement.error());
   if (confinement->landlock.abi == 0) {
-    return fail(Error(ErrorCode::kRefused, declaration.alias +
-                                               " was not started: this kernel has no Landlock, so "
-                                               "nothing of its reach could be enforced"));
+    return fail(Error(ErrorCode::kNotStarted,
+                      declaration.alias +
+                          " was not started: this kernel has no Landlock, so nothing of its reach "
+                          "could be enforced"));
   }
   LaunchRequest request;
   std::vector<VerifiedPath> opened;

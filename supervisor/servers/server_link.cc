@@ -119,10 +119,9 @@ void ServerLink::Launched(Result<std::shared_ptr<RunningServer>> process) {
   launch_.reset();
   if (!process) {
     const Error& error = process.error();
-    // A refusal that names the server already (the administrator's) is said
-    // as it is.
+    // A refusal at its start names the server already, and is said as it is.
     StartFailure failure;
-    if (error.message().starts_with(alias_ + " was not started")) {
+    if (error.code() == ErrorCode::kNotStarted) {
       failure = Failure("refused", "");
       failure.message = error.message();
     } else {
