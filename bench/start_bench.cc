@@ -82,6 +82,8 @@ pid_t SpawnPlain(const std::vector<std::string>& argv, const std::vector<std::st
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
   posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
+  // What a server says as it starts would fill the benchmark's own report.
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   std::vector<char*> args;
   for (const std::string& word : argv) args.push_back(const_cast<char*>(word.c_str()));
   args.push_back(nullptr);
