@@ -1,6 +1,6 @@
 // SHA-256 as lowercase hex, through Nettle: a library that needs no
 // initialisation and no configuration file, so a process that hashes one
-// declaration pays for one hash (docs/performance.md, "Starting one server").
+// declaration pays for one hash (docs/performance.md, "mcp-run as a whole process").
 #ifndef BRAVEBOT_BASE_SHA256_H_
 #define BRAVEBOT_BASE_SHA256_H_
 
