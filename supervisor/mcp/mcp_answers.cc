@@ -26,19 +26,6 @@ McpFault Malformed(std::string message) {
 
 }  // namespace
 
-Error ToError(const McpFault& fault, int errno_value) {
-  switch (fault.kind) {
-    case McpFailureKind::kClosed:
-    case McpFailureKind::kTimedOut:
-    case McpFailureKind::kIo:
-      return Error(ErrorCode::kSystem, fault.message, errno_value);
-    case McpFailureKind::kUnsupportedVersion:
-      return Error(ErrorCode::kRefused, fault.message, errno_value);
-    default:
-      return Error(ErrorCode::kCorrupt, fault.message, errno_value);
-  }
-}
-
 ordered_json InitializeParams(const ordered_json& capabilities) {
   return {
       {"protocolVersion", kMcpProtocolVersion},

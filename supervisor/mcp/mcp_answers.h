@@ -23,8 +23,6 @@
 #include <variant>
 #include <vector>
 
-#include "base/result.h"
-
 namespace bravebot {
 
 // The protocol version we ask for, and every version we accept in answer.
@@ -41,30 +39,24 @@ inline constexpr std::size_t kMaxToolListPages = 1000;
 // KiB, and each page is kept until the last.
 inline constexpr std::size_t kMaxToolListBytes = std::size_t{16} << 20;
 
-// Which way an exchange failed. As an Error (ToError), kClosed, kTimedOut and
-// kIo are kSystem, kUnsupportedVersion is kRefused, the others kCorrupt.
+// Which way an exchange failed.
 enum class McpFailureKind {
-  kNone,                // the last call succeeded
-  kClosed,              // the server closed its standard output (or input) before answering
   kTimedOut,            // no answer before the deadline
   kNotJson,             // before the initialize answer, a line that is not a JSON-RPC message
   kErrorResponse,       // the server answered with a JSON-RPC error: method and code
   kUnsupportedVersion,  // initialize answered in a protocol version we do not speak
   kMalformed,           // JSON, but no answer we can use: a field missing, a cursor loop, a
                         // line over 16 MiB, a tool list over 16 MiB, JSON nested deeper than
-                        // 128 levels
-  kIo,                  // reading or writing a pipe failed
+                        // 128 levels, an object of more than 4096 members
 };
 
 // One failure, in our words: never a word the server wrote, a quoted line
 // that is not JSON aside.
 struct McpFault {
-  McpFailureKind kind = McpFailureKind::kNone;
+  McpFailureKind kind = McpFailureKind::kMalformed;
   std::string message;
   std::optional<std::int64_t> code;  // the server's error code, for kErrorResponse
 };
-
-Error ToError(const McpFault& fault, int errno_value = 0);
 
 template <typename T>
 using McpRead = std::variant<T, McpFault>;

@@ -18,10 +18,6 @@ std::string StepOf(const McpFault& fault) {
       return "unsupported-version";
     case McpFailureKind::kTimedOut:
       return "timeout";
-    case McpFailureKind::kClosed:
-      return "closed";
-    case McpFailureKind::kIo:
-      return "io";
     default:
       return "malformed";
   }

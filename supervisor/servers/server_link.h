@@ -32,7 +32,7 @@
 namespace bravebot {
 
 // Why a start failed: the step (confinement, not-found, refused, exited,
-// not-json, timeout, closed, malformed, unsupported-version, io, stopped),
+// not-json, closed, timeout, malformed, unsupported-version, stopped),
 // the message in our words ("weather did not start: ..."), and what the
 // server left to go by.
 // How long a server whose output closed is given to end by itself before
