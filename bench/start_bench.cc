@@ -16,6 +16,7 @@
 
 #include "base/unique_fd.h"
 #include "bench/bwrap_command.h"
+#include "bench/spawn_words.h"
 #include "confine/filesystem.h"
 #include "supervisor/mcp/json_rpc_lines.h"
 #include "supervisor/mcp/mcp_startup.h"
@@ -84,12 +85,8 @@ pid_t SpawnPlain(const std::vector<std::string>& argv, const std::vector<std::st
   posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
   // What a server says as it starts would fill the benchmark's own report.
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> args;
-  for (const std::string& word : argv) args.push_back(const_cast<char*>(word.c_str()));
-  args.push_back(nullptr);
-  std::vector<char*> envp;
-  for (const std::string& word : env) envp.push_back(const_cast<char*>(word.c_str()));
-  envp.push_back(nullptr);
+  std::vector<char*> args = SpawnWords(argv);
+  std::vector<char*> envp = SpawnWords(env);
   pid_t pid = -1;
   posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);

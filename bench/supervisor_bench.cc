@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "base/unique_fd.h"
+#include "bench/spawn_words.h"
 
 namespace bravebot {
 namespace {
@@ -51,11 +52,8 @@ class Child {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, child_in.get(), 0);
     posix_spawn_file_actions_adddup2(&actions, child_out.get(), 1);
-    std::vector<char*> args, envp;
-    for (const std::string& word : argv) args.push_back(const_cast<char*>(word.c_str()));
-    args.push_back(nullptr);
-    for (const std::string& word : env) envp.push_back(const_cast<char*>(word.c_str()));
-    envp.push_back(nullptr);
+    std::vector<char*> args = SpawnWords(argv);
+    std::vector<char*> envp = SpawnWords(env);
     posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
   }

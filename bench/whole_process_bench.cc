@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench/bwrap_command.h"
+#include "bench/spawn_words.h"
 
 namespace bravebot {
 namespace {
@@ -20,12 +21,8 @@ const std::string kBin = BRAVEBOT_BIN_DIRECTORY;
 
 // Runs `argv` (an absolute program first) with `env` to its end.
 bool RunToEnd(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
-  std::vector<char*> args;
-  for (const std::string& word : argv) args.push_back(const_cast<char*>(word.c_str()));
-  args.push_back(nullptr);
-  std::vector<char*> envp;
-  for (const std::string& word : env) envp.push_back(const_cast<char*>(word.c_str()));
-  envp.push_back(nullptr);
+  std::vector<char*> args = SpawnWords(argv);
+  std::vector<char*> envp = SpawnWords(env);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);

@@ -91,14 +91,8 @@ std::optional<McpIncoming> McpConnection::TakeAnswerPassedOn(std::string_view li
   }
   auto pending = pending_.find(id);
   if (pending == pending_.end() || !pending->second.passing_on) return std::nullopt;
-  McpIncoming incoming;
-  incoming.kind = McpIncoming::Kind::kAnswer;
-  incoming.tag = pending->second.tag;
-  incoming.method = std::move(pending->second.method);
-  incoming.what = std::move(pending->second.what);
-  incoming.line_bytes = line.size();
+  McpIncoming incoming = AnswerTo(pending, line.size());
   incoming.result_text = result;
-  Erase(pending);
   return incoming;
 }
 
@@ -169,14 +163,8 @@ McpRead<std::optional<McpIncoming>> McpConnection::TakeMessage(ordered_json mess
   auto pending = ours ? pending_.find(*ours) : pending_.end();
   // An answer to a request given up on, or to none of ours: dropped.
   if (pending == pending_.end()) return std::optional<McpIncoming>();
-  McpIncoming incoming;
-  incoming.kind = McpIncoming::Kind::kAnswer;
-  incoming.tag = pending->second.tag;
-  incoming.method = std::move(pending->second.method);
-  incoming.what = std::move(pending->second.what);
-  incoming.line_bytes = line.size();
   const bool passing_on = pending->second.passing_on;
-  Erase(pending);
+  McpIncoming incoming = AnswerTo(pending, line.size());
   if (error != message.end()) {
     incoming.fault = ErrorAnswerFault(*error, incoming.what);
   } else if (passing_on) {
@@ -196,6 +184,18 @@ McpRead<std::optional<McpIncoming>> McpConnection::NotAMessage(std::string_view 
   incoming.skipped = std::string("a line that is ") +
                      (is_json ? "not a JSON-RPC message" : "not JSON") + ": " + QuoteLine(line);
   return std::optional<McpIncoming>(std::move(incoming));
+}
+
+McpIncoming McpConnection::AnswerTo(std::map<std::int64_t, Pending>::iterator pending,
+                                    std::size_t line_bytes) {
+  McpIncoming incoming;
+  incoming.kind = McpIncoming::Kind::kAnswer;
+  incoming.tag = pending->second.tag;
+  incoming.method = std::move(pending->second.method);
+  incoming.what = std::move(pending->second.what);
+  incoming.line_bytes = line_bytes;
+  Erase(pending);
+  return incoming;
 }
 
 void McpConnection::Erase(std::map<std::int64_t, Pending>::iterator pending) {

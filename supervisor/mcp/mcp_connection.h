@@ -108,6 +108,8 @@ class McpConnection {
   std::int64_t Remember(std::uint64_t tag, const std::string& method, std::string what,
                         bool passing_on);
   void Erase(std::map<std::int64_t, Pending>::iterator pending);
+  // The answer to `pending`, which is forgotten; its result is the caller's.
+  McpIncoming AnswerTo(std::map<std::int64_t, Pending>::iterator pending, std::size_t line_bytes);
   // An answer to a request passed on, read without a document; nullopt
   // where the line is anything else, or could not be read so.
   std::optional<McpIncoming> TakeAnswerPassedOn(std::string_view line);
