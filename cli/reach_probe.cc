@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "base/json_depth.h"
+#include "base/own_programs.h"
 #include "base/unique_fd.h"
 #include "cli/start_options.h"
 #include "confine/paths.h"
@@ -39,13 +40,6 @@ Result<UniqueFd> Listen(const std::string& address, bool abstract) {
     return Error::FromErrno("listen on a socket for the probe");
   }
   return fd;
-}
-
-std::string ProbeProgram() {
-  char self[4096];
-  ssize_t length = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (length <= 0) return "";
-  return JoinPath(ParentPath(std::string(self, static_cast<size_t>(length))), "bravebot-mcp-probe");
 }
 
 bool Grants(const Reach& reach, const std::string& path) {
@@ -165,7 +159,7 @@ int ReportProbe(const Declaration& declaration, const Confinement& confinement,
 int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profile, bool as_json,
                   CommandContext& context) {
   auto fail = [&](const Error& error) { return Report(context, "reach", error); };
-  const std::string probe = ProbeProgram();
+  const std::string probe = ProgramBesideThisOne("bravebot-mcp-probe");
   if (probe.empty() || !context.fs.IsExecutableFile(probe)) {
     return fail(Error(ErrorCode::kNotFound,
                       "the probe program bravebot-mcp-probe is not beside bravebot-mcp"));

@@ -76,8 +76,8 @@ TEST_F(CommandsTest, ExitStatuses) {
 }
 
 TEST_F(CommandsTest, EveryProgramSaysItsVersion) {
-  for (const char* program :
-       {"bravebot-mcp", "bravebot-mcp-probe", "mcp-run", "bravebot-supervisor"}) {
+  for (const char* program : {"bravebot-mcp", "bravebot-mcp-probe", "bravebot-mcp-init", "mcp-run",
+                              "bravebot-supervisor"}) {
     CommandOutput version = RunCommand({OurProgram(program), "--version"}, Environment());
     EXPECT_EQ(version.status, 0) << program << version.err;
     EXPECT_THAT(version.out,

@@ -53,6 +53,25 @@ TEST_F(McpRunTest, AServerThatExitsSaysItsStatusAndLastWords) {
   EXPECT_THAT(run.err, HasSubstr("its last lines on standard error:\n  cannot find config\n"));
 }
 
+TEST_F(McpRunTest, WithoutItsInitBesideItNoServerStartsAndTheReasonIsSaid) {
+  // The init is needed only where the server gets a PID namespace, whose
+  // first process it is: the server's parent is then pid 1.
+  const std::vector<std::string> server = {"x", "--", "/bin/sh", "-c", "echo parent $PPID >&2"};
+  if (McpRun(server).err.find("parent 1\n") == std::string::npos) {
+    GTEST_SKIP() << "this machine gives a server no PID namespace, so no init is executed";
+  }
+  const std::string alone = temporary_.Join("alone");
+  std::filesystem::create_directories(alone);
+  std::filesystem::copy_file(OurProgram("mcp-run"), alone + "/mcp-run");
+  std::vector<std::string> words = server;
+  words.insert(words.begin(), alone + "/mcp-run");
+  CommandOutput run = RunCommand(words, Environment(), temporary_.path());
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("x did not start: bravebot-mcp-init, the first process of every "
+                                 "server's PID namespace, is not beside " +
+                                 alone + "/; reinstall bravebot-mcp"));
+}
+
 TEST_F(McpRunTest, IncognitoItsHomeIsTemporaryAndGoesWithIt) {
   std::vector<std::string> environment = Environment();
   environment.push_back("BRAVEBOT_INCOGNITO=1");

@@ -1,7 +1,6 @@
 #include "launcher/child.h"
 
 #include <fcntl.h>
-#include <linux/seccomp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -12,20 +11,10 @@
 
 #include <cerrno>
 
+#include "launcher/server_exec.h"
+
 namespace bravebot {
 namespace {
-
-// Where the error pipe and the ruleset are kept while every other descriptor
-// above 2 is closed.
-constexpr int kErrorFd = 3;
-constexpr int kRulesetFd = 4;
-
-[[noreturn]] void ReportStepAndExit(int error_fd, ChildStep step, int errno_value) {
-  ChildFailure failure{static_cast<int>(step), errno_value};
-  // One write of a few bytes to a pipe is atomic; nothing to retry into.
-  [[maybe_unused]] ssize_t ignored = ::write(error_fd, &failure, sizeof(failure));
-  ::_exit(127);
-}
 
 // Moves `fd` to `target` without losing one that already sits there.
 bool MoveTo(int fd, int target) {
@@ -43,13 +32,18 @@ void ArmDeathSignal(const ChildPlan& plan) {
   if (::poll(&parent, 1, 0) != 0) ReportStepAndExit(plan.error_fd, ChildStep::kDeathSignal, ESRCH);
 }
 
+// Puts what the plan gives on the numbers of child_report.h (0, 1 and 2 for
+// the server's standard streams) and closes every other descriptor.
 void ArrangeDescriptors(const ChildPlan& plan) {
-  // First out of the way of 0..4, so that placing one cannot clobber another.
+  constexpr int kGiven = 7;
+  const int sources[kGiven] = {plan.stdio_fds[0],   plan.stdio_fds[1], plan.stdio_fds[2],
+                               plan.error_fd,       plan.ruleset_fd,   plan.seccomp_fd,
+                               plan.init_program_fd};
+  const int targets[kGiven] = {0, 1, 2, kErrorFd, kRulesetFd, kSeccompFd, kInitProgramFd};
+  // First out of the way of 0..7, so that placing one cannot clobber another.
   // Until the error pipe sits on 3, a failure is reported on its first place.
-  int moved[5];
-  const int sources[5] = {plan.stdio_fds[0], plan.stdio_fds[1], plan.stdio_fds[2], plan.error_fd,
-                          plan.ruleset_fd};
-  for (int i = 0; i < 5; ++i) {
+  int moved[kGiven];
+  for (int i = 0; i < kGiven; ++i) {
     moved[i] = sources[i] < 0 ? -1 : ::fcntl(sources[i], F_DUPFD_CLOEXEC, 10);
     if (sources[i] >= 0 && moved[i] < 0)
       ReportStepAndExit(plan.error_fd, ChildStep::kDescriptors, errno);
@@ -61,31 +55,37 @@ void ArrangeDescriptors(const ChildPlan& plan) {
     if (moved[i] >= 0 && !MoveTo(moved[i], i))
       ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
   }
-  if (moved[4] >= 0 && ::dup3(moved[4], kRulesetFd, O_CLOEXEC) != kRulesetFd) {
+  for (int i = 4; i < kGiven; ++i) {
+    if (moved[i] < 0) {
+      ::close(targets[i]);  // whatever of the parent's sat there
+    } else if (::dup3(moved[i], targets[i], O_CLOEXEC) != targets[i]) {
+      ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
+    }
+  }
+  ::close(kWorkingDirectoryFd);
+  if (::syscall(SYS_close_range, kInitProgramFd + 1, ~0U, 0) != 0) {
     ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
   }
-  if (::syscall(SYS_close_range, kRulesetFd + 1, ~0U, 0) != 0) {
-    ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
-  }
-  if (moved[4] < 0) ::close(kRulesetFd);
 }
 
+// Handlers first, then the mask: the parent blocked every signal before
+// clone(), so none runs one of its handlers here, on its memory.
 void ResetSignals() {
-  sigset_t empty;
-  ::sigemptyset(&empty);
-  if (::sigprocmask(SIG_SETMASK, &empty, nullptr) != 0)
-    ReportStepAndExit(kErrorFd, ChildStep::kSignals, errno);
   struct sigaction default_action = {};
   default_action.sa_handler = SIG_DFL;
   for (int signal = 1; signal < NSIG; ++signal) {
     if (signal == SIGKILL || signal == SIGSTOP) continue;
     ::sigaction(signal, &default_action, nullptr);  // fails only for signals that cannot be set
   }
+  sigset_t empty;
+  ::sigemptyset(&empty);
+  if (::sigprocmask(SIG_SETMASK, &empty, nullptr) != 0)
+    ReportStepAndExit(kErrorFd, ChildStep::kSignals, errno);
 }
 
 // The namespaces, the read-only view and the working directory, in that
 // order: the directory is entered on its writable copy.
-int EnterWorld(const ChildPlan& plan) {
+void EnterWorld(const ChildPlan& plan) {
   const bool landlock = plan.ruleset_fd >= 0;
   if (int error = EnterUserNamespace(plan.isolation); error != 0) {
     ReportStepAndExit(kErrorFd, ChildStep::kUserNamespace, error);
@@ -96,73 +96,33 @@ int EnterWorld(const ChildPlan& plan) {
   if (int error = EnterFilesystemView(plan.view); error != 0) {
     ReportStepAndExit(kErrorFd, ChildStep::kFilesystemView, error);
   }
-  int working_directory = OpenVerifiedDirectory(plan.working_directory);
-  if (working_directory < 0)
-    ReportStepAndExit(kErrorFd, ChildStep::kWorkingDirectory, -working_directory);
-  return working_directory;
+  int directory = OpenVerifiedDirectory(plan.working_directory);
+  if (directory < 0) ReportStepAndExit(kErrorFd, ChildStep::kWorkingDirectory, -directory);
+  if (directory != kWorkingDirectoryFd) {
+    if (::dup3(directory, kWorkingDirectoryFd, O_CLOEXEC) != kWorkingDirectoryFd)
+      ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
+    ::close(directory);
+  }
 }
 
-// Landlock, seccomp last, the working directory, execve.
-[[noreturn]] void ConfineAndExec(const ChildPlan& plan, int working_directory) {
-  if (plan.ruleset_fd >= 0) {
-    if (::syscall(SYS_landlock_restrict_self, kRulesetFd, 0) != 0) {
-      ReportStepAndExit(kErrorFd, ChildStep::kLandlock, errno);
-    }
-    ::close(kRulesetFd);
+// The init is given the error pipe, the ruleset, the filter and the working
+// directory across its execve; it makes them close-on-exec again at once.
+[[noreturn]] void ExecInit(const ChildPlan& plan) {
+  for (int fd : kHandedOver) {
+    if (::fcntl(fd, F_SETFD, 0) != 0 && !(fd == kRulesetFd && errno == EBADF))
+      ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
   }
-  // Last before execve: once installed, the filter also binds what is left.
-  if (::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, plan.seccomp, 0, 0) != 0) {
-    ReportStepAndExit(kErrorFd, ChildStep::kSeccomp, errno);
-  }
-  if (::fchdir(working_directory) != 0)
-    ReportStepAndExit(kErrorFd, ChildStep::kWorkingDirectory, errno);
-  ::close(working_directory);
-  ::execve(plan.program, plan.argv, plan.envp);
-  ReportStepAndExit(kErrorFd, ChildStep::kExec, errno);
+  ::syscall(SYS_execveat, kInitProgramFd, "", plan.init_argv, plan.envp, AT_EMPTY_PATH);
+  ReportStepAndExit(kErrorFd, ChildStep::kInit, errno);
 }
 
 }  // namespace
 
-const char* ChildStepName(ChildStep step) {
-  switch (step) {
-    case ChildStep::kDeathSignal:
-      return "arrange to end with its parent";
-    case ChildStep::kDescriptors:
-      return "close every descriptor it is not given";
-    case ChildStep::kUserNamespace:
-      return "enter a user namespace of its own";
-    case ChildStep::kOwnProc:
-      return "mount a /proc of its own";
-    case ChildStep::kFilesystemView:
-      return "make the filesystem read-only outside its own directories";
-    case ChildStep::kWorkingDirectory:
-      return "enter its working directory (it must be the one its reach was computed for)";
-    case ChildStep::kSignals:
-      return "reset its signals";
-    case ChildStep::kLimits:
-      return "turn off core dumps";
-    case ChildStep::kCapabilities:
-      return "drop its capabilities";
-    case ChildStep::kNoNewPrivileges:
-      return "set no-new-privileges";
-    case ChildStep::kSession:
-      return "start a session of its own";
-    case ChildStep::kInit:
-      return "start the server under its own init";
-    case ChildStep::kLandlock:
-      return "enforce its Landlock ruleset";
-    case ChildStep::kSeccomp:
-      return "install its seccomp filter";
-    case ChildStep::kExec:
-      return "execute the program";
-  }
-  return "start";
-}
-
-void RunChild(const ChildPlan& plan) {
+int RunChild(void* plan_pointer) {
+  const ChildPlan& plan = *static_cast<const ChildPlan*>(plan_pointer);
   ArmDeathSignal(plan);
   ArrangeDescriptors(plan);
-  const int working_directory = EnterWorld(plan);
+  EnterWorld(plan);
   ResetSignals();
   ::umask(077);
   struct rlimit no_core = {0, 0};
@@ -175,15 +135,9 @@ void RunChild(const ChildPlan& plan) {
     ReportStepAndExit(kErrorFd, ChildStep::kNoNewPrivileges, errno);
   }
   if (::setsid() < 0) ReportStepAndExit(kErrorFd, ChildStep::kSession, errno);
-  if (plan.isolation.pid_namespace) {
-    // From here on this is the server's process; the init stays behind.
-    if (int error = StartServerUnderInit(plan.wipe); error != 0) {
-      ReportStepAndExit(kErrorFd, ChildStep::kInit, error);
-    }
-    ResetInitSignals();
-    if (::setsid() < 0) ReportStepAndExit(kErrorFd, ChildStep::kSession, errno);
-  }
-  ConfineAndExec(plan, working_directory);
+  if (plan.isolation.pid_namespace) ExecInit(plan);
+  ConfineAndExec({plan.ruleset_fd >= 0, plan.seccomp, kWorkingDirectoryFd, plan.program, plan.argv,
+                  plan.envp});
 }
 
 }  // namespace bravebot

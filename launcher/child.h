@@ -1,6 +1,9 @@
 // What runs in the child between clone() and execve(), and nothing else does.
-// Every function here is async-signal-safe: no allocation, no lock, no stdio,
-// only system calls on data the parent prepared.
+// The child shares its parent's memory (CLONE_VM | CLONE_VFORK: nothing is
+// copied, and the parent's thread waits until the child executes), so every
+// function here is async-signal-safe and writes nothing of the parent's: no
+// allocation, no lock, no stdio, only system calls on data the parent
+// prepared, on a stack of its own.
 #ifndef BRAVEBOT_LAUNCHER_CHILD_H_
 #define BRAVEBOT_LAUNCHER_CHILD_H_
 
@@ -8,39 +11,12 @@
 #include <sys/types.h>
 
 #include "launcher/capabilities.h"
+#include "launcher/child_report.h"
 #include "launcher/filesystem_view.h"
-#include "launcher/init_process.h"
 #include "launcher/isolation.h"
 #include "launcher/verified_path.h"
 
 namespace bravebot {
-
-// The steps, in the order the child takes them; reported by number.
-enum class ChildStep : int {
-  kDeathSignal = 1,
-  kDescriptors,
-  kUserNamespace,
-  kOwnProc,
-  kFilesystemView,
-  kWorkingDirectory,
-  kSignals,
-  kLimits,
-  kCapabilities,
-  kNoNewPrivileges,
-  kSession,
-  kInit,
-  kLandlock,
-  kSeccomp,
-  kExec,
-};
-
-const char* ChildStepName(ChildStep step);
-
-// What the child writes on the error pipe when a step fails.
-struct ChildFailure {
-  int step;
-  int errno_value;
-};
 
 struct ChildPlan {
   int parent_pidfd;  // becomes readable once the parent has ended
@@ -55,11 +31,17 @@ struct ChildPlan {
   const CapabilityPlan* capabilities;
   IsolationStep isolation;
   FilesystemViewStep view;
-  CommandLineRegions wipe;  // the parent's command line, wiped by the namespace's init
+  // With a PID namespace: bravebot-mcp-init (an O_PATH descriptor), its
+  // arguments (the program, then argv), and the filter in a memfd for it.
+  int init_program_fd;
+  char* const* init_argv;
+  int seccomp_fd;
 };
 
-// Takes every step and execs; on a failure, reports it and exits 127.
-[[noreturn]] void RunChild(const ChildPlan& plan);
+// Takes every step and execs the server, or bravebot-mcp-init, which starts
+// it; on a failure, reports it and exits 127. Returns nothing: its int is
+// clone()'s.
+int RunChild(void* plan);
 
 }  // namespace bravebot
 

@@ -28,11 +28,12 @@ int WriteWhole(const char* path, const char* text) {
 }
 
 // Writes the maps of the user namespace just entered. A non-dumpable process
-// (mcp-run and bravebot-mcp make themselves so, and this child is a copy of
-// one) finds its /proc/self files owned by root and may not open them: it is
-// dumpable for these three writes only, as runc's nsexec is, then as before.
-// A process of the same user could read its memory meanwhile; one confined
-// could not, and one that is not can read mcp.json itself.
+// (mcp-run, bravebot-mcp and the supervisor make themselves so) finds its
+// /proc/self files owned by root and may not open them. A child that shares
+// its starter's memory finds it dumpable already (launch.cc keeps it so
+// while any child starts, since dumpability belongs to the memory); the
+// probe's child, a copy, is dumpable for these three writes only, as runc's
+// nsexec is, then as before.
 int WriteOwnMaps(const IsolationStep& step) {
   const int dumpable = ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
   if (dumpable == 0 && ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) return errno;

@@ -1,12 +1,17 @@
 #include "launcher/launch.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+
+#include "base/own_programs.h"
 #include "launcher/child.h"
+#include "launcher/clone_sharing_memory.h"
 
 namespace bravebot {
 namespace {
@@ -57,19 +62,60 @@ std::vector<VerifiedPathStep> Steps(const std::vector<VerifiedPath>& paths) {
   return steps;
 }
 
+// bravebot-mcp-init, opened once and kept: every start in a PID namespace
+// executes it from this descriptor. -1 where it is not beside this program.
+int InitProgramFd() {
+  static const int fd = [] {
+    const std::string path = ProgramBesideThisOne("bravebot-mcp-init");
+    return path.empty() ? -1 : ::open(path.c_str(), O_PATH | O_CLOEXEC);
+  }();
+  return fd;
+}
+
+// The init reads the filter from a memfd: it is a program of its own, and
+// the parent's memory is not its to read.
+Result<UniqueFd> SeccompFilterFile(const struct sock_fprog& filter) {
+  UniqueFd file(::memfd_create("bravebot-seccomp", MFD_CLOEXEC));
+  if (!file.valid()) return Error::FromErrno("make a memory file for the seccomp filter");
+  const size_t size = filter.len * sizeof(struct sock_filter);
+  const char* from = reinterpret_cast<const char*>(filter.filter);
+  for (size_t done = 0; done < size;) {
+    ssize_t wrote = ::write(file.get(), from + done, size - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return Error::FromErrno("write the seccomp filter to its memory file");
+    done += static_cast<size_t>(wrote);
+  }
+  return file;
+}
+
 }  // namespace
 
 Result<LaunchedChild> Launch(LaunchRequest& request) {
   if (!request.landlock_ruleset.valid() && !request.without_landlock) {
     return Error(ErrorCode::kRefused, "no server is started without its Landlock ruleset");
   }
+  const IsolationPlan& isolation = request.isolation;
+  if (isolation.pid_namespace && InitProgramFd() < 0) {
+    return Error(ErrorCode::kNotFound,
+                 "bravebot-mcp-init, the first process of every server's PID namespace, is not "
+                 "beside " +
+                     ProgramBesideThisOne("") + "; reinstall bravebot-mcp");
+  }
   std::vector<char*> argv = PointerArray(request.argv);
   std::vector<char*> envp = PointerArray(request.environment);
+  std::string init_name = "bravebot-mcp-init";
+  std::vector<char*> init_argv = {init_name.data(), request.program.data()};
+  init_argv.insert(init_argv.end(), argv.begin(), argv.end());
   struct sock_fprog seccomp = {static_cast<unsigned short>(request.seccomp.instructions.size()),
                                request.seccomp.instructions.data()};
+  UniqueFd seccomp_file;
+  if (isolation.pid_namespace) {
+    Result<UniqueFd> file = SeccompFilterFile(seccomp);
+    if (!file) return file.error();
+    seccomp_file = std::move(*file);
+  }
   std::vector<VerifiedPathStep> writable = Steps(request.view.writable);
   std::vector<int> view_scratch(2 * writable.size() + 1);
-  static const CommandLineRegions command_line = ReadCommandLineRegions();
 
   UniqueFd parent(static_cast<int>(::syscall(SYS_pidfd_open, ::getpid(), 0)));
   if (!parent.valid()) return Error::FromErrno("open a pidfd on this process");
@@ -98,24 +144,22 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
   plan.ruleset_fd = request.landlock_ruleset.valid() ? request.landlock_ruleset.get() : -1;
   plan.seccomp = &seccomp;
   plan.capabilities = &request.capabilities;
-  const IsolationPlan& isolation = request.isolation;
   plan.isolation = {isolation.user_namespace, isolation.pid_namespace, isolation.uid_map.c_str(),
                     isolation.gid_map.c_str(), isolation.proc_access};
   plan.view = {request.view.enabled, writable.data(), static_cast<int>(writable.size()),
                view_scratch.data()};
-  plan.wipe = command_line;
+  plan.init_program_fd = isolation.pid_namespace ? InitProgramFd() : -1;
+  plan.init_argv = init_argv.data();
+  plan.seccomp_fd = seccomp_file.valid() ? seccomp_file.get() : -1;
 
   // Without a PID namespace, what the server leaves behind comes to us, to be
   // found and ended when it stops.
   if (!isolation.pid_namespace && ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
     return Error::FromErrno("become a subreaper");
   }
-  // Like fork(), in the namespaces of the plan: the child is the first process
-  // of its PID namespace.
-  pid_t pid = static_cast<pid_t>(
-      ::syscall(SYS_clone, CloneFlagsOf(isolation) | SIGCHLD, nullptr, nullptr, nullptr, nullptr));
-  if (pid < 0) return Error::FromErrno("start the confined child");
-  if (pid == 0) RunChild(plan);
+  // The child is the first process of its PID namespace.
+  pid_t pid = CloneSharingMemory(static_cast<int>(CloneFlagsOf(isolation)), RunChild, &plan);
+  if (pid < 0) return Error::FromErrno("start the confined child", -pid);
 
   error_pipe->write_end.reset();
   LaunchedChild child;

@@ -3,10 +3,12 @@
 // added, the seccomp program, the capability plan, the namespaces and the
 // directories it may write, found without following links — and the child
 // only makes system calls on it, in the order that leaves each step able to
-// run, seccomp last, then execve. A step that fails in the child is reported
-// back through a close-on-exec pipe as {step, errno}, and the parent returns
-// it as an error naming the step; a child never runs with less confinement
-// than asked.
+// run, seccomp last, then execve. With a PID namespace the child executes
+// bravebot-mcp-init, the namespace's first process, which takes the last
+// steps (Landlock, seccomp, execve) in the server's own process. A step that
+// fails is reported back through a pipe that closes on the server's exec as
+// {step, errno}, and the parent returns it as an error naming the step; a
+// server never runs with less confinement than asked.
 //
 //   LaunchRequest request = ...;
 //   Result<LaunchedChild> child = Launch(request);

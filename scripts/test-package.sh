@@ -16,7 +16,7 @@ if dpkg-query -W -f='${Status}' bravebot-mcp 2>/dev/null | grep -q 'ok installed
   exit 1
 fi
 
-nice cmake --build "$build" --target bravebot-mcp mcp-run bravebot-mcp-probe bravebot-supervisor
+nice cmake --build "$build" --target bravebot-mcp mcp-run bravebot-mcp-probe bravebot-mcp-init bravebot-supervisor
 packages=$(mktemp -d)
 work=$(mktemp -d)
 installed=false
@@ -33,7 +33,7 @@ echo "test-package: $(dpkg-deb -f "$deb" Package Version Depends | tr '\n' ' ')"
 
 dpkg -i "$deb" >/dev/null
 installed=true
-for file in /usr/bin/bravebot-mcp /usr/bin/mcp-run /usr/bin/bravebot-mcp-probe \
+for file in /usr/bin/bravebot-mcp /usr/bin/mcp-run /usr/bin/bravebot-mcp-probe /usr/bin/bravebot-mcp-init \
   /usr/share/bash-completion/completions/bravebot-mcp /usr/share/doc/bravebot-mcp/README.md; do
   dpkg -S "$file" >/dev/null || { echo "test-package: the package does not hold $file" >&2; exit 1; }
 done

@@ -1,0 +1,52 @@
+// How a start that failed says where: the child between clone() and execve(),
+// and the init after it, write one {step, errno} record on the error pipe and
+// exit; the parent reads it, or end of file once the server executes (the
+// pipe is close-on-exec). Shared by the launcher and bravebot-mcp-init.
+#ifndef BRAVEBOT_LAUNCHER_CHILD_REPORT_H_
+#define BRAVEBOT_LAUNCHER_CHILD_REPORT_H_
+
+namespace bravebot {
+
+// The steps, in the order they are taken; reported by number.
+enum class ChildStep : int {
+  kDeathSignal = 1,
+  kDescriptors,
+  kUserNamespace,
+  kOwnProc,
+  kFilesystemView,
+  kWorkingDirectory,
+  kSignals,
+  kLimits,
+  kCapabilities,
+  kNoNewPrivileges,
+  kSession,
+  kInit,
+  kLandlock,
+  kSeccomp,
+  kExec,
+};
+
+const char* ChildStepName(ChildStep step);
+
+// What is written on the error pipe when a step fails.
+struct ChildFailure {
+  int step;
+  int errno_value;
+};
+
+// Where the child leaves what the server's confinement needs, once every
+// other descriptor above 2 is closed; the init finds them there.
+constexpr int kErrorFd = 3;
+constexpr int kRulesetFd = 4;           // open only where Landlock is applied
+constexpr int kSeccompFd = 5;           // the filter's instructions, for the init
+constexpr int kWorkingDirectoryFd = 6;  // opened and checked by the child
+constexpr int kInitProgramFd = 7;       // bravebot-mcp-init, which the child executes
+// What the child hands over to the init across execve.
+constexpr int kHandedOver[] = {kErrorFd, kRulesetFd, kSeccompFd, kWorkingDirectoryFd};
+
+// Writes the record for `step` on `error_fd` and exits 127. Async-signal-safe.
+[[noreturn]] void ReportStepAndExit(int error_fd, ChildStep step, int errno_value);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_LAUNCHER_CHILD_REPORT_H_
