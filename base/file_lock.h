@@ -2,8 +2,8 @@
 // is destroyed. Every writer of the profile directory takes the same one, so
 // two commands never interleave a read-modify-write.
 //
-//   auto lock = FileLock::Acquire(dir.get(), ".lock", "/home/u/.bravebot/.lock");
-//   if (!lock) return lock.error();
+//   BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock,
+//                             FileLock::Acquire(dir.get(), ".lock", "/home/u/.bravebot/.lock"));
 #ifndef BRAVEBOT_BASE_FILE_LOCK_H_
 #define BRAVEBOT_BASE_FILE_LOCK_H_
 

@@ -2,9 +2,11 @@
 // failed and why, in words a person can act on.
 //
 //   Result<Config> ReadConfig(const std::string& path);
-//   auto config = ReadConfig(path);
-//   if (!config) return config.error();
-//   Use(*config);
+//   BRAVEBOT_ASSIGN_OR_RETURN(Config config, ReadConfig(path));
+//   BRAVEBOT_RETURN_IF_ERROR(Use(config));
+//
+// The two macros are the one way an error is passed up unchanged; an error
+// that is looked at, or worded anew, is handled by hand.
 #ifndef BRAVEBOT_BASE_RESULT_H_
 #define BRAVEBOT_BASE_RESULT_H_
 
@@ -88,6 +90,30 @@ class [[nodiscard]] Result<void> {
 };
 
 using Status = Result<void>;
+
+// Ends the calling function, which returns a Status or a Result, with the
+// error of `expression` (a Status or a Result) where it failed.
+#define BRAVEBOT_RETURN_IF_ERROR(expression)                       \
+  do {                                                             \
+    if (auto&& bravebot_status = (expression); !bravebot_status) { \
+      return bravebot_status.error();                              \
+    }                                                              \
+  } while (false)
+
+// Declares `declaration` ("Config config"), or assigns an lvalue
+// ("reach.program"), with the value of `expression`, a Result, or ends the
+// calling function with its error.
+#define BRAVEBOT_ASSIGN_OR_RETURN(declaration, expression) \
+  BRAVEBOT_ASSIGN_OR_RETURN_AS(BRAVEBOT_RESULT_NAME(__LINE__), declaration, expression)
+
+// What BRAVEBOT_ASSIGN_OR_RETURN is made of: a name of its own for the
+// Result on each line, so that two on one function do not clash.
+#define BRAVEBOT_RESULT_NAME(line) BRAVEBOT_RESULT_NAME_OF(line)
+#define BRAVEBOT_RESULT_NAME_OF(line) bravebot_result_##line
+#define BRAVEBOT_ASSIGN_OR_RETURN_AS(result, declaration, expression) \
+  auto result = (expression);                                         \
+  if (!result) return result.error();                                 \
+  declaration = std::move(result).value()
 
 }  // namespace bravebot
 

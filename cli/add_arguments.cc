@@ -84,19 +84,18 @@ class AddParser {
   Result<AddArguments> Parse() {
     for (index_ = 0; index_ < words_.size();) {
       const std::string& word = words_[index_];
-      Status status = word == "--"                        ? TakeProgram(index_ + 1)
-                      : word == "--stdio"                 ? TakeStdio()
-                      : word == "-h" || word == "--help"  ? TakeHelp()
-                      : word == "-s" || word == "--scope" ? TakeScope()
-                      : word == "-e" || word == "--env"   ? TakeVariables()
-                      : word == "--dir"                   ? TakeDirectory()
-                      : word == "--http"                  ? TakeUrl()
-                      : IsFlag(word)                      ? UnknownFlag(word)
-                                                          : TakeAlias();
-      if (!status) return status.error();
+      BRAVEBOT_RETURN_IF_ERROR(word == "--"                        ? TakeProgram(index_ + 1)
+                               : word == "--stdio"                 ? TakeStdio()
+                               : word == "-h" || word == "--help"  ? TakeHelp()
+                               : word == "-s" || word == "--scope" ? TakeScope()
+                               : word == "-e" || word == "--env"   ? TakeVariables()
+                               : word == "--dir"                   ? TakeDirectory()
+                               : word == "--http"                  ? TakeUrl()
+                               : IsFlag(word)                      ? UnknownFlag(word)
+                                                                   : TakeAlias());
       if (result_.help) return result_;
     }
-    if (auto complete = CheckComplete(); !complete) return complete.error();
+    BRAVEBOT_RETURN_IF_ERROR(CheckComplete());
     return result_;
   }
 
@@ -149,10 +148,9 @@ class AddParser {
   Status TakeScope() {
     if (scope_seen_) return Usage("-s is given twice");
     size_t value_index = index_ + 1;
-    auto value = FlagValue("local, project or user");
-    if (!value) return value.error();
-    if (LooksLikeAssignment(*value)) return AssignmentInPlaceOf(value_index, "the scope of -s");
-    std::optional<Scope> scope = ParseScope(*value);
+    BRAVEBOT_ASSIGN_OR_RETURN(auto value, FlagValue("local, project or user"));
+    if (LooksLikeAssignment(value)) return AssignmentInPlaceOf(value_index, "the scope of -s");
+    std::optional<Scope> scope = ParseScope(value);
     if (!scope)
       return Usage("-s takes local, project or user, and " + PlaceOf(value_index) +
                    " is none of them");
@@ -164,20 +162,18 @@ class AddParser {
   Status TakeDirectory() {
     if (!declaration().directory.empty()) return Usage("--dir is given twice");
     size_t value_index = index_ + 1;
-    auto value = FlagValue("the directory the server runs in");
-    if (!value) return value.error();
-    if (LooksLikeAssignment(*value)) return AssignmentInPlaceOf(value_index, "the path of --dir");
-    declaration().directory = *value;
+    BRAVEBOT_ASSIGN_OR_RETURN(auto value, FlagValue("the directory the server runs in"));
+    if (LooksLikeAssignment(value)) return AssignmentInPlaceOf(value_index, "the path of --dir");
+    declaration().directory = value;
     return {};
   }
 
   Status TakeUrl() {
     if (!declaration().url.empty()) return Usage("--http is given twice");
-    auto value = FlagValue("the url of the service");
-    if (!value) return value.error();
-    Result<ServiceUrl> url = ParseServiceUrl(*value);
+    BRAVEBOT_ASSIGN_OR_RETURN(auto value, FlagValue("the url of the service"));
+    Result<ServiceUrl> url = ParseServiceUrl(value);
     if (!url) return Usage(url.error().message());
-    declaration().url = *value;
+    declaration().url = value;
     return {};
   }
 

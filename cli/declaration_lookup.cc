@@ -20,9 +20,8 @@ Result<Declaration> FindDeclaredAlias(const DeclarationFile& file, const std::st
 
 Result<Declaration> FindDeclaration(const ProfileDirectory& profile, const std::string& alias) {
   DeclarationStore store(profile);
-  Result<DeclarationFile> file = store.Read();
-  if (!file) return file.error();
-  return FindDeclaredAlias(*file, store.path(), alias);
+  BRAVEBOT_ASSIGN_OR_RETURN(DeclarationFile file, store.Read());
+  return FindDeclaredAlias(file, store.path(), alias);
 }
 
 }  // namespace bravebot

@@ -62,13 +62,12 @@ Result<Declaration> DeclarationToRun(const McpRunArguments& arguments,
     return CompleteDeclaration(arguments.ad_hoc->declaration, around);
   }
   DeclarationStore store(profile);
-  Result<DeclarationFile> file = store.Read();
-  if (!file) return file.error();
-  if (const UnusableEntry* unusable = file->FindUnusable(arguments.alias)) {
+  BRAVEBOT_ASSIGN_OR_RETURN(DeclarationFile file, store.Read());
+  if (const UnusableEntry* unusable = file.FindUnusable(arguments.alias)) {
     return Error(ErrorCode::kCorrupt,
                  arguments.alias + " in " + store.path() + " cannot be used: " + unusable->problem);
   }
-  const Declaration* declaration = file->Find(arguments.alias);
+  const Declaration* declaration = file.Find(arguments.alias);
   if (declaration == nullptr) {
     return Error(ErrorCode::kNotFound, arguments.alias + " is not declared in " + store.path() +
                                            ": bravebot-mcp add declares it, or give it here "

@@ -45,9 +45,8 @@ Result<McpRunArguments> ParseMcpRunArguments(const std::vector<std::string>& wor
     } else if (word == "--timeout") {
       if (timeout_given) return Usage("--timeout is given twice");
       if (i + 1 >= words.size()) return Usage("--timeout takes a number of seconds");
-      Result<int> seconds = ReadTimeout(words[++i]);
-      if (!seconds) return seconds.error();
-      result.timeout_seconds = *seconds;
+      BRAVEBOT_ASSIGN_OR_RETURN(int seconds, ReadTimeout(words[++i]));
+      result.timeout_seconds = seconds;
       timeout_given = true;
     } else if (IsFlag(word) && !IsAddFlag(word)) {
       return Usage("mcp-run does not know " +
@@ -68,9 +67,8 @@ Result<McpRunArguments> ParseMcpRunArguments(const std::vector<std::string>& wor
       i < words.size() || std::find(rest.begin(), rest.end(), "--http") != rest.end();
   if (given_here) {
     rest.insert(rest.end(), words.begin() + static_cast<long>(i), words.end());
-    Result<AddArguments> declaration = ParseAddArguments(rest);
-    if (!declaration) return declaration.error();
-    result.ad_hoc = std::move(*declaration);
+    BRAVEBOT_ASSIGN_OR_RETURN(AddArguments declaration, ParseAddArguments(rest));
+    result.ad_hoc = std::move(declaration);
     return result;
   }
   if (rest.size() != 1) {

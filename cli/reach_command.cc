@@ -21,10 +21,9 @@ constexpr char kRunDirectoryShown[] = "/tmp/bravebot-mcp-XXXXXX";
 
 Result<Declaration> FindDeclaration(const std::string& alias, const CommandContext& context,
                                     std::optional<ProfileDirectory>& profile) {
-  Result<std::optional<ProfileDirectory>> opened = OpenProfileToRead(context);
-  if (!opened) return opened.error();
-  if (!*opened) return Error(ErrorCode::kNotFound, alias + " is not declared");
-  profile = std::move(*opened);
+  BRAVEBOT_ASSIGN_OR_RETURN(std::optional<ProfileDirectory> opened, OpenProfileToRead(context));
+  if (!opened) return Error(ErrorCode::kNotFound, alias + " is not declared");
+  profile = std::move(opened);
   return FindDeclaration(*profile, alias);
 }
 

@@ -49,19 +49,17 @@ bool AskServerQuestion(CommandContext& context, const Declaration& declaration,
 
 Status ApproveAsShown(const ProfileDirectory& profile, const Declaration& shown,
                       const std::function<Status(const FileLock& held)>& also) {
-  Result<FileLock> lock = profile.Lock();
-  if (!lock) return lock.error();
-  Result<Declaration> now = FindDeclaration(profile, shown.alias);
-  if (!now) return now.error();
-  if (ComputeDigest(*now).hex != ComputeDigest(shown).hex) {
+  BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, profile.Lock());
+  BRAVEBOT_ASSIGN_OR_RETURN(Declaration now, FindDeclaration(profile, shown.alias));
+  if (ComputeDigest(now).hex != ComputeDigest(shown).hex) {
     return Error(ErrorCode::kRefused, shown.alias +
                                           " was declared anew while the question was open, so "
                                           "what you answered is not what it runs: ask again");
   }
   Status approved =
-      ApprovalStore(profile).Change(*lock, [&](ApprovalFile& file) { file.Approve(shown); });
+      ApprovalStore(profile).Change(lock, [&](ApprovalFile& file) { file.Approve(shown); });
   if (!approved || !also) return approved;
-  return also(*lock);
+  return also(lock);
 }
 
 }  // namespace bravebot

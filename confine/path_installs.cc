@@ -70,10 +70,9 @@ void GrantDirectoryOf(const std::string& file, const std::string& what, const Gr
 // leads.
 Result<std::string> GrantFileAndItsTarget(const std::string& file, const std::string& what,
                                           const GrantRules& rules, ReachPaths& paths) {
-  Result<std::string> target = rules.Resolve(file);
-  if (!target) return target.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(std::string target, rules.Resolve(file));
   Result<std::string> named_directory = rules.Resolve(ParentPath(AbsolutePath(file, "/")));
-  if (named_directory && *named_directory != ParentPath(*target) &&
+  if (named_directory && *named_directory != ParentPath(target) &&
       WhyNotWhole(*named_directory, rules.limits).empty()) {
     paths.Grant(*named_directory, PathAccess::kReadExecute, GrantExtent::kBeneath,
                 "directory of " + what + " " + file);
@@ -81,8 +80,8 @@ Result<std::string> GrantFileAndItsTarget(const std::string& file, const std::st
                             paths);
   }
   const std::string described = what + " " + file;
-  GrantDirectoryOf(*target,
-                   *target == file ? described : described + " (through links, " + *target + ")",
+  GrantDirectoryOf(target,
+                   target == file ? described : described + " (through links, " + target + ")",
                    rules, paths);
   return target;
 }

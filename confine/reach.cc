@@ -112,18 +112,17 @@ Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& in
   reach.temporary_directory = inputs.temporary_directory;
   reach.working_directory = inputs.temporary_directory;
   if (!declaration.directory.empty()) {
-    Result<std::string> directory =
-        CheckDeclaredWorkingDirectory(declaration.directory, rules.limits, *inputs.fs);
-    if (!directory) return directory.error();
-    reach.working_directory = *directory;
+    BRAVEBOT_ASSIGN_OR_RETURN(
+        reach.working_directory,
+        CheckDeclaredWorkingDirectory(declaration.directory, rules.limits, *inputs.fs));
   }
 
   const std::optional<std::string> path_value =
       ValueGivenToServer(declaration, "PATH", inputs.getenv);
   if (inputs.program.empty()) {
-    Result<std::string> program = FindProgram(declaration.program, path_value, *inputs.fs);
-    if (!program) return program.error();
-    reach.program = *program;
+    BRAVEBOT_ASSIGN_OR_RETURN(std::string program,
+                              FindProgram(declaration.program, path_value, *inputs.fs));
+    reach.program = program;
   } else {
     reach.program = inputs.program;
   }
@@ -144,9 +143,7 @@ Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& in
   // granted again, and an interpreter a server chose is seen to be given.
   GrantSystemPaths(rules, paths);
   if (path_value) GrantPathEntries(*path_value, rules, paths);
-  if (Status granted = GrantProgram(reach.program, path_value, rules, paths); !granted) {
-    return granted.error();
-  }
+  BRAVEBOT_RETURN_IF_ERROR(GrantProgram(reach.program, path_value, rules, paths));
 
   reach.paths = paths.granted();
   reach.not_granted = paths.not_granted();

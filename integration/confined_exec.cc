@@ -31,9 +31,8 @@ namespace {
 using namespace bravebot;  // NOLINT: a test tool
 
 Result<Declaration> DeclaredServer(const std::string& alias, const ProfileDirectory& profile) {
-  Result<DeclarationFile> file = DeclarationStore(profile).Read();
-  if (!file) return file.error();
-  const Declaration* declaration = file->Find(alias);
+  BRAVEBOT_ASSIGN_OR_RETURN(DeclarationFile file, DeclarationStore(profile).Read());
+  const Declaration* declaration = file.Find(alias);
   if (declaration == nullptr) return Error(ErrorCode::kNotFound, alias + " is not declared");
   return *declaration;
 }
@@ -41,11 +40,10 @@ Result<Declaration> DeclaredServer(const std::string& alias, const ProfileDirect
 Result<Declaration> ServerGivenHere(const std::vector<std::string>& words,
                                     const CommandContext& context,
                                     const ProfileDirectory& profile) {
-  Result<AddArguments> arguments = ParseAddArguments(words);
-  if (!arguments) return arguments.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(AddArguments arguments, ParseAddArguments(words));
   DeclarationSurroundings around{context.cwd, profile.path(), profile.resolved_path(), &context.fs,
                                  context.UserHome()};
-  return CompleteDeclaration(arguments->declaration, around);
+  return CompleteDeclaration(arguments.declaration, around);
 }
 
 }  // namespace

@@ -110,24 +110,21 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
                                request.seccomp.instructions.data()};
   UniqueFd seccomp_file;
   if (isolation.pid_namespace) {
-    Result<UniqueFd> file = SeccompFilterFile(seccomp);
-    if (!file) return file.error();
-    seccomp_file = std::move(*file);
+    BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd file, SeccompFilterFile(seccomp));
+    seccomp_file = std::move(file);
   }
   std::vector<VerifiedPathStep> writable = Steps(request.view.writable);
   std::vector<int> view_scratch(2 * writable.size() + 1);
 
   UniqueFd parent(static_cast<int>(::syscall(SYS_pidfd_open, ::getpid(), 0)));
   if (!parent.valid()) return Error::FromErrno("open a pidfd on this process");
-  Result<Pipe> error_pipe = MakePipe();
-  if (!error_pipe) return error_pipe.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(Pipe error_pipe, MakePipe());
   Pipe stdio[3];
   const bool piped = request.stdio == ChildStdio::kPipes;
   if (piped) {
     for (Pipe& pipe : stdio) {
-      Result<Pipe> made = MakePipe();
-      if (!made) return made.error();
-      pipe = std::move(*made);
+      BRAVEBOT_ASSIGN_OR_RETURN(Pipe made, MakePipe());
+      pipe = std::move(made);
     }
   }
   ChildPlan plan{};
@@ -140,7 +137,7 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
   plan.stdio_fds[0] = piped ? stdio[0].read_end.get() : -1;
   plan.stdio_fds[1] = piped ? stdio[1].write_end.get() : -1;
   plan.stdio_fds[2] = piped ? stdio[2].write_end.get() : -1;
-  plan.error_fd = error_pipe->write_end.get();
+  plan.error_fd = error_pipe.write_end.get();
   plan.ruleset_fd = request.landlock_ruleset.valid() ? request.landlock_ruleset.get() : -1;
   plan.seccomp = &seccomp;
   plan.capabilities = &request.capabilities;
@@ -161,7 +158,7 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
   pid_t pid = CloneSharingMemory(static_cast<int>(CloneFlagsOf(isolation)), RunChild, &plan);
   if (pid < 0) return Error::FromErrno("start the confined child", -pid);
 
-  error_pipe->write_end.reset();
+  error_pipe.write_end.reset();
   LaunchedChild child;
   child.pid = pid;
   child.in_pid_namespace = isolation.pid_namespace;
@@ -175,9 +172,7 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
     pipe.read_end.reset();
     pipe.write_end.reset();
   }
-  if (Status executed = AwaitExec(error_pipe->read_end.get(), pid); !executed) {
-    return executed.error();
-  }
+  BRAVEBOT_RETURN_IF_ERROR(AwaitExec(error_pipe.read_end.get(), pid));
   return child;
 }
 

@@ -403,9 +403,8 @@ Result<SeccompProgram> ExportProgram(scmp_filter_ctx context) {
   if (!memory.valid()) {
     return Error::FromErrno("seccomp: could not make a memory file to export the filter into");
   }
-  Status exported =
-      Check(seccomp_export_bpf(context, memory.get()), "could not export the filter as BPF");
-  if (!exported) return exported.error();
+  BRAVEBOT_RETURN_IF_ERROR(
+      Check(seccomp_export_bpf(context, memory.get()), "could not export the filter as BPF"));
   struct stat file_status;
   if (fstat(memory.get(), &file_status) != 0) {
     return Error::FromErrno("seccomp: could not measure the exported filter");
@@ -448,13 +447,10 @@ Result<SeccompProgram> BuildSeccompProgram(const SeccompChoices& choices) {
     return Error(ErrorCode::kSystem, "seccomp: libseccomp could not start a filter");
   }
   // Failures report the kernel's errno, not libseccomp's own -ECANCELED.
-  Status raw = Check(seccomp_attr_set(context.get(), SCMP_FLTATR_API_SYSRAWRC, 1),
-                     "could not ask libseccomp for the system's error codes");
-  if (!raw) return raw.error();
-  Status guarded = GuardArchitecture(context.get());
-  if (!guarded) return guarded.error();
-  Status added = AddRules(context.get(), choices);
-  if (!added) return added.error();
+  BRAVEBOT_RETURN_IF_ERROR(Check(seccomp_attr_set(context.get(), SCMP_FLTATR_API_SYSRAWRC, 1),
+                                 "could not ask libseccomp for the system's error codes"));
+  BRAVEBOT_RETURN_IF_ERROR(GuardArchitecture(context.get()));
+  BRAVEBOT_RETURN_IF_ERROR(AddRules(context.get(), choices));
   return ExportProgram(context.get());
 }
 

@@ -4,10 +4,9 @@
 // the child only installs the bytes, as its last step before exec. Pure: no
 // filter is loaded here (launcher/ does that).
 //
-//   Result<SeccompProgram> program = BuildSeccompProgram();
-//   if (!program) return program.error();
-//   struct sock_fprog fprog = {static_cast<unsigned short>(program->instructions.size()),
-//                              program->instructions.data()};
+//   BRAVEBOT_ASSIGN_OR_RETURN(SeccompProgram program, BuildSeccompProgram());
+//   struct sock_fprog fprog = {static_cast<unsigned short>(program.instructions.size()),
+//                              program.instructions.data()};
 //   // in the child: prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 //   //               prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog);
 #ifndef BRAVEBOT_PROFILES_SECCOMP_FILTER_H_

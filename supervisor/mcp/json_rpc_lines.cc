@@ -73,10 +73,9 @@ Result<LineRead> LineReader::ReadLine(Deadline deadline) {
       return read;
     }
 
-    auto revents = PollFor(fd_, POLLIN, deadline);
-    if (!revents) return revents.error();
-    if (*revents == 0) return LineRead{LineStatus::kTimedOut, {}};
-    if (*revents & POLLNVAL) return Error(ErrorCode::kSystem, "poll: not an open descriptor");
+    BRAVEBOT_ASSIGN_OR_RETURN(auto revents, PollFor(fd_, POLLIN, deadline));
+    if (revents == 0) return LineRead{LineStatus::kTimedOut, {}};
+    if (revents & POLLNVAL) return Error(ErrorCode::kSystem, "poll: not an open descriptor");
     // POLLHUP and POLLERR fall through to read(), which says what they mean
     // (0 for the end, or the error) after any bytes still in the pipe.
 
@@ -108,10 +107,9 @@ Status WriteLine(int fd, std::string_view message, Deadline deadline) {
     }
     if (put < 0 && errno == EINTR) continue;
     if (put < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return Error::FromErrno("write");
-    auto revents = PollFor(fd, POLLOUT, deadline);
-    if (!revents) return revents.error();
-    if (*revents == 0) return Error::FromErrno("write", ETIMEDOUT);
-    if (*revents & POLLNVAL) return Error(ErrorCode::kSystem, "poll: not an open descriptor");
+    BRAVEBOT_ASSIGN_OR_RETURN(auto revents, PollFor(fd, POLLOUT, deadline));
+    if (revents == 0) return Error::FromErrno("write", ETIMEDOUT);
+    if (revents & POLLNVAL) return Error(ErrorCode::kSystem, "poll: not an open descriptor");
     // POLLERR (the reader closed its end) falls through to write(): EPIPE.
   }
   return {};

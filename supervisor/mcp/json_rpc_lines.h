@@ -3,9 +3,9 @@
 // are borrowed; whoever opened them closes them.
 //
 //   LineReader reader(from_server_fd);
-//   auto read = reader.ReadLine(std::chrono::steady_clock::now() + std::chrono::seconds(30));
-//   if (!read) return read.error();                  // a read failed, or a line over 16 MiB
-//   if (read->status == LineStatus::kLine) Use(read->line);
+//   // An error: a read failed, or a line over 16 MiB.
+//   BRAVEBOT_ASSIGN_OR_RETURN(LineRead read, reader.ReadLine(deadline));
+//   if (read.status == LineStatus::kLine) Use(read.line);
 //
 //   Status sent = WriteLine(to_server_fd, message.dump(), deadline);
 //

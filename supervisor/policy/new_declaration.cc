@@ -77,13 +77,15 @@ Result<Declaration> CompleteDeclaration(Declaration typed, const DeclarationSurr
     // Joined, not normalized: ".." after a link is the link target's parent,
     // as the kernel reads it, and the resolution below does the rest.
     const std::string& typed_directory = declaration.directory;
-    Result<std::string> directory = CheckWorkingDirectory(
-        typed_directory.starts_with('/') ? typed_directory : JoinPath(around.cwd, typed_directory),
-        LimitsFor(around.user_home, {around.profile_path, around.profile_resolved_path},
-                  kSystemTemporaryRoot, *around.fs),
-        *around.fs);
-    if (!directory) return directory.error();
-    declaration.directory = *directory;
+    BRAVEBOT_ASSIGN_OR_RETURN(
+        std::string directory,
+        CheckWorkingDirectory(
+            typed_directory.starts_with('/') ? typed_directory
+                                             : JoinPath(around.cwd, typed_directory),
+            LimitsFor(around.user_home, {around.profile_path, around.profile_resolved_path},
+                      kSystemTemporaryRoot, *around.fs),
+            *around.fs));
+    declaration.directory = directory;
   }
   declaration.may_read = FindFilesItMayRead(declaration, around);
   return declaration;

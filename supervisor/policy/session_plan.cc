@@ -174,9 +174,9 @@ Result<SessionPlan> PlanSession(const SessionInputs& inputs) {
   }
   bool project_answered = false;
   if (inputs.profile != nullptr && inputs.mode != SessionMode::kIncognito) {
-    Result<bool> answered = StandingAnswers(*inputs.profile).ServersAnsweredIn(inputs.directory);
-    if (!answered) return answered.error();
-    project_answered = *answered;
+    BRAVEBOT_ASSIGN_OR_RETURN(bool answered,
+                              StandingAnswers(*inputs.profile).ServersAnsweredIn(inputs.directory));
+    project_answered = answered;
   }
   for (auto& [alias, server] : requested) {
     if (inputs.declarations != nullptr) {

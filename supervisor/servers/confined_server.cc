@@ -47,8 +47,7 @@ Result<std::vector<VerifiedPath>> WritableDirectories(const Reach& reach,
       continue;
     }
     VerifiedPath identity;
-    Result<UniqueFd> fd = OpenWithoutLinks(path.path, &identity);
-    if (!fd) return fd.error();
+    BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd fd, OpenWithoutLinks(path.path, &identity));
     writable.push_back(identity);
   }
   return writable;
@@ -173,9 +172,8 @@ Result<Confinement> PlanConfinement(const Declaration& declaration,
                                           " is a service somewhere else: nothing of it runs "
                                           "here to confine");
   }
-  Result<std::vector<std::string>> declared_directories =
-      DeclaredDirectories(DeclarationStore(*options.profile));
-  if (!declared_directories) return declared_directories.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(std::vector<std::string> declared_directories,
+                            DeclaredDirectories(DeclarationStore(*options.profile)));
   ReachInputs inputs;
   inputs.fs = options.fs;
   inputs.getenv = options.getenv;
@@ -183,24 +181,23 @@ Result<Confinement> PlanConfinement(const Declaration& declaration,
   inputs.profile = {options.profile->path(), options.profile->resolved_path()};
   inputs.system_temporary_root = options.system_temporary_root;
   inputs.temporary_directory = temporary_directory;
-  inputs.declared_directories = std::move(*declared_directories);
+  inputs.declared_directories = std::move(declared_directories);
   inputs.program = program;
   if (options.incognito) inputs.home = JoinPath(temporary_directory, "home");
-  Result<Reach> reach = ComputeReach(declaration, inputs);
-  if (!reach) return reach.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(Reach reach, ComputeReach(declaration, inputs));
   if (!options.program_override.empty()) {
-    reach->paths.push_back({options.program_override, PathAccess::kReadExecute, true,
-                            "the probe of bravebot-mcp reach --probe"});
-    reach->program = options.program_override;
-    reach->argv = options.argv_override(*reach);
+    reach.paths.push_back({options.program_override, PathAccess::kReadExecute, true,
+                           "the probe of bravebot-mcp reach --probe"});
+    reach.program = options.program_override;
+    reach.argv = options.argv_override(reach);
   }
   const KernelFacts& kernel = ProbeKernelOnce();
-  LandlockPlan plan = PlanLandlock(*reach, kernel.landlock_abi);
+  LandlockPlan plan = PlanLandlock(reach, kernel.landlock_abi);
   const IsolationSupport support =
       options.namespaces ? kernel.isolation : IsolationSupport{false, false};
-  IsolationPlan isolation = PlanIsolation(support, ProcRights(*reach, plan.abi));
+  IsolationPlan isolation = PlanIsolation(support, ProcRights(reach, plan.abi));
   AddUnkeptIsolationPromises(isolation, plan.unkept_promises);
-  return Confinement{std::move(*reach), std::move(plan), std::move(isolation)};
+  return Confinement{std::move(reach), std::move(plan), std::move(isolation)};
 }
 
 Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
@@ -217,21 +214,21 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   }
   if (!program) return program.error();
   if (!options.incognito) {
-    Result<std::string> home = PrepareServerHome(*options.profile, ComputeDigest(declaration).hex);
-    if (!home) return home.error();
+    BRAVEBOT_ASSIGN_OR_RETURN(std::string home,
+                              PrepareServerHome(*options.profile, ComputeDigest(declaration).hex));
   }
-  Result<std::string> run_directory = MakeRunDirectory(options.system_temporary_root);
-  if (!run_directory) return run_directory.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(std::string run_directory,
+                            MakeRunDirectory(options.system_temporary_root));
   // From here on, a failure removes the run directory.
   auto fail = [&](const Error& error) -> Result<ConfinedServer> {
-    RemoveRunDirectory(*run_directory);
+    RemoveRunDirectory(run_directory);
     return error;
   };
-  if (options.incognito && ::mkdir(JoinPath(*run_directory, "home").c_str(), 0700) != 0) {
-    return fail(Error::FromErrno("create its home in " + *run_directory));
+  if (options.incognito && ::mkdir(JoinPath(run_directory, "home").c_str(), 0700) != 0) {
+    return fail(Error::FromErrno("create its home in " + run_directory));
   }
 
-  Result<Confinement> confinement = PlanConfinement(declaration, options, *run_directory, *program);
+  Result<Confinement> confinement = PlanConfinement(declaration, options, run_directory, *program);
   if (!confinement) return fail(confinement.error());
   if (confinement->landlock.abi == 0) {
     return fail(Error(ErrorCode::kNotStarted,
@@ -275,7 +272,7 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, child->pid, 0)));
   const int pidfd_errno = errno;
   ConfinedServer server(std::move(*child), std::move(pidfd), std::move(*confinement),
-                        std::move(*run_directory));
+                        std::move(run_directory));
   // Without it, its end could not be waited for: it is not kept running.
   if (!server.pidfd_.valid()) {
     server.Stop(std::chrono::milliseconds(0));

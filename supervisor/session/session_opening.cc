@@ -47,22 +47,19 @@ Result<OpenedSession> OpenSession(const SessionSettings& settings,
     }
   }
   if (opened.profile) {
-    Result<DeclarationFile> read = DeclarationStore(*opened.profile).Read();
-    if (!read) return read.error();
-    declarations = std::move(*read);
-    Result<ApprovalFile> approved = ApprovalStore(*opened.profile).Read();
-    if (!approved) return approved.error();
-    approvals = std::move(*approved);
+    BRAVEBOT_ASSIGN_OR_RETURN(DeclarationFile read, DeclarationStore(*opened.profile).Read());
+    declarations = std::move(read);
+    BRAVEBOT_ASSIGN_OR_RETURN(ApprovalFile approved, ApprovalStore(*opened.profile).Read());
+    approvals = std::move(approved);
   }
   opened.policy = LoadManagedPolicy(ManagedFilePath(machine.getenv));
   SessionInputs inputs{
       settings.directory, settings.PlanMode(), opened.profile ? &*opened.profile : nullptr,
       &declarations,      &approvals,          &opened.policy,
       machine.getenv,     machine.fs};
-  Result<SessionPlan> plan = PlanSession(inputs);
-  if (!plan) return plan.error();
-  for (const Error& unreadable : plan->unreadable) opened.notes.push_back(unreadable.message());
-  for (PlannedServer& planned : plan->requested) {
+  BRAVEBOT_ASSIGN_OR_RETURN(SessionPlan plan, PlanSession(inputs));
+  for (const Error& unreadable : plan.unreadable) opened.notes.push_back(unreadable.message());
+  for (PlannedServer& planned : plan.requested) {
     OpenedServer server;
     server.alias = planned.alias;
     server.requested_by = std::move(planned.requested_by);
@@ -120,11 +117,9 @@ Json ConfinementEntry(const KernelFacts& kernel) {
 
 Status RecordServerAnswer(const ProfileDirectory& profile, const Declaration& shown,
                           bool whole_project, const std::string& directory) {
-  Result<FileLock> lock = profile.Lock();
-  if (!lock) return lock.error();
-  Result<DeclarationFile> now = DeclarationStore(profile).Read();
-  if (!now) return now.error();
-  const Declaration* declared = now->Find(shown.alias);
+  BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, profile.Lock());
+  BRAVEBOT_ASSIGN_OR_RETURN(DeclarationFile now, DeclarationStore(profile).Read());
+  const Declaration* declared = now.Find(shown.alias);
   if (declared == nullptr || ComputeDigest(*declared).hex != ComputeDigest(shown).hex) {
     return Error(ErrorCode::kRefused, shown.alias +
                                           " was declared anew while the question was open, so "
@@ -132,10 +127,9 @@ Status RecordServerAnswer(const ProfileDirectory& profile, const Declaration& sh
                                           "recorded, and it is not started");
   }
   Status approved =
-      ApprovalStore(profile).Change(*lock, [&](ApprovalFile& file) { file.Approve(shown); });
+      ApprovalStore(profile).Change(lock, [&](ApprovalFile& file) { file.Approve(shown); });
   if (!approved || !whole_project) return approved;
-  Result<bool> recorded = StandingAnswers(profile).RecordServersAnswered(directory, *lock);
-  if (!recorded) return recorded.error();
+  BRAVEBOT_RETURN_IF_ERROR(StandingAnswers(profile).RecordServersAnswered(directory, lock));
   return {};
 }
 

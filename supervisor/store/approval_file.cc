@@ -77,7 +77,7 @@ size_t ApprovalFile::KeepOnlyThoseOf(const std::vector<Declaration>& declaration
 
 Result<ApprovalFile> ParseApprovalFile(std::string_view text, const std::string& shown_path) {
   ApprovalFile file;
-  Status read = ForEachLine(
+  BRAVEBOT_RETURN_IF_ERROR(ForEachLine(
       text, kApprovalFileHeader, shown_path, "approve again",
       [&](std::string_view line, size_t line_number) -> Status {
         std::vector<std::string> words = Words(line);
@@ -101,8 +101,7 @@ Result<ApprovalFile> ParseApprovalFile(std::string_view text, const std::string&
         }
         (words[0] == "server" ? file.servers : file.previous).push_back(std::move(approval));
         return {};
-      });
-  if (!read) return read.error();
+      }));
   return file;
 }
 

@@ -19,12 +19,11 @@ Status ApprovalStore::Change(const FileLock& /*held*/,
   Result<std::string> text = ReadFileAt(profile_.fd(), kApprovalFileName, path());
   const bool existed = text.ok();
   if (!text && text.error().code() != ErrorCode::kNotFound) return text.error();
-  Result<ApprovalFile> file = existed ? ParseApprovalFile(*text, path()) : ApprovalFile{};
-  if (!file) return file.error();
-  change(*file);
-  if (!existed && file->servers.empty() && file->tools.empty()) return {};
-  return ReplaceFileAt(profile_.fd(), kApprovalFileName, SerializeApprovalFile(*file), 0600,
-                       path());
+  BRAVEBOT_ASSIGN_OR_RETURN(ApprovalFile file,
+                            existed ? ParseApprovalFile(*text, path()) : ApprovalFile{});
+  change(file);
+  if (!existed && file.servers.empty() && file.tools.empty()) return {};
+  return ReplaceFileAt(profile_.fd(), kApprovalFileName, SerializeApprovalFile(file), 0600, path());
 }
 
 }  // namespace bravebot

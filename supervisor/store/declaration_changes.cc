@@ -11,20 +11,17 @@ using Change =
 
 Result<std::optional<Declaration>> ChangeKeepingApprovalsInStep(const ProfileDirectory& profile,
                                                                 const Change& change) {
-  Result<FileLock> lock = profile.Lock();
-  if (!lock) return lock.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, profile.Lock());
   DeclarationStore declarations(profile);
   ApprovalStore approvals(profile);
   // An approval file that cannot be read stops the change before mcp.json is
   // touched, so the two never disagree.
-  if (Result<ApprovalFile> readable = approvals.Read(); !readable) return readable.error();
-  Result<std::optional<Declaration>> changed = change(declarations, *lock);
+  BRAVEBOT_RETURN_IF_ERROR(approvals.Read());
+  Result<std::optional<Declaration>> changed = change(declarations, lock);
   if (!changed) return changed;
-  Result<DeclarationFile> now = declarations.Read();
-  if (!now) return now.error();
-  Status kept =
-      approvals.Change(*lock, [&](ApprovalFile& file) { file.KeepOnlyThoseOf(now->declarations); });
-  if (!kept) return kept.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(DeclarationFile now, declarations.Read());
+  BRAVEBOT_RETURN_IF_ERROR(
+      approvals.Change(lock, [&](ApprovalFile& file) { file.KeepOnlyThoseOf(now.declarations); }));
   return changed;
 }
 

@@ -72,11 +72,10 @@ Result<Declaration> DeclarationFromJson(const std::string& alias, const json& en
   Declaration declaration;
   declaration.alias = alias;
 
-  auto transport = OptionalString(entry, "transport");
-  if (!transport) return transport.error();
-  if (*transport == "stdio") {
+  BRAVEBOT_ASSIGN_OR_RETURN(auto transport, OptionalString(entry, "transport"));
+  if (transport == "stdio") {
     declaration.transport = Transport::kStdio;
-  } else if (*transport == "http") {
+  } else if (transport == "http") {
     declaration.transport = Transport::kHttp;
   } else {
     return Unusable("its transport is neither \"stdio\" nor \"http\"");

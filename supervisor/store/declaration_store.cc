@@ -18,21 +18,19 @@ Result<json> DeclarationStore::ReadDocument() const {
 }
 
 Result<DeclarationFile> DeclarationStore::Read() const {
-  Result<json> document = ReadDocument();
-  if (!document) return document.error();
-  return ReadDeclarations(*document);
+  BRAVEBOT_ASSIGN_OR_RETURN(json document, ReadDocument());
+  return ReadDeclarations(document);
 }
 
 Status DeclarationStore::Change(const std::function<Status(json& servers)>& change) {
   RemoveAbandonedTemporaries(profile_.fd(), kDeclarationFileName);
 
-  Result<json> document = ReadDocument();
-  if (!document) return document.error();
-  if (auto changed = change((*document)["servers"]); !changed) return changed;
+  BRAVEBOT_ASSIGN_OR_RETURN(json document, ReadDocument());
+  if (auto changed = change(document["servers"]); !changed) return changed;
 
   std::string text;
   try {
-    text = document->dump(2) + "\n";
+    text = document.dump(2) + "\n";
   } catch (const json::type_error&) {
     return Error(ErrorCode::kRefused,
                  "a word of the declaration is not UTF-8 text, which " + path() + " cannot hold");
@@ -43,22 +41,21 @@ Status DeclarationStore::Change(const std::function<Status(json& servers)>& chan
 Result<std::optional<Declaration>> DeclarationStore::Put(const Declaration& declaration,
                                                          const FileLock& /*held*/) {
   std::optional<Declaration> replaced;
-  Status status = Change([&](json& servers) -> Status {
+  BRAVEBOT_RETURN_IF_ERROR(Change([&](json& servers) -> Status {
     if (servers.contains(declaration.alias)) {
       Result<Declaration> old = DeclarationFromJson(declaration.alias, servers[declaration.alias]);
       if (old) replaced = std::move(*old);
     }
     servers[declaration.alias] = DeclarationToJson(declaration);
     return {};
-  });
-  if (!status) return status.error();
+  }));
   return replaced;
 }
 
 Result<std::optional<Declaration>> DeclarationStore::Remove(const std::string& alias,
                                                             const FileLock& /*held*/) {
   std::optional<Declaration> removed;
-  Status status = Change([&](json& servers) -> Status {
+  BRAVEBOT_RETURN_IF_ERROR(Change([&](json& servers) -> Status {
     if (!servers.contains(alias)) {
       return Error(ErrorCode::kNotFound, alias + " is not declared in " + path());
     }
@@ -66,8 +63,7 @@ Result<std::optional<Declaration>> DeclarationStore::Remove(const std::string& a
     if (old) removed = std::move(*old);
     servers.erase(alias);
     return {};
-  });
-  if (!status) return status.error();
+  }));
   return removed;
 }
 

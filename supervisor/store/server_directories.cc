@@ -70,11 +70,11 @@ std::optional<std::string> EmptyAllButOneSubdirectory(int fd) {
 Result<std::string> PrepareServerHome(const ProfileDirectory& profile,
                                       const std::string& digest_hex) {
   const std::string homes = JoinPath(profile.resolved_path(), "mcp-home");
-  Result<UniqueFd> homes_fd = OpenPrivateDirectory(profile.fd(), "mcp-home", homes);
-  if (!homes_fd) return homes_fd.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd homes_fd,
+                            OpenPrivateDirectory(profile.fd(), "mcp-home", homes));
   const std::string home = JoinPath(homes, digest_hex);
-  Result<UniqueFd> home_fd = OpenPrivateDirectory(homes_fd->get(), digest_hex, home);
-  if (!home_fd) return home_fd.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd home_fd,
+                            OpenPrivateDirectory(homes_fd.get(), digest_hex, home));
   return home;
 }
 

@@ -101,9 +101,8 @@ Result<std::optional<json>> ReadDocumentAt(int dir_fd, const std::string& name,
     if (text.error().code() == ErrorCode::kNotFound) return std::optional<json>();
     return text.error();
   }
-  Result<json> document = ParseSettingsDocument(*text, shown_path, numbers);
-  if (!document) return document.error();
-  return std::optional<json>(std::move(*document));
+  BRAVEBOT_ASSIGN_OR_RETURN(json document, ParseSettingsDocument(*text, shown_path, numbers));
+  return std::optional<json>(std::move(document));
 }
 
 // Reads, edits and writes back `name` in `dir_fd`; the caller holds the lock
@@ -113,23 +112,19 @@ Result<RequestChange> ChangeRequestAt(int dir_fd, const std::string& name,
                                       bool add) {
   RemoveAbandonedTemporaries(dir_fd, name);
   NumbersAsWritten numbers;
-  Result<std::optional<json>> read = ReadDocumentAt(dir_fd, name, shown_path, &numbers);
-  if (!read) return read.error();
-  if (!read->has_value()) {
+  BRAVEBOT_ASSIGN_OR_RETURN(std::optional<json> read,
+                            ReadDocumentAt(dir_fd, name, shown_path, &numbers));
+  if (!read.has_value()) {
     if (!add) return RequestChange::kNotRequested;
-    read->emplace(json::object());
+    read.emplace(json::object());
   }
-  json& document = **read;
-  if (Result<McpRequest> request = McpRequestOf(document, shown_path); !request) {
-    return request.error();
-  }
+  json& document = *read;
+  BRAVEBOT_RETURN_IF_ERROR(McpRequestOf(document, shown_path));
   if (add && !AddToMcpRequest(document, alias)) return RequestChange::kAlreadyRequested;
   if (!add && !RemoveFromMcpRequest(document, alias)) return RequestChange::kNotRequested;
-  Result<std::string> text = SerializeSettingsDocument(document, shown_path, numbers);
-  if (!text) return text.error();
-  if (Status written = ReplaceFileAt(dir_fd, name, *text, 0600, shown_path); !written) {
-    return written.error();
-  }
+  BRAVEBOT_ASSIGN_OR_RETURN(std::string text,
+                            SerializeSettingsDocument(document, shown_path, numbers));
+  BRAVEBOT_RETURN_IF_ERROR(ReplaceFileAt(dir_fd, name, text, 0600, shown_path));
   return add ? RequestChange::kAdded : RequestChange::kRemoved;
 }
 
@@ -246,10 +241,7 @@ Result<McpRequest> SettingsFiles::ReadRequest(Scope scope) const {
       if (directory.error().code() == ErrorCode::kNotFound) return McpRequest{};
       return directory.error();
     }
-    if (Status link = RefuseLinkInCheckout(directory->get(), name, shown, kReplaceWithFile);
-        !link) {
-      return link.error();
-    }
+    BRAVEBOT_RETURN_IF_ERROR(RefuseLinkInCheckout(directory->get(), name, shown, kReplaceWithFile));
     document = ReadDocumentAt(directory->get(), name, shown);
   }
   if (!document) return document.error();
@@ -294,9 +286,8 @@ Result<RequestChange> SettingsFiles::Change(Scope scope, const std::string& alia
     if (profile_ == nullptr) return Error(ErrorCode::kRefused, NoProfileDirectoryMessage());
     std::optional<FileLock> own_lock;
     if (held_profile_lock == nullptr) {
-      Result<FileLock> lock = profile_->Lock();
-      if (!lock) return lock.error();
-      own_lock.emplace(std::move(*lock));
+      BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, profile_->Lock());
+      own_lock.emplace(std::move(lock));
     }
     return ChangeRequestAt(profile_->fd(), name, shown, alias, add);
   }
@@ -317,16 +308,11 @@ Result<RequestChange> SettingsFiles::Change(Scope scope, const std::string& alia
   const std::string directory_path = JoinPath(checkout_directory_, kCheckoutSettingsDirectoryName);
   const std::string lock_path = JoinPath(directory_path, kCheckoutSettingsLockName);
   // FileLock refuses a link as well; this says so in a checkout's words.
-  if (Status link =
-          RefuseLinkInCheckout(directory->get(), kCheckoutSettingsLockName, lock_path, "remove it");
-      !link) {
-    return link.error();
-  }
-  Result<FileLock> lock = FileLock::Acquire(directory->get(), kCheckoutSettingsLockName, lock_path);
-  if (!lock) return lock.error();
-  if (Status link = RefuseLinkInCheckout(directory->get(), name, shown, kReplaceWithFile); !link) {
-    return link.error();
-  }
+  BRAVEBOT_RETURN_IF_ERROR(
+      RefuseLinkInCheckout(directory->get(), kCheckoutSettingsLockName, lock_path, "remove it"));
+  BRAVEBOT_ASSIGN_OR_RETURN(
+      FileLock lock, FileLock::Acquire(directory->get(), kCheckoutSettingsLockName, lock_path));
+  BRAVEBOT_RETURN_IF_ERROR(RefuseLinkInCheckout(directory->get(), name, shown, kReplaceWithFile));
   return ChangeRequestAt(directory->get(), name, shown, alias, add);
 }
 

@@ -51,17 +51,17 @@ Result<std::optional<std::string>> ReadIfPresent(const ProfileDirectory& profile
 }
 
 Result<ProjectsFile> ReadProjectsOf(const ProfileDirectory& profile) {
-  Result<std::optional<std::string>> text = ReadIfPresent(profile, kProjectsFileName);
-  if (!text) return text.error();
-  if (!text->has_value()) return ProjectsFile{};
-  return ParseProjectsFile(**text, profile.PathOf(kProjectsFileName));
+  BRAVEBOT_ASSIGN_OR_RETURN(std::optional<std::string> text,
+                            ReadIfPresent(profile, kProjectsFileName));
+  if (!text.has_value()) return ProjectsFile{};
+  return ParseProjectsFile(*text, profile.PathOf(kProjectsFileName));
 }
 
 Result<ToolsFile> ReadToolsOf(const ProfileDirectory& profile) {
-  Result<std::optional<std::string>> text = ReadIfPresent(profile, kToolsFileName);
-  if (!text) return text.error();
-  if (!text->has_value()) return ToolsFile{};
-  return ParseToolsFile(**text, profile.PathOf(kToolsFileName));
+  BRAVEBOT_ASSIGN_OR_RETURN(std::optional<std::string> text,
+                            ReadIfPresent(profile, kToolsFileName));
+  if (!text.has_value()) return ToolsFile{};
+  return ParseToolsFile(*text, profile.PathOf(kToolsFileName));
 }
 
 Status Write(const ProfileDirectory& profile, const std::string& name, const std::string& text) {
@@ -115,15 +115,14 @@ std::string FindProjectPathProblem(std::string_view project) {
 
 Result<ProjectsFile> ParseProjectsFile(std::string_view text, const std::string& shown_path) {
   ProjectsFile file;
-  Status status = ForEachEntry(
+  BRAVEBOT_RETURN_IF_ERROR(ForEachEntry(
       text, kProjectsFileHeader, shown_path, [&](std::string_view line, size_t number) -> Status {
         if (std::string problem = FindProjectPathProblem(line); !problem.empty()) {
           return Corrupt(shown_path, number, problem);
         }
         file.Add(std::string(line));
         return {};
-      });
-  if (!status) return status.error();
+      }));
   return file;
 }
 
@@ -135,7 +134,7 @@ std::string SerializeProjectsFile(const ProjectsFile& file) {
 
 Result<ToolsFile> ParseToolsFile(std::string_view text, const std::string& shown_path) {
   ToolsFile file;
-  Status status = ForEachEntry(
+  BRAVEBOT_RETURN_IF_ERROR(ForEachEntry(
       text, kToolsFileHeader, shown_path, [&](std::string_view line, size_t number) -> Status {
         const size_t first = line.find('\t');
         const size_t second = first == std::string_view::npos ? first : line.find('\t', first + 1);
@@ -151,8 +150,7 @@ Result<ToolsFile> ParseToolsFile(std::string_view text, const std::string& shown
         }
         file.Add(answer);
         return {};
-      });
-  if (!status) return status.error();
+      }));
   return file;
 }
 
@@ -189,9 +187,8 @@ Result<ProjectsFile> StandingAnswers::ReadProjects() const { return ReadProjects
 Result<ToolsFile> StandingAnswers::ReadTools() const { return ReadToolsOf(profile_); }
 
 Result<bool> StandingAnswers::ServersAnsweredIn(const std::string& project) const {
-  Result<ProjectsFile> file = ReadProjects();
-  if (!file) return file.error();
-  return file->Has(project);
+  BRAVEBOT_ASSIGN_OR_RETURN(ProjectsFile file, ReadProjects());
+  return file.Has(project);
 }
 
 Result<bool> StandingAnswers::RecordServersAnswered(const std::string& project,
@@ -201,37 +198,29 @@ Result<bool> StandingAnswers::RecordServersAnswered(const std::string& project,
                  "the answer cannot be recorded in " + projects_path() + ": " + problem);
   }
   RemoveAbandonedTemporaries(profile_.fd(), kProjectsFileName);
-  Result<ProjectsFile> file = ReadProjects();
-  if (!file) return file.error();
-  if (!file->Add(project)) return false;
-  if (Status written = Write(profile_, kProjectsFileName, SerializeProjectsFile(*file)); !written) {
-    return written.error();
-  }
+  BRAVEBOT_ASSIGN_OR_RETURN(ProjectsFile file, ReadProjects());
+  if (!file.Add(project)) return false;
+  BRAVEBOT_RETURN_IF_ERROR(Write(profile_, kProjectsFileName, SerializeProjectsFile(file)));
   return true;
 }
 
 Result<bool> StandingAnswers::DropServersAnswered(const std::string& project,
                                                   const FileLock& /*held*/) {
   RemoveAbandonedTemporaries(profile_.fd(), kProjectsFileName);
-  Result<ProjectsFile> file = ReadProjects();
-  if (!file) return file.error();
-  if (!file->Drop(project)) return false;
-  if (Status written = Write(profile_, kProjectsFileName, SerializeProjectsFile(*file)); !written) {
-    return written.error();
-  }
+  BRAVEBOT_ASSIGN_OR_RETURN(ProjectsFile file, ReadProjects());
+  if (!file.Drop(project)) return false;
+  BRAVEBOT_RETURN_IF_ERROR(Write(profile_, kProjectsFileName, SerializeProjectsFile(file)));
   return true;
 }
 
 Result<bool> StandingAnswers::ToolAnswered(const ToolAnswer& answer) const {
-  Result<ToolsFile> file = ReadTools();
-  if (!file) return file.error();
-  return file->Has(answer);
+  BRAVEBOT_ASSIGN_OR_RETURN(ToolsFile file, ReadTools());
+  return file.Has(answer);
 }
 
 Result<std::vector<ToolAnswer>> StandingAnswers::ToolsAnsweredIn(const std::string& project) const {
-  Result<ToolsFile> file = ReadTools();
-  if (!file) return file.error();
-  return file->Of(project);
+  BRAVEBOT_ASSIGN_OR_RETURN(ToolsFile file, ReadTools());
+  return file.Of(project);
 }
 
 Result<bool> StandingAnswers::RecordTool(const ToolAnswer& answer, const FileLock& /*held*/) {
@@ -240,25 +229,19 @@ Result<bool> StandingAnswers::RecordTool(const ToolAnswer& answer, const FileLoc
                  "the answer cannot be recorded in " + tools_path() + ": " + problem);
   }
   RemoveAbandonedTemporaries(profile_.fd(), kToolsFileName);
-  Result<ToolsFile> file = ReadTools();
-  if (!file) return file.error();
-  if (!file->Add(answer)) return false;
-  if (Status written = Write(profile_, kToolsFileName, SerializeToolsFile(*file)); !written) {
-    return written.error();
-  }
+  BRAVEBOT_ASSIGN_OR_RETURN(ToolsFile file, ReadTools());
+  if (!file.Add(answer)) return false;
+  BRAVEBOT_RETURN_IF_ERROR(Write(profile_, kToolsFileName, SerializeToolsFile(file)));
   return true;
 }
 
 Result<std::vector<ToolAnswer>> StandingAnswers::DropToolsOf(const std::string& project,
                                                              const FileLock& /*held*/) {
   RemoveAbandonedTemporaries(profile_.fd(), kToolsFileName);
-  Result<ToolsFile> file = ReadTools();
-  if (!file) return file.error();
-  std::vector<ToolAnswer> dropped = file->DropProject(project);
+  BRAVEBOT_ASSIGN_OR_RETURN(ToolsFile file, ReadTools());
+  std::vector<ToolAnswer> dropped = file.DropProject(project);
   if (dropped.empty()) return dropped;
-  if (Status written = Write(profile_, kToolsFileName, SerializeToolsFile(*file)); !written) {
-    return written.error();
-  }
+  BRAVEBOT_RETURN_IF_ERROR(Write(profile_, kToolsFileName, SerializeToolsFile(file)));
   return dropped;
 }
 
@@ -266,25 +249,18 @@ Result<ForgottenAnswers> StandingAnswers::Forget(const std::string& project,
                                                  const FileLock& /*held*/) {
   RemoveAbandonedTemporaries(profile_.fd(), kProjectsFileName);
   RemoveAbandonedTemporaries(profile_.fd(), kToolsFileName);
-  Result<ProjectsFile> projects = ReadProjects();
-  if (!projects) return projects.error();
-  Result<ToolsFile> tools = ReadTools();
-  if (!tools) return tools.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(ProjectsFile projects, ReadProjects());
+  BRAVEBOT_ASSIGN_OR_RETURN(ToolsFile tools, ReadTools());
 
   ForgottenAnswers forgotten;
   forgotten.project = project;
-  forgotten.tools = tools->DropProject(project);
-  forgotten.servers_answered = projects->Drop(project);
+  forgotten.tools = tools.DropProject(project);
+  forgotten.servers_answered = projects.Drop(project);
   if (!forgotten.tools.empty()) {
-    if (Status written = Write(profile_, kToolsFileName, SerializeToolsFile(*tools)); !written) {
-      return written.error();
-    }
+    BRAVEBOT_RETURN_IF_ERROR(Write(profile_, kToolsFileName, SerializeToolsFile(tools)));
   }
   if (forgotten.servers_answered) {
-    if (Status written = Write(profile_, kProjectsFileName, SerializeProjectsFile(*projects));
-        !written) {
-      return written.error();
-    }
+    BRAVEBOT_RETURN_IF_ERROR(Write(profile_, kProjectsFileName, SerializeProjectsFile(projects)));
   }
   return forgotten;
 }

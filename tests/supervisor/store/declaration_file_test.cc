@@ -13,9 +13,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 Result<DeclarationFile> Read(const std::string& text) {
-  Result<nlohmann::json> document = ParseDeclarationDocument(text, "/p/mcp.json");
-  if (!document) return document.error();
-  return ReadDeclarations(*document);
+  BRAVEBOT_ASSIGN_OR_RETURN(nlohmann::json document, ParseDeclarationDocument(text, "/p/mcp.json"));
+  return ReadDeclarations(document);
 }
 
 TEST(DeclarationFileTest, ReadsDeclarationsSortedByAlias) {
