@@ -9,7 +9,8 @@
 
 int main(int argc, char** argv) {
   // It holds stored values (the keys of mcp.json): no core file, and no
-  // reading of its memory through /proc by another process of the same user.
+  // reading of its memory through /proc by another process of the same user
+  // (but while a server starts: launcher/clone_sharing_memory.h).
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   char cwd[PATH_MAX];
   if (::getcwd(cwd, sizeof(cwd)) == nullptr) {

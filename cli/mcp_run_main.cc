@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   // It holds stored values (a server's keys): no core file, and no reading of
-  // its memory through /proc by another process of the same user.
+  // its memory through /proc by another process of the same user (but while
+  // a server starts: launcher/clone_sharing_memory.h).
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   bravebot::StopOnSignal::Install();
   char cwd[PATH_MAX];

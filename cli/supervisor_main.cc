@@ -14,6 +14,7 @@
 
 #include "base/version.h"
 #include "cli/command.h"
+#include "launcher/launch.h"
 #include "supervisor/session/supervisor.h"
 
 namespace {
@@ -43,8 +44,11 @@ int main(int argc, char** argv) {
     return bravebot::kExitUsage;
   }
   // It holds stored values (servers' keys): no core file, and no reading of
-  // its memory through /proc by another process of the same user.
+  // its memory through /proc by another process of the same user (but while
+  // a server starts: launcher/clone_sharing_memory.h).
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  // The init its servers start under is the one installed as it started.
+  bravebot::InitProgramFd();
   // A server or a session that closes its end must not end it by SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
   char cwd[PATH_MAX];

@@ -35,16 +35,17 @@ void ArmDeathSignal(const ChildPlan& plan) {
 // Puts what the plan gives on the numbers of child_report.h (0, 1 and 2 for
 // the server's standard streams) and closes every other descriptor.
 void ArrangeDescriptors(const ChildPlan& plan) {
-  constexpr int kGiven = 7;
-  const int sources[kGiven] = {plan.stdio_fds[0],   plan.stdio_fds[1], plan.stdio_fds[2],
-                               plan.error_fd,       plan.ruleset_fd,   plan.seccomp_fd,
-                               plan.init_program_fd};
-  const int targets[kGiven] = {0, 1, 2, kErrorFd, kRulesetFd, kSeccompFd, kInitProgramFd};
-  // First out of the way of 0..7, so that placing one cannot clobber another.
+  constexpr int kGiven = 8;
+  const int sources[kGiven] = {plan.stdio_fds[0],   plan.stdio_fds[1],   plan.stdio_fds[2],
+                               plan.error_fd,       plan.ruleset_fd,     plan.seccomp_fd,
+                               plan.environment_fd, plan.init_program_fd};
+  const int targets[kGiven] = {
+      0, 1, 2, kErrorFd, kRulesetFd, kSeccompFd, kEnvironmentFd, kInitProgramFd};
+  // First out of the way of 0..8, so that placing one cannot clobber another.
   // Until the error pipe sits on 3, a failure is reported on its first place.
   int moved[kGiven];
   for (int i = 0; i < kGiven; ++i) {
-    moved[i] = sources[i] < 0 ? -1 : ::fcntl(sources[i], F_DUPFD_CLOEXEC, 10);
+    moved[i] = sources[i] < 0 ? -1 : ::fcntl(sources[i], F_DUPFD_CLOEXEC, kInitProgramFd + 1);
     if (sources[i] >= 0 && moved[i] < 0)
       ReportStepAndExit(plan.error_fd, ChildStep::kDescriptors, errno);
   }
@@ -69,7 +70,9 @@ void ArrangeDescriptors(const ChildPlan& plan) {
 }
 
 // Handlers first, then the mask: the parent blocked every signal before
-// clone(), so none runs one of its handlers here, on its memory.
+// clone(), so none runs one of its handlers here, on its memory. The two
+// signals glibc keeps for its threads (32 and 33) cannot be reset through
+// it; their handlers act only on what this process sends itself.
 void ResetSignals() {
   struct sigaction default_action = {};
   default_action.sa_handler = SIG_DFL;
@@ -112,7 +115,11 @@ void EnterWorld(const ChildPlan& plan) {
     if (::fcntl(fd, F_SETFD, 0) != 0 && !(fd == kRulesetFd && errno == EBADF))
       ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
   }
-  ::syscall(SYS_execveat, kInitProgramFd, "", plan.init_argv, plan.envp, AT_EMPTY_PATH);
+  // No environment: the init runs unconfined, and its C library reads
+  // variables (GLIBC_TUNABLES) as it starts; the server's come on
+  // kEnvironmentFd.
+  char* const no_environment[] = {nullptr};
+  ::syscall(SYS_execveat, kInitProgramFd, "", plan.init_argv, no_environment, AT_EMPTY_PATH);
   ReportStepAndExit(kErrorFd, ChildStep::kInit, errno);
 }
 

@@ -3,7 +3,10 @@
 // copied, and the parent's thread waits until the child executes), so every
 // function here is async-signal-safe and writes nothing of the parent's: no
 // allocation, no lock, no stdio, only system calls on data the parent
-// prepared, on a stack of its own.
+// prepared, on a stack of its own. Two writes remain, both to the waiting
+// thread's own state: errno, and the cancellation flags glibc's wrappers of
+// close, open, write and poll set and clear around the call (nothing cancels
+// a launching thread).
 #ifndef BRAVEBOT_LAUNCHER_CHILD_H_
 #define BRAVEBOT_LAUNCHER_CHILD_H_
 
@@ -32,10 +35,12 @@ struct ChildPlan {
   IsolationStep isolation;
   FilesystemViewStep view;
   // With a PID namespace: bravebot-mcp-init (an O_PATH descriptor), its
-  // arguments (the program, then argv), and the filter in a memfd for it.
+  // arguments (the Landlock flag, the program, then argv), and the filter
+  // and the environment in sealed memory files for it.
   int init_program_fd;
   char* const* init_argv;
   int seccomp_fd;
+  int environment_fd;
 };
 
 // Takes every step and execs the server, or bravebot-mcp-init, which starts

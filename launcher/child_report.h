@@ -38,11 +38,19 @@ struct ChildFailure {
 // other descriptor above 2 is closed; the init finds them there.
 constexpr int kErrorFd = 3;
 constexpr int kRulesetFd = 4;           // open only where Landlock is applied
-constexpr int kSeccompFd = 5;           // the filter's instructions, for the init
-constexpr int kWorkingDirectoryFd = 6;  // opened and checked by the child
-constexpr int kInitProgramFd = 7;       // bravebot-mcp-init, which the child executes
+constexpr int kSeccompFd = 5;           // for the init: the filter's instructions
+constexpr int kEnvironmentFd = 6;       // for the init: the server's NAME=value, each ended by NUL
+constexpr int kWorkingDirectoryFd = 7;  // opened and checked by the child
+constexpr int kInitProgramFd = 8;       // bravebot-mcp-init, which the child executes
 // What the child hands over to the init across execve.
-constexpr int kHandedOver[] = {kErrorFd, kRulesetFd, kSeccompFd, kWorkingDirectoryFd};
+constexpr int kHandedOver[] = {kErrorFd, kRulesetFd, kSeccompFd, kEnvironmentFd,
+                               kWorkingDirectoryFd};
+
+// The init's first argument: whether the server's process is to enforce the
+// ruleset on kRulesetFd. Said, not inferred from the descriptor, so that a
+// missing one fails the start instead of starting the server without it.
+constexpr char kInitWithLandlock[] = "--landlock";
+constexpr char kInitWithoutLandlock[] = "--without-landlock";
 
 // Writes the record for `step` on `error_fd` and exits 127. Async-signal-safe.
 [[noreturn]] void ReportStepAndExit(int error_fd, ChildStep step, int errno_value);

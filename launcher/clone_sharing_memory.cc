@@ -4,20 +4,29 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <mutex>
 
 namespace bravebot {
 namespace {
 
-// The child's stack: it may not use the stack of the thread that waits.
+// The child's stack: it may not use the stack of the thread that waits. Its
+// lowest page is a guard: an overflow faults instead of writing below it.
 class ChildStack {
  public:
   static constexpr size_t kSize = 256 * 1024;
   ChildStack()
       : base_(::mmap(nullptr, kSize, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0)) {}
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0)) {
+    if (valid() && ::mprotect(base_, static_cast<size_t>(::getpagesize()), PROT_NONE) != 0) {
+      ::munmap(base_, kSize);
+      base_ = MAP_FAILED;
+    }
+  }
   ~ChildStack() {
     if (valid()) ::munmap(base_, kSize);
   }
@@ -54,20 +63,25 @@ class DumpableWhileLaunching {
 
 // Every signal blocked in the waiting thread, so the child starts with all
 // blocked: until it resets them, a signal would run one of the parent's
-// handlers in the child, on the parent's memory.
+// handlers in the child, on the parent's memory. The system call itself,
+// since glibc's wrappers leave out the two signals it keeps for its threads.
 class SignalsBlocked {
  public:
   SignalsBlocked() {
     sigset_t all;
-    ::sigfillset(&all);
-    ::pthread_sigmask(SIG_SETMASK, &all, &previous_);
+    std::memset(&all, 0xff, sizeof(all));
+    ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &previous_, kKernelSignalSetSize);
   }
-  ~SignalsBlocked() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+  ~SignalsBlocked() {
+    ::syscall(SYS_rt_sigprocmask, SIG_SETMASK, &previous_, nullptr, kKernelSignalSetSize);
+  }
   SignalsBlocked(const SignalsBlocked&) = delete;
   SignalsBlocked& operator=(const SignalsBlocked&) = delete;
 
  private:
-  sigset_t previous_;
+  // The kernel's signal set: a bit for each signal, 1 to _NSIG - 1.
+  static constexpr size_t kKernelSignalSetSize = (_NSIG - 1) / 8;
+  sigset_t previous_ = {};
 };
 
 }  // namespace

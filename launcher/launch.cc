@@ -62,8 +62,34 @@ std::vector<VerifiedPathStep> Steps(const std::vector<VerifiedPath>& paths) {
   return steps;
 }
 
-// bravebot-mcp-init, opened once and kept: every start in a PID namespace
-// executes it from this descriptor. -1 where it is not beside this program.
+// What the init reads (the filter, the environment) is handed over in a
+// memory file: the init is a program of its own, and the starter's memory is
+// not its to read. Sealed, so that what was written is what it reads.
+Result<UniqueFd> SealedMemoryFile(const char* name, std::string_view bytes) {
+  UniqueFd file(::memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
+  if (!file.valid()) return Error::FromErrno(std::string("make the memory file ") + name);
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t wrote = ::write(file.get(), bytes.data() + done, bytes.size() - done);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return Error::FromErrno(std::string("write the memory file ") + name);
+    done += static_cast<size_t>(wrote);
+  }
+  if (::fcntl(file.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) !=
+      0) {
+    return Error::FromErrno(std::string("seal the memory file ") + name);
+  }
+  return file;
+}
+
+// NAME=value strings, each ended by NUL, as bravebot-mcp-init reads them.
+std::string EnvironmentBlock(const std::vector<std::string>& environment) {
+  std::string block;
+  for (const std::string& variable : environment) block.append(variable).push_back('\0');
+  return block;
+}
+
+}  // namespace
+
 int InitProgramFd() {
   static const int fd = [] {
     const std::string path = ProgramBesideThisOne("bravebot-mcp-init");
@@ -71,24 +97,6 @@ int InitProgramFd() {
   }();
   return fd;
 }
-
-// The init reads the filter from a memfd: it is a program of its own, and
-// the parent's memory is not its to read.
-Result<UniqueFd> SeccompFilterFile(const struct sock_fprog& filter) {
-  UniqueFd file(::memfd_create("bravebot-seccomp", MFD_CLOEXEC));
-  if (!file.valid()) return Error::FromErrno("make a memory file for the seccomp filter");
-  const size_t size = filter.len * sizeof(struct sock_filter);
-  const char* from = reinterpret_cast<const char*>(filter.filter);
-  for (size_t done = 0; done < size;) {
-    ssize_t wrote = ::write(file.get(), from + done, size - done);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) return Error::FromErrno("write the seccomp filter to its memory file");
-    done += static_cast<size_t>(wrote);
-  }
-  return file;
-}
-
-}  // namespace
 
 Result<LaunchedChild> Launch(LaunchRequest& request) {
   if (!request.landlock_ruleset.valid() && !request.without_landlock) {
@@ -104,14 +112,21 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
   std::vector<char*> argv = PointerArray(request.argv);
   std::vector<char*> envp = PointerArray(request.environment);
   std::string init_name = "bravebot-mcp-init";
-  std::vector<char*> init_argv = {init_name.data(), request.program.data()};
+  std::string landlock_flag =
+      request.landlock_ruleset.valid() ? kInitWithLandlock : kInitWithoutLandlock;
+  std::vector<char*> init_argv = {init_name.data(), landlock_flag.data(), request.program.data()};
   init_argv.insert(init_argv.end(), argv.begin(), argv.end());
   struct sock_fprog seccomp = {static_cast<unsigned short>(request.seccomp.instructions.size()),
                                request.seccomp.instructions.data()};
   UniqueFd seccomp_file;
+  UniqueFd environment_file;
   if (isolation.pid_namespace) {
-    BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd file, SeccompFilterFile(seccomp));
-    seccomp_file = std::move(file);
+    const std::string_view filter(reinterpret_cast<const char*>(seccomp.filter),
+                                  seccomp.len * sizeof(struct sock_filter));
+    BRAVEBOT_ASSIGN_OR_RETURN(seccomp_file, SealedMemoryFile("bravebot-seccomp", filter));
+    BRAVEBOT_ASSIGN_OR_RETURN(
+        environment_file,
+        SealedMemoryFile("bravebot-environment", EnvironmentBlock(request.environment)));
   }
   std::vector<VerifiedPathStep> writable = Steps(request.view.writable);
   std::vector<int> view_scratch(2 * writable.size() + 1);
@@ -148,6 +163,7 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
   plan.init_program_fd = isolation.pid_namespace ? InitProgramFd() : -1;
   plan.init_argv = init_argv.data();
   plan.seccomp_fd = seccomp_file.valid() ? seccomp_file.get() : -1;
+  plan.environment_fd = environment_file.valid() ? environment_file.get() : -1;
 
   // Without a PID namespace, what the server leaves behind comes to us, to be
   // found and ended when it stops.

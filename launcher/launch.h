@@ -64,6 +64,13 @@ struct LaunchedChild {
   UniqueFd stderr_fd;
 };
 
+// bravebot-mcp-init, beside this program, opened once and kept (O_PATH):
+// every start in a PID namespace executes it from this descriptor, so a
+// program that opens it as it starts keeps executing that one even if the
+// installed file is replaced while it runs (an upgrade during a session).
+// -1 where it is not there. Launch opens it at its first call otherwise.
+int InitProgramFd();
+
 // Starts `request` confined. Returns once the program is executing (the error
 // pipe closed on exec), or an error naming the step that failed. Without a
 // PID namespace, makes the calling process a subreaper, so that what the
