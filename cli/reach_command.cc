@@ -45,13 +45,15 @@ int RunReach(const SimpleOptions& options, CommandContext& context) {
     return RunReachProbe(*declaration, *profile, options.json, context);
   }
 
-  Result<Confinement> confinement =
-      PlanConfinement(*declaration, StartOptionsFor(context, *profile), kRunDirectoryShown);
-  if (!confinement) return Report(context, "reach", confinement.error());
+  const ServerStartOptions start = StartOptionsFor(context, *profile);
+  Result<Reach> reach = ComputeServerReach(*declaration, start, kRunDirectoryShown);
+  if (!reach) return Report(context, "reach", reach.error());
+  const Confinement confinement =
+      ConfineReach(std::move(*reach), ProbeKernelOnce(), start.namespaces);
   if (options.json) {
-    context.out << JsonText(ReachJson(*declaration, *confinement)) << "\n";
+    context.out << JsonText(ReachJson(*declaration, confinement)) << "\n";
   } else {
-    context.out << DisplayReach(*declaration, *confinement);
+    context.out << DisplayReach(*declaration, confinement);
   }
   return kExitOk;
 }

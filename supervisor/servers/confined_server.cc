@@ -163,10 +163,9 @@ void BeginKernelProbe() { KernelProbe(); }
 
 const KernelFacts& ProbeKernelOnce() { return KernelProbe().get(); }
 
-Result<Confinement> PlanConfinement(const Declaration& declaration,
-                                    const ServerStartOptions& options,
-                                    const std::string& temporary_directory,
-                                    const std::string& program) {
+Result<Reach> ComputeServerReach(const Declaration& declaration, const ServerStartOptions& options,
+                                 const std::string& temporary_directory,
+                                 const std::string& program) {
   if (declaration.transport != Transport::kStdio) {
     return Error(ErrorCode::kRefused, declaration.alias +
                                           " is a service somewhere else: nothing of it runs "
@@ -191,10 +190,12 @@ Result<Confinement> PlanConfinement(const Declaration& declaration,
     reach.program = options.program_override;
     reach.argv = options.argv_override(reach);
   }
-  const KernelFacts& kernel = ProbeKernelOnce();
+  return reach;
+}
+
+Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces) {
   LandlockPlan plan = PlanLandlock(reach, kernel.landlock_abi);
-  const IsolationSupport support =
-      options.namespaces ? kernel.isolation : IsolationSupport{false, false};
+  const IsolationSupport support = namespaces ? kernel.isolation : IsolationSupport{false, false};
   IsolationPlan isolation = PlanIsolation(support, ProcRights(reach, plan.abi));
   AddUnkeptIsolationPromises(isolation, plan.unkept_promises);
   return Confinement{std::move(reach), std::move(plan), std::move(isolation)};
@@ -228,9 +229,12 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
     return fail(Error::FromErrno("create its home in " + run_directory));
   }
 
-  Result<Confinement> confinement = PlanConfinement(declaration, options, run_directory, *program);
-  if (!confinement) return fail(confinement.error());
-  if (confinement->landlock.abi == 0) {
+  Result<Reach> computed = ComputeServerReach(declaration, options, run_directory, *program);
+  if (!computed) return fail(computed.error());
+  // The kernel's facts last: the probe that learns them runs meanwhile.
+  Confinement confinement =
+      ConfineReach(std::move(*computed), ProbeKernelOnce(), options.namespaces);
+  if (confinement.landlock.abi == 0) {
     return fail(Error(ErrorCode::kNotStarted,
                       declaration.alias +
                           " was not started: this kernel has no Landlock, so nothing of its reach "
@@ -239,15 +243,15 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   LaunchRequest request;
   std::vector<VerifiedPath> opened;
   if (options.landlock) {
-    Result<UniqueFd> ruleset = CreateLandlockRuleset(confinement->landlock, &opened);
+    Result<UniqueFd> ruleset = CreateLandlockRuleset(confinement.landlock, &opened);
     if (!ruleset) return fail(ruleset.error());
     request.landlock_ruleset = std::move(*ruleset);
   } else {
     request.without_landlock = true;
   }
-  const Result<SeccompProgram>& seccomp = SeccompFilter(confinement->isolation.user_namespace);
+  const Result<SeccompProgram>& seccomp = SeccompFilter(confinement.isolation.user_namespace);
   if (!seccomp) return fail(seccomp.error());
-  const Reach& reach = confinement->reach;
+  const Reach& reach = confinement.reach;
   Result<std::vector<VerifiedPath>> writable = WritableDirectories(reach, opened);
   if (!writable) return fail(writable.error());
   Result<VerifiedPath> working_directory = FindVerified(reach.working_directory, *writable);
@@ -259,7 +263,7 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   request.working_directory = std::move(*working_directory);
   request.seccomp = *seccomp;
   request.capabilities = PlanCapabilities();
-  request.isolation = confinement->isolation;
+  request.isolation = confinement.isolation;
   request.view = PlanFilesystemView(std::move(*writable),
                                     request.isolation.user_namespace && options.read_only_view);
   // In its own user namespace it holds every capability there: drop them too.
@@ -271,7 +275,7 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   // Our child, not yet reaped: the number cannot name another process.
   UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, child->pid, 0)));
   const int pidfd_errno = errno;
-  ConfinedServer server(std::move(*child), std::move(pidfd), std::move(*confinement),
+  ConfinedServer server(std::move(*child), std::move(pidfd), std::move(confinement),
                         std::move(run_directory));
   // Without it, its end could not be waited for: it is not kept running.
   if (!server.pidfd_.valid()) {

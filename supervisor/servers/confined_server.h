@@ -75,14 +75,18 @@ const KernelFacts& ProbeKernelOnce();
 // ProbeKernelOnce waits for it.
 void BeginKernelProbe();
 
-// Computes the confinement of `declaration` on this machine without starting
+// Computes the reach of `declaration` on this machine without starting
 // anything; the home and the temporary directory are named but not made.
 // `program` is where its program was found (LocateProgram), or "" to find it
-// here. Reads mcp.json for the directories other servers may write.
-Result<Confinement> PlanConfinement(const Declaration& declaration,
-                                    const ServerStartOptions& options,
-                                    const std::string& temporary_directory,
-                                    const std::string& program = "");
+// here. Reads mcp.json for the directories other servers may write, and the
+// filesystem for every grant.
+Result<Reach> ComputeServerReach(const Declaration& declaration, const ServerStartOptions& options,
+                                 const std::string& temporary_directory,
+                                 const std::string& program = "");
+
+// The confinement of `reach` on a kernel that offers `kernel`, in the
+// namespaces it allows where `namespaces` asks for them. Pure.
+Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces);
 
 class ConfinedServer {
  public:
