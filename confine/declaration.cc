@@ -11,14 +11,17 @@ namespace {
 bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 
+Error Refused(std::string why) { return Error(ErrorCode::kRefused, std::move(why)); }
+
 bool IsAbsoluteNormalPath(std::string_view path) {
   if (path.empty() || path.front() != '/') return false;
   return path.find('\0') == std::string_view::npos;
 }
 
-std::string FindUrlProblem(std::string_view url) {
+Status CheckUrl(std::string_view url) {
   Result<ServiceUrl> parsed = ParseServiceUrl(url);
-  return parsed ? "" : "its url is refused: " + parsed.error().message();
+  if (!parsed) return Refused("its url is refused: " + parsed.error().message());
+  return {};
 }
 
 }  // namespace
@@ -73,40 +76,41 @@ std::optional<std::string> ValueGivenToServer(const Declaration& declaration, st
   return std::nullopt;
 }
 
-std::string FindDeclarationProblem(const Declaration& declaration) {
+Status CheckDeclaration(const Declaration& declaration) {
   if (!IsValidAlias(declaration.alias)) {
-    return "its alias is not letters, digits, - and _ starting with a letter or a digit, at most "
-           "64 characters";
+    return Refused(
+        "its alias is not letters, digits, - and _ starting with a letter or a digit, at most "
+        "64 characters");
   }
   if (declaration.transport == Transport::kHttp) {
-    if (std::string problem = FindUrlProblem(declaration.url); !problem.empty()) return problem;
+    BRAVEBOT_RETURN_IF_ERROR(CheckUrl(declaration.url));
     if (!declaration.program.empty() || !declaration.arguments.empty()) {
-      return "an http server runs no program";
+      return Refused("an http server runs no program");
     }
     if (!declaration.stored_variables.empty() || !declaration.passed_variables.empty()) {
-      return "an http server takes no variables";
+      return Refused("an http server takes no variables");
     }
-    if (!declaration.directory.empty()) return "an http server takes no directory";
-    if (!declaration.may_read.empty()) return "an http server reads no file";
-    return "";
+    if (!declaration.directory.empty()) return Refused("an http server takes no directory");
+    if (!declaration.may_read.empty()) return Refused("an http server reads no file");
+    return {};
   }
-  if (declaration.program.empty()) return "it names no program";
-  if (!declaration.url.empty()) return "a stdio server has no url";
+  if (declaration.program.empty()) return Refused("it names no program");
+  if (!declaration.url.empty()) return Refused("a stdio server has no url");
   if (!IsProgramFoundThroughPath(declaration.program) && declaration.program.front() != '/') {
-    return "its program is a relative path";
+    return Refused("its program is a relative path");
   }
   std::set<std::string> seen;
   for (const std::string& name : declaration.VariableNames()) {
-    if (!IsValidVariableName(name)) return "a variable name is not letters, digits and _";
-    if (!seen.insert(name).second) return "the variable " + name + " is given twice";
+    if (!IsValidVariableName(name)) return Refused("a variable name is not letters, digits and _");
+    if (!seen.insert(name).second) return Refused("the variable " + name + " is given twice");
   }
   if (!declaration.directory.empty() && !IsAbsoluteNormalPath(declaration.directory)) {
-    return "its directory is not an absolute path";
+    return Refused("its directory is not an absolute path");
   }
   for (const std::string& path : declaration.may_read) {
-    if (!IsAbsoluteNormalPath(path)) return "a file it may read is not an absolute path";
+    if (!IsAbsoluteNormalPath(path)) return Refused("a file it may read is not an absolute path");
   }
-  return "";
+  return {};
 }
 
 }  // namespace bravebot

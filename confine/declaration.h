@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/environment.h"
+#include "base/result.h"
 
 namespace bravebot {
 
@@ -77,10 +78,12 @@ bool IsProgramFoundThroughPath(std::string_view program);
 std::optional<std::string> ValueGivenToServer(const Declaration& declaration, std::string_view name,
                                               const EnvironmentLookup& getenv);
 
-// What is wrong with `declaration` as a whole, or "" when nothing is: the rules
-// a hand-edited mcp.json entry can break (an http server with a directory, a
-// relative directory, a variable given twice, ...).
-std::string FindDeclarationProblem(const Declaration& declaration);
+// Whether `declaration` holds together as a whole: the rules a hand-edited
+// mcp.json entry can break (an http server with a directory, a relative
+// directory, a variable given twice, ...). Refused (kRefused) with what is
+// wrong, said as the end of a sentence about it: "its program is a relative
+// path".
+Status CheckDeclaration(const Declaration& declaration);
 
 }  // namespace bravebot
 

@@ -51,6 +51,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!declaration.program.empty() && !bravebot::IsProgramFoundThroughPath(declaration.program)) {
     declaration.program = "/p";
   }
-  if (!bravebot::FindDeclarationProblem(declaration).empty()) std::abort();
+  if (!bravebot::CheckDeclaration(declaration)) std::abort();
   return 0;
 }

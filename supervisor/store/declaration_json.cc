@@ -108,8 +108,8 @@ Result<Declaration> DeclarationFromJson(const std::string& alias, const json& en
       declaration.stored_variables.push_back({name, value.get<std::string>()});
     }
   }
-  if (std::string problem = FindDeclarationProblem(declaration); !problem.empty()) {
-    return Unusable(problem);
+  if (Status usable = CheckDeclaration(declaration); !usable) {
+    return Unusable(usable.error().message());
   }
   return declaration;
 }

@@ -29,14 +29,17 @@ Status ForEachEntry(std::string_view text, const char* header, const std::string
   return ForEachLine(text, header, shown_path, kAfterwards, entry);
 }
 
-std::string FindToolAnswerProblem(const ToolAnswer& answer) {
+Status CheckToolAnswer(const ToolAnswer& answer) {
   if (!IsValidAlias(answer.server)) {
-    return "the server's alias is not letters, digits, - and _, starting with a letter or a "
-           "digit, at most 64 characters";
+    return Error(ErrorCode::kRefused,
+                 "the server's alias is not letters, digits, - and _, starting with a letter or a "
+                 "digit, at most 64 characters");
   }
-  if (answer.tool.empty()) return "the tool has no name";
-  if (HoldsTabOrLineBreak(answer.tool)) return "the tool's name holds a tab or a line break";
-  return FindProjectPathProblem(answer.project);
+  if (answer.tool.empty()) return Error(ErrorCode::kRefused, "the tool has no name");
+  if (HoldsTabOrLineBreak(answer.tool)) {
+    return Error(ErrorCode::kRefused, "the tool's name holds a tab or a line break");
+  }
+  return CheckProjectPath(answer.project);
 }
 
 // Reads `name` from the profile directory; nothing where it is missing.
@@ -106,19 +109,25 @@ std::vector<ToolAnswer> ToolsFile::Of(std::string_view project) const {
   return found;
 }
 
-std::string FindProjectPathProblem(std::string_view project) {
-  if (project.empty() || project.front() != '/') return "the project's path is not absolute";
-  if (HoldsTabOrLineBreak(project)) return "the project's path holds a tab or a line break";
-  if (project.find('\0') != std::string_view::npos) return "the project's path holds a NUL";
-  return "";
+Status CheckProjectPath(std::string_view project) {
+  if (project.empty() || project.front() != '/') {
+    return Error(ErrorCode::kRefused, "the project's path is not absolute");
+  }
+  if (HoldsTabOrLineBreak(project)) {
+    return Error(ErrorCode::kRefused, "the project's path holds a tab or a line break");
+  }
+  if (project.find('\0') != std::string_view::npos) {
+    return Error(ErrorCode::kRefused, "the project's path holds a NUL");
+  }
+  return {};
 }
 
 Result<ProjectsFile> ParseProjectsFile(std::string_view text, const std::string& shown_path) {
   ProjectsFile file;
   BRAVEBOT_RETURN_IF_ERROR(ForEachEntry(
       text, kProjectsFileHeader, shown_path, [&](std::string_view line, size_t number) -> Status {
-        if (std::string problem = FindProjectPathProblem(line); !problem.empty()) {
-          return Corrupt(shown_path, number, problem);
+        if (Status usable = CheckProjectPath(line); !usable) {
+          return Corrupt(shown_path, number, usable.error().message());
         }
         file.Add(std::string(line));
         return {};
@@ -145,8 +154,8 @@ Result<ToolsFile> ParseToolsFile(std::string_view text, const std::string& shown
         ToolAnswer answer{std::string(line.substr(0, first)),
                           std::string(line.substr(first + 1, second - first - 1)),
                           std::string(line.substr(second + 1))};
-        if (std::string problem = FindToolAnswerProblem(answer); !problem.empty()) {
-          return Corrupt(shown_path, number, problem);
+        if (Status usable = CheckToolAnswer(answer); !usable) {
+          return Corrupt(shown_path, number, usable.error().message());
         }
         file.Add(answer);
         return {};
@@ -193,9 +202,9 @@ Result<bool> StandingAnswers::ServersAnsweredIn(const std::string& project) cons
 
 Result<bool> StandingAnswers::RecordServersAnswered(const std::string& project,
                                                     const FileLock& /*held*/) {
-  if (std::string problem = FindProjectPathProblem(project); !problem.empty()) {
-    return Error(ErrorCode::kRefused,
-                 "the answer cannot be recorded in " + projects_path() + ": " + problem);
+  if (Status usable = CheckProjectPath(project); !usable) {
+    return Error(ErrorCode::kRefused, "the answer cannot be recorded in " + projects_path() + ": " +
+                                          usable.error().message());
   }
   RemoveAbandonedTemporaries(profile_.fd(), kProjectsFileName);
   BRAVEBOT_ASSIGN_OR_RETURN(ProjectsFile file, ReadProjects());
@@ -224,9 +233,9 @@ Result<std::vector<ToolAnswer>> StandingAnswers::ToolsAnsweredIn(const std::stri
 }
 
 Result<bool> StandingAnswers::RecordTool(const ToolAnswer& answer, const FileLock& /*held*/) {
-  if (std::string problem = FindToolAnswerProblem(answer); !problem.empty()) {
-    return Error(ErrorCode::kRefused,
-                 "the answer cannot be recorded in " + tools_path() + ": " + problem);
+  if (Status usable = CheckToolAnswer(answer); !usable) {
+    return Error(ErrorCode::kRefused, "the answer cannot be recorded in " + tools_path() + ": " +
+                                          usable.error().message());
   }
   RemoveAbandonedTemporaries(profile_.fd(), kToolsFileName);
   BRAVEBOT_ASSIGN_OR_RETURN(ToolsFile file, ReadTools());

@@ -79,9 +79,9 @@ std::string SerializeProjectsFile(const ProjectsFile& file);
 Result<ToolsFile> ParseToolsFile(std::string_view text, const std::string& shown_path);
 std::string SerializeToolsFile(const ToolsFile& file);
 
-// Why `project` cannot be recorded (not absolute, or holding a tab or a line
-// break), or "" where it can.
-std::string FindProjectPathProblem(std::string_view project);
+// Whether `project` can be recorded: refused (kRefused) where it is not
+// absolute or holds a tab or a line break, with why, as the end of a sentence.
+Status CheckProjectPath(std::string_view project);
 
 // What Forget dropped for a project.
 struct ForgottenAnswers {
@@ -115,7 +115,7 @@ class StandingAnswers {
 
   // Whether answer 2 at the server question was given in `project`.
   Result<bool> ServersAnsweredIn(const std::string& project) const;
-  // Records it; false where it was recorded already. A path FindProjectPathProblem
+  // Records it; false where it was recorded already. A path CheckProjectPath
   // finds fault with is kRefused.
   Result<bool> RecordServersAnswered(const std::string& project, const FileLock& held);
   // Drops it; false where it was not recorded.

@@ -34,51 +34,59 @@ TEST(DeclarationTest, ProgramByNameOrPath) {
   EXPECT_FALSE(IsProgramFoundThroughPath("./server"));
 }
 
+// What CheckDeclaration refuses `declaration` for; "" where it does not.
+std::string ProblemOf(const Declaration& declaration) {
+  Status checked = CheckDeclaration(declaration);
+  if (checked) return "";
+  EXPECT_EQ(checked.error().code(), ErrorCode::kRefused);
+  return checked.error().message();
+}
+
 TEST(DeclarationTest, ProblemsOfHandEditedDeclarations) {
   Declaration stdio;
   stdio.alias = "ok";
   stdio.program = "npx";
-  EXPECT_EQ(FindDeclarationProblem(stdio), "");
+  EXPECT_TRUE(CheckDeclaration(stdio));
 
   Declaration no_program = stdio;
   no_program.program = "";
-  EXPECT_THAT(FindDeclarationProblem(no_program), HasSubstr("names no program"));
+  EXPECT_THAT(ProblemOf(no_program), HasSubstr("names no program"));
 
   Declaration relative = stdio;
   relative.program = "bin/server";
-  EXPECT_THAT(FindDeclarationProblem(relative), HasSubstr("relative path"));
+  EXPECT_THAT(ProblemOf(relative), HasSubstr("relative path"));
 
   Declaration twice = stdio;
   twice.passed_variables = {"A"};
   twice.stored_variables = {{"A", "1"}};
-  EXPECT_THAT(FindDeclarationProblem(twice), HasSubstr("A is given twice"));
+  EXPECT_THAT(ProblemOf(twice), HasSubstr("A is given twice"));
 
   Declaration bad_name = stdio;
   bad_name.passed_variables = {"A-B"};
-  EXPECT_THAT(FindDeclarationProblem(bad_name), HasSubstr("variable name"));
+  EXPECT_THAT(ProblemOf(bad_name), HasSubstr("variable name"));
 
   Declaration relative_dir = stdio;
   relative_dir.directory = "srv";
-  EXPECT_THAT(FindDeclarationProblem(relative_dir), HasSubstr("directory"));
+  EXPECT_THAT(ProblemOf(relative_dir), HasSubstr("directory"));
 
   Declaration bad_alias = stdio;
   bad_alias.alias = "-x";
-  EXPECT_THAT(FindDeclarationProblem(bad_alias), HasSubstr("alias"));
+  EXPECT_THAT(ProblemOf(bad_alias), HasSubstr("alias"));
 
   Declaration http;
   http.alias = "docs";
   http.transport = Transport::kHttp;
   http.url = "https://mcp.example.com/mcp";
-  EXPECT_EQ(FindDeclarationProblem(http), "");
+  EXPECT_TRUE(CheckDeclaration(http));
   Declaration http_dir = http;
   http_dir.directory = "/srv";
-  EXPECT_THAT(FindDeclarationProblem(http_dir), HasSubstr("no directory"));
+  EXPECT_THAT(ProblemOf(http_dir), HasSubstr("no directory"));
   Declaration http_password = http;
   http_password.url = "https://u:p@mcp.example.com/";
-  EXPECT_THAT(FindDeclarationProblem(http_password), HasSubstr("user or a password"));
+  EXPECT_THAT(ProblemOf(http_password), HasSubstr("user or a password"));
   Declaration http_program = http;
   http_program.program = "npx";
-  EXPECT_THAT(FindDeclarationProblem(http_program), HasSubstr("runs no program"));
+  EXPECT_THAT(ProblemOf(http_program), HasSubstr("runs no program"));
 }
 
 TEST(DeclarationTest, TheValueGivenToAServerIsTheStoredOneElseTheNamedOne) {

@@ -100,13 +100,14 @@ TEST(StandingAnswersFormatTest, ABadLineIsNamedByItsNumberNeverQuoted) {
 }
 
 TEST(StandingAnswersFormatTest, APathHoldingATabOrALineBreakCannotBeRecorded) {
-  EXPECT_EQ(FindProjectPathProblem(kApp), "");
-  EXPECT_EQ(FindProjectPathProblem("/with space"), "");
-  EXPECT_NE(FindProjectPathProblem(""), "");
-  EXPECT_NE(FindProjectPathProblem("relative/app"), "");
-  EXPECT_NE(FindProjectPathProblem("/a\tb"), "");
-  EXPECT_NE(FindProjectPathProblem("/a\nb"), "");
-  EXPECT_NE(FindProjectPathProblem("/a\rb"), "");
+  EXPECT_TRUE(CheckProjectPath(kApp));
+  EXPECT_TRUE(CheckProjectPath("/with space"));
+  EXPECT_EQ(CheckProjectPath("").error().message(), "the project's path is not absolute");
+  EXPECT_FALSE(CheckProjectPath("relative/app"));
+  EXPECT_EQ(CheckProjectPath("/a\tb").error().message(),
+            "the project's path holds a tab or a line break");
+  EXPECT_FALSE(CheckProjectPath("/a\nb"));
+  EXPECT_FALSE(CheckProjectPath("/a\rb"));
 }
 
 TEST(StandingAnswersFormatTest, ForgetShowsAToolNameEscaped) {
