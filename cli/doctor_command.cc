@@ -50,8 +50,7 @@ std::vector<std::string> IgnoredLines(const CommandContext& context,
     Result<std::optional<std::string>> text =
         ReadWholeFile(path, kMostSettingsBytes, "is too large to be a settings file");
     if (!text || !*text) continue;
-    std::string problem;
-    std::optional<nlohmann::json> parsed = ParseJsonText(**text, problem);
+    Result<nlohmann::json> parsed = ParseJsonText(**text);
     if (!parsed) continue;
     const nlohmann::json& document = *parsed;
     for (const std::string& key : DeclaringKeys(document)) {

@@ -178,8 +178,11 @@ void ReadList(const json& mcp, const std::vector<JsonLayout::Member>& members,
 ManagedPolicy PolicyFromText(std::string_view text, const std::string& path) {
   ManagedPolicy policy;
   policy.path = path;
-  std::optional<json> parsed = ParseJsonText(text, policy.problem);
-  if (!parsed) return policy;
+  Result<json> parsed = ParseJsonText(text);
+  if (!parsed) {
+    policy.problem = parsed.error().message();
+    return policy;
+  }
   const json& document = *parsed;
   if (!document.is_object()) {
     policy.problem = "is not a JSON object";

@@ -38,9 +38,8 @@ json EmptyDeclarationDocument() {
 }
 
 Result<json> ParseDeclarationDocument(std::string_view text, const std::string& shown_path) {
-  std::string problem;
-  std::optional<json> parsed = ParseJsonText(text, problem);
-  if (!parsed) return Corrupt(shown_path, problem);
+  Result<json> parsed = ParseJsonText(text);
+  if (!parsed) return Corrupt(shown_path, parsed.error().message());
   json document = std::move(*parsed);
   if (!document.is_object()) return Corrupt(shown_path, "is not a JSON object");
   if (!document.contains("version") || !document["version"].is_number_integer()) {

@@ -129,17 +129,15 @@ std::string DottedKey(const std::string& pointer) {
 
 }  // namespace
 
-std::optional<json> ParseJsonText(std::string_view text, std::string& problem,
-                                  NumbersAsWritten* numbers) {
+Result<json> ParseJsonText(std::string_view text, NumbersAsWritten* numbers) {
   if (NestsDeeperThan(text, kMaxJsonDepth)) {
-    problem = "is nested deeper than " + std::to_string(kMaxJsonDepth) +
-              " levels, which no file of bravebot-mcp needs";
-    return std::nullopt;
+    return Error(ErrorCode::kCorrupt, "is nested deeper than " + std::to_string(kMaxJsonDepth) +
+                                          " levels, which no file of bravebot-mcp needs");
   }
   if (HasObjectWiderThan(text)) {
-    problem = "holds an object of more than " + std::to_string(kMaxJsonObjectMembers) +
-              " members, which no file of bravebot-mcp needs";
-    return std::nullopt;
+    return Error(ErrorCode::kCorrupt, "holds an object of more than " +
+                                          std::to_string(kMaxJsonObjectMembers) +
+                                          " members, which no file of bravebot-mcp needs");
   }
   try {
     json document;
@@ -147,22 +145,23 @@ std::optional<json> ParseJsonText(std::string_view text, std::string& problem,
     if (!json::sax_parse(text, &reader)) {
       // A key is shown escaped: it comes from the file.
       auto [line, column] = LineAndColumn(text, KeyOffset(text, reader.keys_seen()));
-      problem = "gives the key " + QuoteLine(DottedKey(reader.twice()), 80) + " twice (line " +
-                std::to_string(line) + ", column " + std::to_string(column) +
-                "), and only one of them can be meant";
-      return std::nullopt;
+      return Error(ErrorCode::kCorrupt,
+                   "gives the key " + QuoteLine(DottedKey(reader.twice()), 80) + " twice (line " +
+                       std::to_string(line) + ", column " + std::to_string(column) +
+                       "), and only one of them can be meant");
     }
     return document;
   } catch (const json::parse_error& error) {
     // error.byte is one past the character that stopped the parser.
     auto [line, column] = LineAndColumn(text, error.byte == 0 ? 0 : error.byte - 1);
-    problem = "is not JSON: the parser stopped at line " + std::to_string(line) + ", column " +
-              std::to_string(column);
+    return Error(ErrorCode::kCorrupt, "is not JSON: the parser stopped at line " +
+                                          std::to_string(line) + ", column " +
+                                          std::to_string(column));
   } catch (const json::exception&) {
     // A number too large for any type, for one: JSON in form, but not data.
-    problem = "holds a value no JSON reader can hold (a number out of range)";
+    return Error(ErrorCode::kCorrupt,
+                 "holds a value no JSON reader can hold (a number out of range)");
   }
-  return std::nullopt;
 }
 
 std::string DumpKeepingNumbers(const json& document, const NumbersAsWritten& numbers) {

@@ -6,9 +6,10 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <string_view>
+
+#include "base/result.h"
 
 namespace bravebot {
 
@@ -17,13 +18,13 @@ namespace bravebot {
 // them as doubles and would write them back changed.
 using NumbersAsWritten = std::map<std::string, std::string>;
 
-// The document, or nothing with `problem` set: "is not JSON: the parser
-// stopped at line 3, column 5", that it holds a number out of range, that it
-// gives a key twice in one object (nlohmann::json would keep the last, other
-// readers the first), or that it nests deeper than kMaxJsonDepth
-// (base/json_depth.h). With `numbers`, fills it for DumpKeepingNumbers.
-std::optional<nlohmann::json> ParseJsonText(std::string_view text, std::string& problem,
-                                            NumbersAsWritten* numbers = nullptr);
+// The document, or kCorrupt with what is wrong, in words that follow the
+// file's path: "is not JSON: the parser stopped at line 3, column 5", that it
+// holds a number out of range, that it gives a key twice in one object
+// (nlohmann::json would keep the last, other readers the first), or that it
+// nests deeper than kMaxJsonDepth (base/json_depth.h). With `numbers`, fills
+// it for DumpKeepingNumbers.
+Result<nlohmann::json> ParseJsonText(std::string_view text, NumbersAsWritten* numbers = nullptr);
 
 // `document` as dump(2) writes it, with each number of `numbers` that is
 // still where it was spelled as it was written. Throws what dump throws.

@@ -142,9 +142,8 @@ bool McpRequest::Requests(std::string_view alias) const {
 
 Result<json> ParseSettingsDocument(std::string_view text, const std::string& shown_path,
                                    NumbersAsWritten* numbers) {
-  std::string problem;
-  std::optional<json> parsed = ParseJsonText(text, problem, numbers);
-  if (!parsed) return Corrupt(shown_path, problem);
+  Result<json> parsed = ParseJsonText(text, numbers);
+  if (!parsed) return Corrupt(shown_path, parsed.error().message());
   json document = std::move(*parsed);
   if (!document.is_object()) return Corrupt(shown_path, "is not a JSON object");
   if (document.contains("mcp") && !document["mcp"].is_object()) {
