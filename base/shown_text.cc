@@ -6,13 +6,20 @@
 
 namespace bravebot {
 
+bool IsInvisibleCharacter(char32_t c) {
+  return c == 0x00ad || c == 0x034f || c == 0x061c || c == 0x180e ||
+         (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
+         (c >= 0x2060 && c <= 0x2069) || (c >= 0xfe00 && c <= 0xfe0f) || c == 0xfeff ||
+         (c >= 0xe0000 && c <= 0xe007f) || (c >= 0xe0100 && c <= 0xe01ef);
+}
+
 std::string EscapeControlCharacters(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t at = 0; at < text.size();) {
     char32_t code_point = 0;
     std::size_t length = DecodeUtf8(text, at, code_point);
-    char escape[8];
+    char escape[12];
     if (length == 0) {
       std::snprintf(escape, sizeof(escape), "\\x%02x", static_cast<unsigned char>(text[at]));
       out += escape;
@@ -31,6 +38,10 @@ std::string EscapeControlCharacters(std::string_view text) {
     } else if (code_point >= 0x80 && code_point <= 0x9f) {
       // C1 controls: U+009B is a CSI that some terminals obey in UTF-8.
       std::snprintf(escape, sizeof(escape), "\\u%04x", static_cast<unsigned>(code_point));
+      out += escape;
+    } else if (IsInvisibleCharacter(code_point)) {
+      std::snprintf(escape, sizeof(escape), code_point > 0xffff ? "\\U%08x" : "\\u%04x",
+                    static_cast<unsigned>(code_point));
       out += escape;
     } else {
       out.append(text.substr(at, length));

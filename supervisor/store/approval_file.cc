@@ -75,6 +75,20 @@ size_t ApprovalFile::KeepOnlyThoseOf(const std::vector<Declaration>& declaration
   return before - servers.size();
 }
 
+std::string ApprovalFile::ApprovedToolList(std::string_view server_digest) const {
+  for (const ToolsApproval& list : tools) {
+    if (list.server_digest == server_digest) return list.tools_digest;
+  }
+  return "";
+}
+
+void ApprovalFile::ApproveToolList(const std::string& server_digest,
+                                   const std::string& tools_digest) {
+  std::erase_if(tools,
+                [&](const ToolsApproval& list) { return list.server_digest == server_digest; });
+  tools.push_back({server_digest, tools_digest});
+}
+
 Result<ApprovalFile> ParseApprovalFile(std::string_view text, const std::string& shown_path) {
   ApprovalFile file;
   BRAVEBOT_RETURN_IF_ERROR(ForEachLine(

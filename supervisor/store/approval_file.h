@@ -50,6 +50,12 @@ struct ApprovalFile {
 
   // Approves `declaration` (once: approving it again changes nothing).
   void Approve(const Declaration& declaration);
+  // The tool list approved for the server of `server_digest`; "" for none.
+  std::string ApprovedToolList(std::string_view server_digest) const;
+  // Approves the list of `tools_digest` for that server, in place of the
+  // one approved before (a server has one approved list at most).
+  void ApproveToolList(const std::string& server_digest, const std::string& tools_digest);
+
   // Withdraws every server approval (and its tools lines) that none of
   // `declarations` resolves to any more, keeping it as the previous approval
   // of its alias while that alias is still declared; keeps the rest. Returns

@@ -18,6 +18,20 @@ TEST(ShownTextTest, EscapesWhatCouldMoveTheCursor) {
   EXPECT_EQ(EscapeControlCharacters("back\\slash"), "back\\slash");
 }
 
+TEST(ShownTextTest, InvisibleCharactersAreShown) {
+  // A zero-width space, a right-to-left override, a soft hyphen and the tag
+  // characters that spell "hi" where nothing shows.
+  EXPECT_EQ(EscapeControlCharacters("a\u200bb"), "a\\u200bb");
+  EXPECT_EQ(EscapeControlCharacters("\u202etxt.exe"), "\\u202etxt.exe");
+  EXPECT_EQ(EscapeControlCharacters("soft\u00adhyphen"), "soft\\u00adhyphen");
+  EXPECT_EQ(EscapeControlCharacters("\U000e0068\U000e0069"), "\\U000e0068\\U000e0069");
+  EXPECT_EQ(EscapeControlCharacters("\ufeffstart"), "\\ufeffstart");
+  // Visible neighbours are kept.
+  EXPECT_EQ(EscapeControlCharacters("\u2010 \u2070 \u00ac"), "\u2010 \u2070 \u00ac");
+  EXPECT_TRUE(IsInvisibleCharacter(0x2066));
+  EXPECT_FALSE(IsInvisibleCharacter(U'a'));
+}
+
 TEST(ShownTextTest, QuotesAreCutAtTwoHundredCharacters) {
   EXPECT_EQ(QuoteLine("Server ready"), "\"Server ready\"");
   std::string long_line(150, 'a');

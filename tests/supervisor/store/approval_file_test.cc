@@ -86,6 +86,18 @@ TEST(ApprovalFileTest, OnlyApprovalsSomeDeclarationResolvesToAreKept) {
   EXPECT_TRUE(file.tools.empty());
 }
 
+TEST(ApprovalFileTest, AServerHasOneApprovedToolListAtMost) {
+  ApprovalFile file;
+  const std::string server = ComputeDigest(Weather()).hex;
+  EXPECT_EQ(file.ApprovedToolList(server), "");
+  file.ApproveToolList(server, std::string(64, 'a'));
+  file.ApproveToolList(std::string(64, 'c'), std::string(64, 'd'));
+  file.ApproveToolList(server, std::string(64, 'b'));
+  EXPECT_EQ(file.ApprovedToolList(server), std::string(64, 'b'));
+  EXPECT_EQ(file.ApprovedToolList(std::string(64, 'c')), std::string(64, 'd'));
+  EXPECT_EQ(file.tools.size(), 2u);
+}
+
 TEST(ApprovalFileTest, AFileThatCannotBeReadIsNamedByLineAndNeverQuoted) {
   auto bad = ParseApprovalFile("# bravebot-mcp approvals, format 1\nserver sk-live-secret\n",
                                "/p/mcp-approved");

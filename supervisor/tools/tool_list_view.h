@@ -13,11 +13,12 @@
 // The margin marks the server's words. None of them is cut; control
 // characters in them are shown escaped, so a description cannot move the
 // cursor or redraw what was drawn above it.
-#ifndef BRAVEBOT_CLI_TOOL_LIST_VIEW_H_
-#define BRAVEBOT_CLI_TOOL_LIST_VIEW_H_
+#ifndef BRAVEBOT_SUPERVISOR_TOOLS_TOOL_LIST_VIEW_H_
+#define BRAVEBOT_SUPERVISOR_TOOLS_TOOL_LIST_VIEW_H_
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace bravebot {
@@ -39,6 +40,11 @@ std::string DisplayToolList(const std::string& alias,
                             const std::vector<nlohmann::ordered_json>& tools);
 std::string DisplayToolList(const std::string& alias, const std::vector<nlohmann::json>& tools);
 
+// A tool's description as the list shows it, without the margin: each row
+// with its control and invisible characters escaped, "\r\n" ending a row as
+// '\n' does, the rows joined by '\n'. What the model is handed.
+std::string ShownDescription(std::string_view description);
+
 }  // namespace bravebot
 
-#endif  // BRAVEBOT_CLI_TOOL_LIST_VIEW_H_
+#endif  // BRAVEBOT_SUPERVISOR_TOOLS_TOOL_LIST_VIEW_H_

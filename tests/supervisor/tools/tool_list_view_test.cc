@@ -1,4 +1,4 @@
-#include "cli/tool_list_view.h"
+#include "supervisor/tools/tool_list_view.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "cli/tool_list_view.h"
+#include "supervisor/tools/tool_list_view.h"
 
 #include <string_view>
 
@@ -72,22 +72,32 @@ std::string ArgumentsText(const Json& tool) {
   return text;
 }
 
-// Each row of `description` behind the margin; "\r\n" ends a row as '\n'
-// does, and every other control character is escaped.
-std::string DescriptionRows(std::string_view description) {
-  std::string rows;
+// Calls `row` with each row of `description`: "\r\n" ends a row as '\n' does.
+template <typename EachRow>
+void ForEachRow(std::string_view description, EachRow row) {
   while (true) {
     std::size_t end = description.find('\n');
-    std::string_view row = description.substr(0, end);
-    if (end != std::string_view::npos && !row.empty() && row.back() == '\r') row.remove_suffix(1);
+    std::string_view text = description.substr(0, end);
+    if (end != std::string_view::npos && !text.empty() && text.back() == '\r') {
+      text.remove_suffix(1);
+    }
+    row(text);
+    if (end == std::string_view::npos) return;
+    description.remove_prefix(end + 1);
+  }
+}
+
+// Each row of `description` behind the margin, its control characters escaped.
+std::string DescriptionRows(std::string_view description) {
+  std::string rows;
+  ForEachRow(description, [&rows](std::string_view row) {
     rows += kServerWordsMargin;
     rows += EscapeControlCharacters(row);
     // A blank row is the margin alone, with no space trailing.
     if (row.empty()) rows.pop_back();
     rows += '\n';
-    if (end == std::string_view::npos) return rows;
-    description.remove_prefix(end + 1);
-  }
+  });
+  return rows;
 }
 
 template <typename Json>
@@ -117,6 +127,17 @@ std::string Draw(const std::string& alias, const std::vector<Json>& tools) {
 }
 
 }  // namespace
+
+std::string ShownDescription(std::string_view description) {
+  std::string shown;
+  bool first = true;
+  ForEachRow(description, [&](std::string_view row) {
+    if (!first) shown += '\n';
+    first = false;
+    shown += EscapeControlCharacters(row);
+  });
+  return shown;
+}
 
 std::string DisplayToolList(const std::string& alias,
                             const std::vector<nlohmann::ordered_json>& tools) {
