@@ -7,10 +7,10 @@
 namespace bravebot {
 
 bool IsInvisibleCharacter(char32_t c) {
-  return c == 0x00ad || c == 0x034f || c == 0x061c || c == 0x180e ||
-         (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
-         (c >= 0x2060 && c <= 0x2069) || (c >= 0xfe00 && c <= 0xfe0f) || c == 0xfeff ||
-         (c >= 0xe0000 && c <= 0xe007f) || (c >= 0xe0100 && c <= 0xe01ef);
+  return c == 0x00ad || c == 0x034f || c == 0x061c || c == 0x180e || (c >= 0x200b && c <= 0x200f) ||
+         (c >= 0x202a && c <= 0x202e) || (c >= 0x2060 && c <= 0x2069) ||
+         (c >= 0xfe00 && c <= 0xfe0f) || c == 0xfeff || (c >= 0xe0000 && c <= 0xe007f) ||
+         (c >= 0xe0100 && c <= 0xe01ef);
 }
 
 std::string EscapeControlCharacters(std::string_view text) {

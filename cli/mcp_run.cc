@@ -19,10 +19,10 @@
 #include "cli/start_options.h"
 #include "cli/stdio_bridge.h"
 #include "cli/stop_on_signal.h"
-#include "supervisor/tools/tool_list_view.h"
 #include "supervisor/policy/new_declaration.h"
 #include "supervisor/servers/server_link.h"
 #include "supervisor/store/declaration_store.h"
+#include "supervisor/tools/tool_list_view.h"
 
 namespace bravebot {
 namespace {

@@ -80,6 +80,19 @@ class SupervisorTest : public ::testing::Test {
     return opened;
   }
 
+  // Starts `alias` and, where its list waits for an answer, says yes to it,
+  // as a person at a terminal would: its tools are offered to the model.
+  // Gives server/start's answer.
+  Json StartAndOffer(SessionClient& session, const std::string& alias) {
+    Json started = session.Call("server/start", {{"alias", alias}});
+    if (started.contains("result") && started["result"]["offered"] == false &&
+        !started["result"].contains("note")) {
+      Json offered = session.Call("tools/answer", {{"alias", alias}, {"answer", "1"}});
+      EXPECT_EQ(offered["result"]["offered"], true) << offered.dump();
+    }
+    return started;
+  }
+
   std::string Slurp(const std::string& path) const {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};

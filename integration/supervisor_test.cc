@@ -47,12 +47,10 @@ long ResidentKib(pid_t pid) {
 #define SKIP_WHERE_RESIDENT_SIZE_SAYS_NOTHING() (void)0
 #endif
 
-// server/request's params for a call of `tool` on `alias`.
+// tool/call's params for a call of `tool` on `alias`, answered yes.
 Json ToolCall(const std::string& alias, const std::string& tool,
               const Json& arguments = Json::object()) {
-  return {{"alias", alias},
-          {"method", "tools/call"},
-          {"params", {{"name", tool}, {"arguments", arguments}}}};
+  return {{"alias", alias}, {"tool", tool}, {"arguments", arguments}, {"answer", "1"}};
 }
 
 Json StateOf(const Json& opened, const std::string& alias) {
@@ -88,15 +86,26 @@ TEST_F(SupervisorTest, AnswersAskedQuestionsStartsCallsAndCloses) {
   ASSERT_TRUE(started.contains("result")) << started.dump();
   EXPECT_EQ(started["result"]["serverInfo"]["name"], "fake");
   EXPECT_EQ(started["result"]["tools"][0]["name"], "echo");
+  EXPECT_EQ(started["result"]["toolsState"], "ask");
+  EXPECT_EQ(started["result"]["offered"], false);
+  EXPECT_THAT(started["result"]["offer"].get<std::string>(), HasSubstr("fault:echo"));
+  // Until its list is offered, none of its tools is called.
+  Json unoffered = session->Call("tool/call", ToolCall("fault", "echo", {{"text", "hi"}}));
+  EXPECT_EQ(unoffered["result"]["state"], "refused") << unoffered.dump();
+  EXPECT_EQ(
+      session->Call("tools/answer", {{"alias", "fault"}, {"answer", "1"}})["result"]["offered"],
+      true);
 
-  Json echoed = session->Call("server/request", ToolCall("fault", "echo", {{"text", "hi"}}));
-  EXPECT_EQ(echoed["result"]["content"][0]["text"], "hi");
+  Json echoed = session->Call("tool/call", ToolCall("fault", "echo", {{"text", "hi"}}));
+  EXPECT_EQ(echoed["result"]["result"]["content"][0]["text"], "hi");
   auto line = session->WaitFor("server/stderr", In(seconds(5)));
   ASSERT_TRUE(line);
   EXPECT_EQ((*line)["params"], (Json{{"alias", "fault"}, {"line", "line 1"}}));
 
   Json status = session->Call("session/status");
   EXPECT_THAT(status["result"]["text"].get<std::string>(), HasSubstr("  MCP servers   fault\n"));
+  EXPECT_THAT(status["result"]["text"].get<std::string>(),
+              HasSubstr("fault: 1 tool offered to the model\n"));
   EXPECT_EQ(status["result"]["servers"][0]["state"], "running");
 
   Json stopped = session->Call("server/stop", {{"alias", "fault"}});
@@ -254,8 +263,8 @@ TEST_F(SupervisorTest, AServerThatExitsIsReportedAndNeverRestarted) {
   Request({"crash", "brief"});
   auto session = Session();
   OpenAndApprove(*session);
-  ASSERT_TRUE(session->Call("server/start", {{"alias", "crash"}}).contains("result"));
-  Json call = session->Call("server/request", ToolCall("crash", "echo"));
+  ASSERT_TRUE(StartAndOffer(*session, "crash").contains("result"));
+  Json call = session->Call("tool/call", ToolCall("crash", "echo"));
   EXPECT_EQ(call["error"]["code"], -32005);
   EXPECT_EQ(call["error"]["data"]["status"], 7);
   auto exited = session->WaitFor("server/exited", In(seconds(5)));
@@ -278,9 +287,9 @@ TEST_F(SupervisorTest, AServersRequestsGetIdsOfOursAndRepliesGoBackUnderItsOwn) 
   Request({"clash"});
   auto session = Session();
   OpenAndApprove(*session);
-  ASSERT_TRUE(session->Call("server/start", {{"alias", "clash"}}).contains("result"));
+  ASSERT_TRUE(StartAndOffer(*session, "clash").contains("result"));
   // Our own request uses id 1 too, where the server's requests do.
-  const int call = session->Send("server/request", ToolCall("clash", "echo"));
+  const int call = session->Send("tool/call", ToolCall("clash", "echo"));
   auto roots = session->WaitFor(
       [](const Json& m) {
         return m["method"] == "server/message" && m["params"]["message"]["method"] == "roots/list";
@@ -306,7 +315,8 @@ TEST_F(SupervisorTest, AServersRequestsGetIdsOfOursAndRepliesGoBackUnderItsOwn) 
                                      {"result", {{"roots", {{{"uri", "file:///w"}}}}}}})["result"],
       Json::object());
   Json answer = session->AnswerTo(call, In(seconds(5))).value_or(Json());
-  EXPECT_EQ(answer["result"]["content"][0]["text"], "roots:{\"roots\":[{\"uri\":\"file:///w\"}]}");
+  EXPECT_EQ(answer["result"]["result"]["content"][0]["text"],
+            "roots:{\"roots\":[{\"uri\":\"file:///w\"}]}");
   // An id answered already answers nothing.
   EXPECT_EQ(session->Call(
                 "server/reply",
@@ -319,8 +329,8 @@ TEST_F(SupervisorTest, ACancelledRequestIsAnsweredAndTheServerTold) {
   Request({"clash"});
   auto session = Session();
   OpenAndApprove(*session);
-  ASSERT_TRUE(session->Call("server/start", {{"alias", "clash"}}).contains("result"));
-  const int call = session->Send("server/request", ToolCall("clash", "echo"));
+  ASSERT_TRUE(StartAndOffer(*session, "clash").contains("result"));
+  const int call = session->Send("tool/call", ToolCall("clash", "echo"));
   ASSERT_TRUE(session->WaitFor("server/message", In(seconds(5))));
   EXPECT_EQ(session->Call("request/cancel", {{"id", call}})["result"], Json::object());
   Json cancelled = session->AnswerTo(call, In(seconds(5))).value_or(Json());
@@ -334,14 +344,14 @@ TEST_F(SupervisorTest, ALineItCannotReadStopsTheServerAndALineNotJsonIsSkipped) 
   Request({"huge", "noisy"});
   auto session = Session();
   OpenAndApprove(*session);
-  ASSERT_TRUE(session->Call("server/start", {{"alias", "noisy"}}).contains("result"));
-  Json echoed = session->Call("server/request", ToolCall("noisy", "echo", {{"text", "ok"}}));
-  EXPECT_EQ(echoed["result"]["content"][0]["text"], "ok");
+  ASSERT_TRUE(StartAndOffer(*session, "noisy").contains("result"));
+  Json echoed = session->Call("tool/call", ToolCall("noisy", "echo", {{"text", "ok"}}));
+  EXPECT_EQ(echoed["result"]["result"]["content"][0]["text"], "ok");
   EXPECT_THAT(session->Log(), HasSubstr("noisy: skipped a line that is not JSON: "
                                         "\"this is not JSON\""));
 
-  ASSERT_TRUE(session->Call("server/start", {{"alias", "huge"}}).contains("result"));
-  Json call = session->Call("server/request", ToolCall("huge", "echo"));
+  ASSERT_TRUE(StartAndOffer(*session, "huge").contains("result"));
+  Json call = session->Call("tool/call", ToolCall("huge", "echo"));
   EXPECT_EQ(call["error"]["code"], -32004);
   EXPECT_THAT(call["error"]["message"].get<std::string>(),
               HasSubstr("huge was stopped: huge wrote a line longer than 16 MiB while bravebot-mcp "
@@ -364,8 +374,8 @@ TEST_F(SupervisorTest, AServerThatClosesItsOutputAndRunsOnFailsOrIsStopped) {
                         "answering initialize and did not end"));
   EXPECT_EQ(start["error"]["data"]["stderrTail"], Json::array({"closed my output"}));
 
-  ASSERT_TRUE(session->Call("server/start", {{"alias", "later"}}).contains("result"));
-  Json call = session->Call("server/request", ToolCall("later", "echo"), milliseconds(10000));
+  ASSERT_TRUE(StartAndOffer(*session, "later").contains("result"));
+  Json call = session->Call("tool/call", ToolCall("later", "echo"), milliseconds(10000));
   EXPECT_EQ(call["error"]["code"], -32004);
   EXPECT_THAT(call["error"]["message"].get<std::string>(),
               HasSubstr("later was stopped: later closed its standard output while bravebot-mcp "
@@ -378,8 +388,8 @@ TEST_F(SupervisorTest, AFloodIsReadNoFasterThanTheSessionReads) {
   Request({"flood"});
   auto session = Session();
   OpenAndApprove(*session);
-  ASSERT_TRUE(session->Call("server/start", {{"alias", "flood"}}).contains("result"));
-  session->Send("server/request", ToolCall("flood", "echo"));
+  ASSERT_TRUE(StartAndOffer(*session, "flood").contains("result"));
+  session->Send("tool/call", ToolCall("flood", "echo"));
   // Nothing is read for a while: the supervisor stops reading the server
   // rather than queue without end, so its memory stops growing. Unbounded,
   // the flood would add tens of MiB a second.
@@ -614,7 +624,7 @@ TEST_F(SupervisorTest, ASessionWithServerEverythingDoesAllOfIt) {
   Request({"everything"});
   auto session = Session();
   Json opened = OpenAndApprove(*session, {{"capabilities", {{"sampling", Json::object()}}}});
-  Json started = session->Call("server/start", {{"alias", "everything"}});
+  Json started = StartAndOffer(*session, "everything");
   ASSERT_TRUE(started.contains("result")) << started.dump() << session->Log();
   std::vector<std::string> names;
   for (const Json& tool : started["result"]["tools"]) names.push_back(tool["name"]);
@@ -628,18 +638,16 @@ TEST_F(SupervisorTest, ASessionWithServerEverythingDoesAllOfIt) {
       In(seconds(5)));
   EXPECT_TRUE(said) << session->Log();
 
-  Json echoed =
-      session->Call("server/request", ToolCall("everything", "echo", {{"message", "hi"}}));
-  EXPECT_THAT(echoed["result"]["content"][0]["text"].get<std::string>(), HasSubstr("hi"));
-  Json env = session->Call("server/request", ToolCall("everything", "get-env"));
-  const std::string variables = env["result"]["content"][0]["text"];
+  Json echoed = session->Call("tool/call", ToolCall("everything", "echo", {{"message", "hi"}}));
+  EXPECT_THAT(echoed["result"]["result"]["content"][0]["text"].get<std::string>(), HasSubstr("hi"));
+  Json env = session->Call("tool/call", ToolCall("everything", "get-env"));
+  const std::string variables = env["result"]["result"]["content"][0]["text"];
   EXPECT_THAT(variables, HasSubstr("GREETING"));
   EXPECT_THAT(variables, Not(HasSubstr("BRAVEBOT_HOME")));
 
   // The server asks the session for a sampling; the session answers it.
-  const int call = session->Send(
-      "server/request",
-      ToolCall("everything", "trigger-sampling-request", {{"prompt", "p"}, {"maxTokens", 5}}));
+  const int call = session->Send("tool/call", ToolCall("everything", "trigger-sampling-request",
+                                                       {{"prompt", "p"}, {"maxTokens", 5}}));
   auto asked = session->WaitFor(
       [](const Json& m) {
         return m["method"] == "server/message" &&
@@ -654,7 +662,7 @@ TEST_F(SupervisorTest, ASessionWithServerEverythingDoesAllOfIt) {
                                    {"content", {{"type", "text"}, {"text", "sampled words"}}},
                                    {"model", "test-model"}}}});
   Json sampled = session->AnswerTo(call, In(seconds(10))).value_or(Json());
-  EXPECT_THAT(sampled["result"]["content"][0]["text"].get<std::string>(),
+  EXPECT_THAT(sampled["result"]["result"]["content"][0]["text"].get<std::string>(),
               HasSubstr("sampled words"));
 
   EXPECT_TRUE(session->Call("server/stop", {{"alias", "everything"}}).contains("result"));

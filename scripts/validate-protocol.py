@@ -174,9 +174,41 @@ TOOL = {
     "description": "Get the most recent weather observation for a location.",
     "inputSchema": {"type": "object", "properties": {"city_name": {"type": "string"}}},
 }
-STARTED = {"serverInfo": {"name": "weather-mcp", "version": "1.6.1"},
-           "protocolVersion": "2025-06-18", "capabilities": {"tools": {"listChanged": True}},
-           "instructions": None, "tools": [TOOL]}
+TOOLS_DIGEST = "9b1f0c4e7a2d85b36e0f1c9a4d7b2e58c3a6f9d0b1e4c7a2f5d8e1b4c7a0d3f6"
+OFFER = ("weather offers 1 tool\n"
+         "\n"
+         "The model will read each tool's name, its arguments and what the server says about"
+         " it, as shown here. Every call is still put to you. Say no if a description gives"
+         " instructions.\n"
+         "\n"
+         "  weather:get_current_conditions\n"
+         "    city_name: string\n"
+         "\u2503 Get the most recent weather observation for a location.")
+MODEL_TOOL = {
+    "name": "mcp__weather__get_current_conditions",
+    "description": "A tool of the MCP server weather, which bravebot runs confined. Every call"
+                   " to it is put to the user, who may decline it. What follows is the server's"
+                   " own description.\n\nGet the most recent weather observation for a"
+                   " location.",
+    "inputSchema": {"type": "object", "properties": {"city_name": {"type": "string"}}},
+}
+LINT = {"tool": "get_current_conditions", "where": "description",
+        "kind": "addressed-to-model", "text": "words addressed to the model: <IMPORTANT>"}
+LIST_FIELDS = {"toolsDigest": TOOLS_DIGEST, "toolsState": "ask", "offer": OFFER,
+               "modelTools": [MODEL_TOOL], "lint": [], "offered": False}
+STARTED = dict({"serverInfo": {"name": "weather-mcp", "version": "1.6.1"},
+                "protocolVersion": "2025-06-18",
+                "capabilities": {"tools": {"listChanged": True}},
+                "instructions": None, "tools": [TOOL]}, **LIST_FIELDS)
+CALL_QUESTION = ("  weather:get_current_conditions\n"
+                 "    city_name: \"Toronto, Canada\"\n"
+                 "\u2503 Get the most recent weather observation for a location.\n"
+                 "\n"
+                 "  Proceed?\n"
+                 "  1. Yes\n"
+                 "  2. Yes, and don't ask again for weather:get_current_conditions in this"
+                 " project\n"
+                 "  3. No")
 START_FAILURE = {"step": "exited", "status": 1, "printedAnything": False,
                  "stderrTail": ["Error: Cannot find module 'undici'"]}
 STATUS_TEXT = ("  Confinement   kernel-enforced\n"
@@ -249,6 +281,41 @@ GOOD = [
     answers("server/start", response(3, dict(STARTED, serverInfo=None, capabilities={},
                                              instructions="Call get_alerts first.",
                                              tools=[]))),
+    answers("server/start", response(3, dict(STARTED, toolsState="approved", offered=True,
+                                             lint=[LINT]))),
+    answers("server/start", response(3, dict(
+        STARTED, toolsState="changed",
+        note="note: weather offers no tool in this session: its list was not approved"))),
+    answers("tools/answer", response(11, {"offered": True, "modelTools": [MODEL_TOOL]})),
+    answers("tools/answer", response(11, {
+        "offered": True, "modelTools": [MODEL_TOOL],
+        "note": "the yes holds for this session, and was not recorded: mcp-approved is locked"})),
+    answers("tools/answer", response(11, {"offered": False})),
+    answers("tool/call", response(12, {
+        "state": "ran", "private": True,
+        "result": {"content": [{"type": "text", "text": "Toronto: 4 \u00b0C"}],
+                   "isError": False}})),
+    answers("tool/call", response(12, {
+        "state": "ran", "private": True, "note": "the call runs, and its answer 2 was not"
+        " recorded: mcp-tools could not be written", "result": {"content": []}})),
+    answers("tool/call", response(12, {"state": "ask", "question": CALL_QUESTION,
+                                       "plainQuestion": CALL_QUESTION + "\nProceed? [y/N]"})),
+    answers("tool/call", response(12, {
+        "state": "refused", "text": "weather:get_alerts is denied by a rule in"
+        " .bravebot/settings.json"})),
+    answers("tool/call", response(12, {"state": "declined",
+                                       "text": "you declined weather:get_alerts"})),
+    answers("tool/call", error(12, -32004, "weather:get_alerts failed: weather answered"
+                               " tools/call with JSON-RPC error -32602",
+                               {"tool": "get_alerts", "method": "tools/call", "code": -32602})),
+    answers("tool/call", error(12, -32005, "weather:get_alerts failed: weather exited with"
+                               " status 1 before answering",
+                               {"status": 1, "tool": "get_alerts", "method": "tools/call"})),
+    answers("session/released", response(13, {"released": True})),
+    answers("tools/offered", response(14, {"tools": [MODEL_TOOL]})),
+    answers("tools/offered", response(14, {"tools": []})),
+    note(notification("server/toolsChanged", dict({"alias": "weather", "tools": [TOOL]},
+                                                  **LIST_FIELDS))),
     answers("server/request", response(4, {
         "content": [{"type": "text", "text": "Toronto: 4 °C, light snow"}], "isError": False})),
     answers("server/request", response(4, None)),
@@ -328,6 +395,17 @@ GOOD = [
         "error": {"code": -32601, "message": "Method not found"}})),
     sends("request/cancel", request(7, "request/cancel", {"id": 4})),
     sends("server/stop", request(8, "server/stop", {"alias": "weather"})),
+    sends("tools/answer", request(11, "tools/answer", {"alias": "weather", "answer": "y"})),
+    sends("tool/call", request(12, "tool/call", {
+        "alias": "weather", "tool": "get_current_conditions",
+        "arguments": {"city_name": "Toronto, Canada"}})),
+    sends("tool/call", request(12, "tool/call", {
+        "alias": "weather", "tool": "get_current_conditions", "arguments": {},
+        "meta": {"progressToken": 5}, "answer": "2"})),
+    sends("session/released", request(13, "session/released")),
+    sends("session/released", request(13, "session/released", {"released": False})),
+    sends("tools/offered", request(14, "tools/offered", {"servers": ["weather"]})),
+    sends("tools/offered", request(14, "tools/offered", {"servers": "all"})),
     sends("session/status", request(9, "session/status")),
     sends("session/status", {"jsonrpc": "2.0", "id": 9, "method": "session/status",
                               "params": None}),
@@ -456,6 +534,35 @@ BAD = [
     ("server/reply naming a string id",
      sends("server/reply", request(6, "server/reply", {"alias": "weather", "id": "41",
                                                        "result": {}}))),
+    ("a started server without its toolsDigest",
+     answers("server/start", response(3, with_changes(STARTED, ("toolsDigest",), drop=True)))),
+    ("a toolsState outside the three",
+     answers("server/start", response(3, dict(STARTED, toolsState="pinned")))),
+    ("an offer holding a raw escape character",
+     answers("server/start", response(3, dict(STARTED, offer="weather offers\x1b[2J")))),
+    ("a model tool not named mcp__",
+     answers("server/start", response(3, dict(STARTED, modelTools=[
+         dict(MODEL_TOOL, name="get_current_conditions")])))),
+    ("a lint finding of a kind outside the four",
+     answers("server/start", response(3, dict(STARTED, lint=[dict(LINT, kind="spooky")])))),
+    ("a list declined, with modelTools",
+     answers("tools/answer", response(11, {"offered": False, "modelTools": []}))),
+    ("a call that ran, not marked private",
+     answers("tool/call", response(12, {"state": "ran", "private": False, "result": {}}))),
+    ("a call to ask about without its plain question",
+     answers("tool/call", response(12, {"state": "ask", "question": CALL_QUESTION}))),
+    ("a call refused without its words",
+     answers("tool/call", response(12, {"state": "refused"}))),
+    ("a tool/call failure naming a method that is not tools/call",
+     answers("tool/call", error(12, -32004, "weather:x failed",
+                                {"tool": "x", "method": "tools/list"}))),
+    ("tool/call with arguments that are not an object",
+     sends("tool/call", request(12, "tool/call", {"alias": "weather", "tool": "x",
+                                                  "arguments": ["Toronto"]}))),
+    ("tools/answer answered with a number",
+     sends("tools/answer", request(11, "tools/answer", {"alias": "weather", "answer": 1}))),
+    ("server/toolsChanged without its alias",
+     note(notification("server/toolsChanged", dict({"tools": [TOOL]}, **LIST_FIELDS)))),
     ("request/cancel naming a null id",
      sends("request/cancel", request(7, "request/cancel", {"id": None}))),
 ]

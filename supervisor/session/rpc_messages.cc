@@ -7,6 +7,12 @@
 
 namespace bravebot {
 
+RpcError Refusal(int code, std::string message) {
+  return RpcError{code, std::move(message), nullptr};
+}
+
+std::string IdKey(const Json& id) { return id.dump(); }
+
 Json ResultMessage(const Json& id, Json result) {
   return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
 }

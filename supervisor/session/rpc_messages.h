@@ -34,6 +34,12 @@ struct RpcError {
   Json data;
 };
 
+// An error of the session's own making, or a refusal: no data.
+RpcError Refusal(int code, std::string message);
+
+// A request's id as a key for the requests waiting: its JSON text.
+std::string IdKey(const Json& id);
+
 Json ResultMessage(const Json& id, Json result);
 Json ErrorMessage(const Json& id, const RpcError& error);
 Json NotificationMessage(const std::string& method, Json params);

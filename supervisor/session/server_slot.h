@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "supervisor/servers/server_link.h"
@@ -30,10 +31,25 @@ struct ServerSlot {
   std::shared_ptr<ServerLink> link;
   Json start_id;                           // the session's server/start, while starting
   std::map<std::uint64_t, Json> requests;  // our tag -> the session's server/request id
-  std::size_t server_requests = 0;         // its requests the session has not answered
-  std::vector<Json> stop_ids;              // server/stop requests waiting for its end
-  bool ended_on_request = false;           // stopped by the session, or for a failure
-  std::string end_word;                    // "exited", "stopped" or "failed"
+  // Those that are tool/call's, by our tag: their result is marked private,
+  // and a failure said in our words, naming the tool.
+  struct ToolCall {
+    std::string tool;  // as the model named it
+    std::string note;  // said beside its result; "" for none
+  };
+  std::map<std::uint64_t, ToolCall> tool_calls;
+  // Its list read again, after it said the list changed: the tag of the
+  // page asked for, the pages so far, and whether it said so again since.
+  struct ListReading {
+    std::uint64_t tag = 0;
+    ToolListPages pages;
+    bool changed_again = false;
+  };
+  std::optional<ListReading> list_reading;
+  std::size_t server_requests = 0;  // its requests the session has not answered
+  std::vector<Json> stop_ids;       // server/stop requests waiting for its end
+  bool ended_on_request = false;    // stopped by the session, or for a failure
+  std::string end_word;             // "exited", "stopped" or "failed"
   std::optional<int> status;
 };
 

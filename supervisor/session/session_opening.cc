@@ -5,6 +5,7 @@
 #include "confine/digest.h"
 #include "supervisor/store/approval_store.h"
 #include "supervisor/store/declaration_store.h"
+#include "supervisor/store/settings_file.h"
 #include "supervisor/store/standing_answers.h"
 
 namespace bravebot {
@@ -59,6 +60,15 @@ Result<OpenedSession> OpenSession(const SessionSettings& settings,
       machine.getenv,     machine.fs};
   BRAVEBOT_ASSIGN_OR_RETURN(SessionPlan plan, PlanSession(inputs));
   for (const Error& unreadable : plan.unreadable) opened.notes.push_back(unreadable.message());
+  // A file that cannot be read is said above; its rules decide nothing.
+  SettingsFiles settings_files(settings.directory, opened.profile ? &*opened.profile : nullptr);
+  for (Scope scope : {Scope::kLocal, Scope::kProject, Scope::kUser}) {
+    Result<std::optional<nlohmann::json>> document = settings_files.ReadDocument(scope);
+    if (document && document->has_value()) {
+      opened.rules.AddRulesOf(**document, settings_files.PathOf(scope));
+    }
+  }
+  for (const std::string& note : opened.rules.notes()) opened.notes.push_back(note);
   for (PlannedServer& planned : plan.requested) {
     OpenedServer server;
     server.alias = planned.alias;

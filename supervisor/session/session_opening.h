@@ -18,6 +18,7 @@
 #include "supervisor/servers/confined_server.h"
 #include "supervisor/session/rpc_messages.h"
 #include "supervisor/store/profile_directory.h"
+#include "supervisor/tools/mcp_rules.h"
 
 namespace bravebot {
 
@@ -40,6 +41,8 @@ struct SessionSettings {
   // What the session offers servers in initialize (roots, sampling,
   // elicitation): it answers those requests itself, through server/reply.
   Json capabilities = Json::object();
+  // The session's own tools, whose names a server's tool must not borrow.
+  std::vector<std::string> builtin_tools;
 
   // The plan's mode: skip-permissions over all, then who can be asked.
   SessionMode PlanMode() const;
@@ -62,6 +65,8 @@ struct OpenedSession {
   ManagedPolicy policy;
   std::vector<OpenedServer> servers;
   std::vector<std::string> notes;
+  // The Mcp rules of the three settings files, as they read when it opened.
+  McpRules rules;
 };
 
 Result<OpenedSession> OpenSession(const SessionSettings& settings,

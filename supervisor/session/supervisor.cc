@@ -16,12 +16,6 @@
 namespace bravebot {
 namespace {
 
-std::string Key(const Json& id) { return id.dump(); }
-
-RpcError Refusal(int code, std::string message) {
-  return RpcError{code, std::move(message), nullptr};
-}
-
 // A sentence about "the server" made to name it by `alias`, since a session
 // may serve several.
 std::string NamedFor(const std::string& alias, const std::string& sentence) {
@@ -89,8 +83,9 @@ void Supervisor::TakeLine(const std::string& line) {
   if (IsBlankLine(line)) return;
   // The request a session sends most is read member by member, its params
   // passed on as written; anything else is read whole below.
-  if (auto request = ReadPassedOnRequest(line);
-      request && session_ && !in_flight_.contains(Key(request->id))) {
+  if (auto request = ReadPassedOnRequest(line); request && session_ &&
+                                                !in_flight_.contains(IdKey(request->id)) &&
+                                                request->method != "tools/call") {
     return RelayText(request->id, request->alias, request->method, request->params_text,
                      request->what);
   }
@@ -135,7 +130,7 @@ void Supervisor::TakeLine(const std::string& line) {
     Log("a notification from the session was not acted on: every method here is a request");
     return;
   }
-  if (in_flight_.contains(Key(*id))) {
+  if (in_flight_.contains(IdKey(*id))) {
     RespondError(*id, Refusal(kRpcInvalidRequest,
                               "an earlier request with this id is still waiting for its answer"));
     return;
@@ -147,12 +142,14 @@ void Supervisor::TakeLine(const std::string& line) {
 void Supervisor::Dispatch(const Json& id, const std::string& method, const Json* params) {
   if (method == "session/open") {
     return Open(id, RpcParams(params, {"directory", "mode", "incognito", "skipPermissions",
-                                       "startupTimeoutSeconds", "capabilities"}));
+                                       "startupTimeoutSeconds", "capabilities", "builtinTools"}));
   }
   const bool known =
       method == "server/answer" || method == "server/start" || method == "server/request" ||
       method == "server/notify" || method == "server/reply" || method == "request/cancel" ||
-      method == "server/stop" || method == "session/status" || method == "session/close";
+      method == "server/stop" || method == "session/status" || method == "session/close" ||
+      method == "tools/answer" || method == "tool/call" || method == "session/released" ||
+      method == "tools/offered";
   if (!known) {
     return RespondError(
         id, Refusal(kRpcMethodNotFound, "the supervisor has no method " + QuoteLine(method, 80)));
@@ -171,6 +168,12 @@ void Supervisor::Dispatch(const Json& id, const std::string& method, const Json*
   }
   if (method == "request/cancel") return Cancel(id, RpcParams(params, {"id"}));
   if (method == "server/stop") return StopServer(id, RpcParams(params, {"alias"}));
+  if (method == "tools/answer") return AnswerTools(id, RpcParams(params, {"alias", "answer"}));
+  if (method == "tool/call") {
+    return CallTool(id, RpcParams(params, {"alias", "tool", "arguments", "meta", "answer"}));
+  }
+  if (method == "session/released") return Released(id, RpcParams(params, {"released"}));
+  if (method == "tools/offered") return OfferedTools(id, RpcParams(params, {"servers"}));
   RpcParams none(params, {});
   if (none.problem()) return RespondError(id, *none.problem());
   if (method == "session/status") return SessionStatus(id);
@@ -192,7 +195,16 @@ void Supervisor::Open(const Json& id, RpcParams params) {
   std::optional<bool> skip = params.Bool("skipPermissions", false);
   std::optional<long long> timeout = params.Integer("startupTimeoutSeconds", 30, 1, 600);
   Json capabilities = params.Any("capabilities");
+  Json builtin_tools = params.Any("builtinTools");
   if (params.problem()) return RespondError(id, *params.problem());
+  const bool names_only =
+      builtin_tools.is_array() && std::all_of(builtin_tools.begin(), builtin_tools.end(),
+                                              [](const Json& name) { return name.is_string(); });
+  if (!builtin_tools.is_null() && !names_only) {
+    return RespondError(id, Refusal(kRpcInvalidParams,
+                                    "params.builtinTools must be a list of strings: the names "
+                                    "of the session's own tools"));
+  }
   if (!capabilities.is_null() && !capabilities.is_object()) {
     return RespondError(id, Refusal(kRpcInvalidParams,
                                     "params.capabilities must be an object: the client "
@@ -214,6 +226,7 @@ void Supervisor::Open(const Json& id, RpcParams params) {
   settings.skip_permissions = *skip;
   settings.startup_timeout_seconds = static_cast<int>(*timeout);
   if (capabilities.is_object()) settings.capabilities = std::move(capabilities);
+  if (names_only) settings.builtin_tools = builtin_tools.get<std::vector<std::string>>();
 
   Result<OpenedSession> opened = OpenSession(settings, machine_);
   if (!opened) {
@@ -231,6 +244,7 @@ void Supervisor::Open(const Json& id, RpcParams params) {
                  {"confinement", ConfinementEntry(ProbeKernelOnce())}};
   settings_ = std::move(settings);
   session_ = std::move(*opened);
+  tools_.emplace(*settings_, *session_);
   Respond(id, std::move(result));
 }
 
@@ -347,7 +361,7 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   link_options.capabilities = settings_->capabilities;
   slot->life = ServerLife::kStarting;
   slot->start_id = id;
-  in_flight_[Key(id)] = InFlight{name, 0};
+  in_flight_[IdKey(id)] = InFlight{name, 0};
   slot->link = ServerLink::Start(io_, *slot->opened.declaration, options, std::move(link_options),
                                  std::move(events));
   if (output_.congested()) slot->link->PauseOutput();
@@ -362,6 +376,11 @@ void Supervisor::Relay(const Json& id, RpcParams params) {
     return RespondError(
         id, Refusal(kRpcInvalidParams,
                     "the supervisor made the handshake itself: " + *method + " is not relayed"));
+  }
+  if (*method == "tools/call") {
+    return RespondError(id, Refusal(kRpcInvalidParams,
+                                    "tools/call is not relayed: tool/call calls a tool, once the "
+                                    "call is decided"));
   }
   if (!request_params.is_null() && !request_params.is_object()) {
     return RespondError(id, Refusal(kRpcInvalidParams, "params.params must be an object"));
@@ -394,7 +413,7 @@ void Supervisor::RelayText(const Json& id, const std::string& alias, const std::
                                           "32 MiB waits for it"));
   }
   slot->requests[tag] = id;
-  in_flight_[Key(id)] = InFlight{alias, tag};
+  in_flight_[IdKey(id)] = InFlight{alias, tag};
 }
 
 void Supervisor::Notify(const Json& id, RpcParams params) {
@@ -463,16 +482,18 @@ void Supervisor::Reply(const Json& id, RpcParams params) {
 void Supervisor::Cancel(const Json& id, RpcParams params) {
   Json cancelled = params.Any("id");
   if (params.problem()) return RespondError(id, *params.problem());
-  auto waiting = in_flight_.find(Key(cancelled));
+  auto waiting = in_flight_.find(IdKey(cancelled));
   if (waiting == in_flight_.end()) {
     return RespondError(
         id, Refusal(kRpcInvalidParams, "no request of the session with that id is waiting"));
   }
   const InFlight flight = waiting->second;
   auto found = slots_.find(flight.alias);
-  if (found == slots_.end() || (flight.tag == 0 && Key(found->second.start_id) != Key(cancelled))) {
+  if (found == slots_.end() ||
+      (flight.tag == 0 && IdKey(found->second.start_id) != IdKey(cancelled))) {
     return RespondError(
-        id, Refusal(kRpcInvalidParams, "only a server/start or a server/request can be cancelled"));
+        id, Refusal(kRpcInvalidParams,
+                    "only a server/start, a server/request or a tool/call can be cancelled"));
   }
   ServerSlot& slot = found->second;
   const RpcError why = Refusal(kRpcCancelled, "cancelled by the session");
@@ -482,6 +503,7 @@ void Supervisor::Cancel(const Json& id, RpcParams params) {
   } else {
     slot.link->Cancel(flight.tag, "cancelled by the session");
     slot.requests.erase(flight.tag);
+    slot.tool_calls.erase(flight.tag);
     in_flight_.erase(waiting);
     RespondError(cancelled, why);
   }
@@ -499,7 +521,7 @@ void Supervisor::StopServer(const Json& id, RpcParams params) {
   if (slot->life == ServerLife::kEnded) {
     return Respond(id, {{"status", slot->status ? Json(*slot->status) : Json()}});
   }
-  in_flight_[Key(id)] = InFlight{*alias, 0};
+  in_flight_[IdKey(id)] = InFlight{*alias, 0};
   slot->stop_ids.push_back(id);
   if (slot->life == ServerLife::kStarting) {
     StopStarting(*slot, Gone(*alias + " was stopped by the session before it answered"),
@@ -550,16 +572,16 @@ void Supervisor::SessionStatus(const Json& id) {
     for (const std::string& alias : started) names += (names.empty() ? "" : ", ") + alias;
     text += "  MCP servers   " + names + "\n";
     for (const std::string& alias : started) {
-      text += under + alias + ": its tools are put to you before the next turn plans\n";
+      text += under + alias + ": " + tools_->StatusLine(alias) + "\n";
     }
   }
   Respond(id, {{"text", text}, {"confinement", confinement}, {"servers", servers}});
 }
 
 void Supervisor::Close(const Json& id) {
-  in_flight_[Key(id)] = InFlight{"", 0};
+  in_flight_[IdKey(id)] = InFlight{"", 0};
   EndAll([this, id] {
-    in_flight_.erase(Key(id));
+    in_flight_.erase(IdKey(id));
     Respond(id, Json::object());
     Finish(0);
   });
@@ -569,11 +591,19 @@ void Supervisor::Close(const Json& id) {
 
 void Supervisor::OnAnswer(const std::string& alias, McpIncoming answer) {
   ServerSlot& slot = slots_[alias];
+  if (slot.list_reading && slot.list_reading->tag == answer.tag) {
+    return TakeListPage(slot, std::move(answer));
+  }
   auto waiting = slot.requests.find(answer.tag);
   if (waiting == slot.requests.end()) return;
   const Json session_id = waiting->second;
   slot.requests.erase(waiting);
-  in_flight_.erase(Key(session_id));
+  in_flight_.erase(IdKey(session_id));
+  if (auto call = slot.tool_calls.find(answer.tag); call != slot.tool_calls.end()) {
+    const ServerSlot::ToolCall tool_call = std::move(call->second);
+    slot.tool_calls.erase(call);
+    return AnswerToolCall(alias, session_id, std::move(answer), tool_call);
+  }
   if (answer.fault) {
     Json data = answer.fault->code ? Json{{"code", *answer.fault->code}} : Json();
     RespondError(session_id,
@@ -625,6 +655,7 @@ void Supervisor::OnMessage(const std::string& alias, McpIncoming incoming) {
       break;
     }
     case McpIncoming::Kind::kNotification:
+      if (incoming.method == "notifications/tools/list_changed") ReadListAgain(slot);
       if (incoming.method == "notifications/cancelled") {
         // It gave up a request of its own: name it by the id the session saw.
         Json& params = incoming.message["params"];
@@ -660,10 +691,13 @@ void Supervisor::Started(ServerSlot& slot) {
       {"protocolVersion", hello.protocol_version},
       {"capabilities", Json(hello.capabilities)},
       {"instructions", hello.instructions ? Json(*hello.instructions) : Json()},
-      {"tools", Json(std::move(slot.link->tools()))},
+      {"tools", Json(slot.link->tools())},
   };
+  Json list = tools_->TakeList(slot.opened.alias, ComputeDigest(*slot.opened.declaration).hex,
+                               std::move(slot.link->tools()));
+  for (auto& [name, value] : list.items()) result[name] = std::move(value);
   const Json id = slot.start_id;
-  in_flight_.erase(Key(id));
+  in_flight_.erase(IdKey(id));
   slot.start_id = nullptr;
   Respond(id, std::move(result));
 }
@@ -680,7 +714,7 @@ void Supervisor::AnswerStart(ServerSlot& slot, RpcError error) {
   if (slot.start_id.is_null()) return;
   const Json id = slot.start_id;
   slot.start_id = nullptr;
-  in_flight_.erase(Key(id));
+  in_flight_.erase(IdKey(id));
   RespondError(id, std::move(error));
 }
 
@@ -699,11 +733,25 @@ void Supervisor::Broken(ServerSlot& slot, const std::string& why) {
 
 void Supervisor::AnswerWaiting(ServerSlot& slot, const RpcError& error) {
   if (slot.link) slot.link->ForgetRequests();
+  slot.list_reading.reset();
   auto requests = std::move(slot.requests);
   slot.requests.clear();
+  auto tool_calls = std::move(slot.tool_calls);
+  slot.tool_calls.clear();
   for (auto& [tag, id] : requests) {
-    in_flight_.erase(Key(id));
-    RespondError(id, error);
+    in_flight_.erase(IdKey(id));
+    auto call = tool_calls.find(tag);
+    if (call == tool_calls.end()) {
+      RespondError(id, error);
+      continue;
+    }
+    RpcError failed = error;
+    failed.message = slot.opened.alias + ":" + EscapeControlCharacters(call->second.tool) +
+                     " failed: " + error.message;
+    if (!failed.data.is_object()) failed.data = Json::object();
+    failed.data["tool"] = call->second.tool;
+    failed.data["method"] = "tools/call";
+    RespondError(id, std::move(failed));
   }
 }
 
@@ -736,7 +784,7 @@ void Supervisor::Ended(ServerSlot& slot, int status) {
   }
   for (std::int64_t ours : left) ForgetServerRequest(ours);
   for (const Json& id : slot.stop_ids) {
-    in_flight_.erase(Key(id));
+    in_flight_.erase(IdKey(id));
     Respond(id, {{"status", slot.status ? Json(*slot.status) : Json()}});
   }
   slot.stop_ids.clear();

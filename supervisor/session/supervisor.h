@@ -29,6 +29,7 @@
 #include "supervisor/session/server_slot.h"
 #include "supervisor/session/session_opening.h"
 #include "supervisor/session/session_output.h"
+#include "supervisor/session/session_tools.h"
 
 namespace bravebot {
 
@@ -75,6 +76,10 @@ class Supervisor {
   void Reply(const Json& id, RpcParams params);
   void Cancel(const Json& id, RpcParams params);
   void StopServer(const Json& id, RpcParams params);
+  void AnswerTools(const Json& id, RpcParams params);
+  void CallTool(const Json& id, RpcParams params);
+  void Released(const Json& id, RpcParams params);
+  void OfferedTools(const Json& id, RpcParams params);
   void SessionStatus(const Json& id);
   void Close(const Json& id);
 
@@ -82,6 +87,15 @@ class Supervisor {
   ServerSlot* Find(const Json& id, const std::optional<std::string>& alias);
 
   void OnAnswer(const std::string& alias, McpIncoming answer);
+  // A tool/call's answer: the server's result marked private, or its failure
+  // in our words; `note` said beside it where there is one.
+  void AnswerToolCall(const std::string& alias, const Json& id, McpIncoming answer,
+                      const ServerSlot::ToolCall& call);
+  // Its list read again, page by page, once it says the list changed; the
+  // session is sent server/toolsChanged with what became of it.
+  void ReadListAgain(ServerSlot& slot);
+  void AskForListPage(ServerSlot& slot);
+  void TakeListPage(ServerSlot& slot, McpIncoming answer);
   void OnMessage(const std::string& alias, McpIncoming incoming);
   void OnServerExit(const std::string& alias, int status);
   void Started(ServerSlot& slot);
@@ -124,6 +138,7 @@ class Supervisor {
 
   std::optional<SessionSettings> settings_;  // once session/open is answered
   std::optional<OpenedSession> session_;
+  std::optional<SessionTools> tools_;  // once session/open is answered
   std::map<std::string, ServerSlot> slots_;
   std::map<std::string, InFlight> in_flight_;  // by the id's JSON text
   std::map<std::int64_t, ServerRequest> server_requests_;

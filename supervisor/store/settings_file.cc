@@ -227,25 +227,26 @@ std::string SettingsFiles::PathOf(Scope scope) const {
   return SettingsFilePath(scope, checkout_directory_, profile_ ? profile_->path() : "");
 }
 
-Result<McpRequest> SettingsFiles::ReadRequest(Scope scope) const {
+Result<std::optional<json>> SettingsFiles::ReadDocument(Scope scope) const {
   const std::string shown = PathOf(scope);
   const std::string name = FileNameOf(scope);
-  Result<std::optional<json>> document = std::optional<json>();
   if (scope == Scope::kUser) {
-    if (profile_ == nullptr) return McpRequest{};
-    document = ReadDocumentAt(profile_->fd(), name, shown);
-  } else {
-    Result<UniqueFd> directory = OpenCheckoutSettingsDirectory(checkout_directory_, false);
-    if (!directory) {
-      if (directory.error().code() == ErrorCode::kNotFound) return McpRequest{};
-      return directory.error();
-    }
-    BRAVEBOT_RETURN_IF_ERROR(RefuseLinkInCheckout(directory->get(), name, shown, kReplaceWithFile));
-    document = ReadDocumentAt(directory->get(), name, shown);
+    if (profile_ == nullptr) return std::optional<json>();
+    return ReadDocumentAt(profile_->fd(), name, shown);
   }
-  if (!document) return document.error();
-  if (!document->has_value()) return McpRequest{};
-  return McpRequestOf(**document, shown);
+  Result<UniqueFd> directory = OpenCheckoutSettingsDirectory(checkout_directory_, false);
+  if (!directory) {
+    if (directory.error().code() == ErrorCode::kNotFound) return std::optional<json>();
+    return directory.error();
+  }
+  BRAVEBOT_RETURN_IF_ERROR(RefuseLinkInCheckout(directory->get(), name, shown, kReplaceWithFile));
+  return ReadDocumentAt(directory->get(), name, shown);
+}
+
+Result<McpRequest> SettingsFiles::ReadRequest(Scope scope) const {
+  BRAVEBOT_ASSIGN_OR_RETURN(std::optional<json> document, ReadDocument(scope));
+  if (!document.has_value()) return McpRequest{};
+  return McpRequestOf(*document, PathOf(scope));
 }
 
 FilesRequesting SettingsFiles::FindFilesRequesting(std::string_view alias) const {

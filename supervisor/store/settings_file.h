@@ -18,6 +18,7 @@
 #define BRAVEBOT_SUPERVISOR_STORE_SETTINGS_FILE_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -123,8 +124,12 @@ class SettingsFiles {
   // directory, "".
   std::string PathOf(Scope scope) const;
 
-  // What `scope`'s file asks for. A missing file (or a missing checkout or
-  // .bravebot) asks for nothing; a link there is kRefused.
+  // `scope`'s whole document, as ParseSettingsDocument reads it; nothing for
+  // a missing file (or a missing checkout or .bravebot, or the user file with
+  // no profile directory). A link there is kRefused.
+  Result<std::optional<nlohmann::json>> ReadDocument(Scope scope) const;
+
+  // What `scope`'s file asks for. A missing file asks for nothing.
   Result<McpRequest> ReadRequest(Scope scope) const;
 
   // Which of the three files ask for `alias` (for disable without -s, and

@@ -33,8 +33,8 @@ std::string ArgumentRows(const nlohmann::json& arguments) {
   std::string rows;
   for (auto argument = arguments.begin(); argument != arguments.end(); ++argument) {
     rows += "  " + EscapeControlCharacters(argument.key()) + ": " +
-            EscapeControlCharacters(argument.value().dump(
-                -1, ' ', false, nlohmann::json::error_handler_t::replace)) +
+            EscapeControlCharacters(
+                argument.value().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) +
             "\n";
   }
   return rows + "\n";
@@ -70,8 +70,7 @@ std::string Heading(const std::string& alias, const std::string& tool) {
 
 }  // namespace
 
-CallDecision DecideCall(const CallFacts& facts, const std::string& alias,
-                        const std::string& tool) {
+CallDecision DecideCall(const CallFacts& facts, const std::string& alias, const std::string& tool) {
   const std::string name = alias + ":" + EscapeControlCharacters(tool);
   if (!facts.list_offered) {
     return Refuse("refused: " + name + " is not offered to the model in this session, since " +
@@ -115,8 +114,8 @@ std::string CallQuestion(const std::string& alias, const std::string& tool,
                          const nlohmann::json& arguments, const std::string& description,
                          bool can_record) {
   bool cut = false;
-  std::string question = Heading(alias, tool) + ArgumentRows(arguments) +
-                         MarginRows(description, 2, cut);
+  std::string question =
+      Heading(alias, tool) + ArgumentRows(arguments) + MarginRows(description, 2, cut);
   if (cut) question += "  (e to expand)\n";
   if (!description.empty()) question += "\n";
   question += "  Proceed?\n  1. Yes\n  2. Yes, and stop asking for " + alias + ":" +

@@ -26,8 +26,8 @@ enum class CallAsking {
 
 struct CallFacts {
   CallAsking asking = CallAsking::kSomebody;
-  bool list_offered = false;     // the server's list was offered to the model
-  bool tool_listed = false;      // the tool is in that list
+  bool list_offered = false;  // the server's list was offered to the model
+  bool tool_listed = false;   // the tool is in that list
   RuleVerdict rule = RuleVerdict::kNone;
   bool answered_in_project = false;  // answer 2 for this tool, in this project (mcp-tools)
   bool released = false;             // something private was let out of quarantine
@@ -39,8 +39,7 @@ struct CallDecision {
   std::string refusal;  // kRefuse: the sentence the model is told
 };
 
-CallDecision DecideCall(const CallFacts& facts, const std::string& alias,
-                        const std::string& tool);
+CallDecision DecideCall(const CallFacts& facts, const std::string& alias, const std::string& tool);
 
 // The refusal of a deny rule, the spec's words.
 std::string DenyRefusal(const std::string& alias, const std::string& tool);

@@ -65,9 +65,9 @@ void McpRules::AddRulesOf(const nlohmann::json& document, const std::string& sho
     for (std::size_t i = 0; i < list->size(); ++i) {
       const nlohmann::json& entry = (*list)[i];
       Result<std::optional<McpRule>> rule =
-          entry.is_string() ? ParseMcpRule(entry.get_ref<const std::string&>())
-                            : Result<std::optional<McpRule>>(
-                                  Error(ErrorCode::kUsage, "a rule is a string"));
+          entry.is_string()
+              ? ParseMcpRule(entry.get_ref<const std::string&>())
+              : Result<std::optional<McpRule>>(Error(ErrorCode::kUsage, "a rule is a string"));
       if (!rule) {
         notes_.push_back("rule " + std::to_string(i + 1) + " of permissions." + name + " in " +
                          shown_path + " decides nothing: " + rule.error().message());

@@ -16,13 +16,12 @@ using nlohmann::ordered_json;
 // sentence (description, title, examples, default, const, $comment, a
 // keyword of the server's own) and is left out.
 constexpr std::array<std::string_view, 15> kShapeKeywords = {
-    "type",          "required",      "enum",          "minimum",   "maximum",
-    "minLength",     "maxLength",     "minItems",      "maxItems",  "uniqueItems",
-    "multipleOf",    "minProperties", "maxProperties", "exclusiveMinimum",
-    "exclusiveMaximum"};
+    "type",       "required",      "enum",          "minimum",          "maximum",
+    "minLength",  "maxLength",     "minItems",      "maxItems",         "uniqueItems",
+    "multipleOf", "minProperties", "maxProperties", "exclusiveMinimum", "exclusiveMaximum"};
 // Keywords whose value is a schema, a list of them, or a map of names to them.
-constexpr std::array<std::string_view, 4> kSchemaKeywords = {"items", "additionalProperties",
-                                                             "not", "contains"};
+constexpr std::array<std::string_view, 4> kSchemaKeywords = {"items", "additionalProperties", "not",
+                                                             "contains"};
 constexpr std::array<std::string_view, 4> kSchemaListKeywords = {"anyOf", "oneOf", "allOf",
                                                                  "prefixItems"};
 constexpr std::array<std::string_view, 3> kSchemaMapKeywords = {"properties", "$defs",

@@ -11,9 +11,10 @@ using ::testing::Not;
 using ordered_json = nlohmann::ordered_json;
 
 std::vector<ordered_json> Weather(const std::string& description) {
-  ordered_json tool = {{"name", "get_alerts"},
-                       {"description", description},
-                       {"inputSchema", {{"type", "object"}, {"properties", ordered_json::object()}}}};
+  ordered_json tool = {
+      {"name", "get_alerts"},
+      {"description", description},
+      {"inputSchema", {{"type", "object"}, {"properties", ordered_json::object()}}}};
   return {tool};
 }
 
