@@ -1,0 +1,195 @@
+// What a session does with a started server's tool list and each call to one
+// of its tools, through bravebot-supervisor's pipes, with the files in the
+// profile directory checked: the offer pinned in mcp-approved, each call
+// decided by the rules and answer 2 recorded in mcp-tools.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "integration/supervisor_fixture.h"
+
+namespace bravebot::testing {
+namespace {
+
+using std::chrono::seconds;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class SessionToolsTest : public SupervisorTest {
+ protected:
+  // Declares `alias` as the listing server, its descriptions `description`.
+  void DeclareListing(const std::string& alias, const std::string& description) {
+    Declare(alias, {"-e", "LIST_DESCRIPTION=" + description, "--",
+                    OurProgram("fake_servers/listing_server")});
+  }
+  // The checkout's settings ask for `aliases`, with `permissions`.
+  void RequestWithRules(const std::vector<std::string>& aliases, const Json& permissions) {
+    std::ofstream(Checkout() + "/.bravebot/settings.json")
+        << Json{{"mcp", {{"request", aliases}}}, {"permissions", permissions}}.dump();
+  }
+  Json Call(SessionClient& session, const std::string& alias, const std::string& tool,
+            const std::optional<std::string>& answer = std::nullopt) {
+    Json params = {{"alias", alias}, {"tool", tool}, {"arguments", {{"text", "hi"}}}};
+    if (answer) params["answer"] = *answer;
+    return session.Call("tool/call", params)["result"];
+  }
+};
+
+TEST_F(SessionToolsTest, AListSaidYesToIsPinnedAndAChangedOneIsAskedAgain) {
+  DeclareListing("weather", "Gets weather.");
+  Request({"weather"});
+  auto first = Session();
+  OpenAndApprove(*first, {{"builtinTools", {"get_alerts"}}});
+  Json started = first->Call("server/start", {{"alias", "weather"}})["result"];
+  EXPECT_EQ(started["toolsState"], "ask");
+  EXPECT_EQ(started["offered"], false);
+  EXPECT_THAT(started["offer"].get<std::string>(),
+              HasSubstr("weather offers 5 tools\n\nThe model will read"));
+  EXPECT_THAT(started["offer"].get<std::string>(), HasSubstr("  weather:echo\n"));
+  EXPECT_EQ(started["modelTools"][0]["name"], "mcp__weather__echo");
+  EXPECT_THAT(started["modelTools"][0]["description"].get<std::string>(),
+              HasSubstr("\n\nGets weather."));
+  EXPECT_THAT(started["lint"].dump(), HasSubstr("borrowed-name"));
+  EXPECT_EQ(first->Call("tools/offered")["result"]["tools"], Json::array());
+  Json yes = first->Call("tools/answer", {{"alias", "weather"}, {"answer", "1"}})["result"];
+  EXPECT_EQ(yes["offered"], true);
+  EXPECT_THAT(Slurp(Profile() + "/mcp-approved"),
+              HasSubstr(started["toolsDigest"].get<std::string>()));
+  EXPECT_EQ(first->Call("tools/offered", {{"servers", {"weather"}}})["result"]["tools"].size(), 5u);
+  first->Call("session/close");
+
+  auto second = Session();
+  second->Call("session/open", {{"directory", Checkout()}});
+  Json again = second->Call("server/start", {{"alias", "weather"}})["result"];
+  EXPECT_EQ(again["toolsState"], "approved");
+  EXPECT_EQ(again["offered"], true);
+  second->Call("session/close");
+
+  DeclareListing("weather", "Gets weather!");  // one byte: the same server, another list
+  auto third = Session();
+  third->Call("session/open", {{"directory", Checkout()}});
+  Json changed = third->Call("server/start", {{"alias", "weather"}})["result"];
+  EXPECT_EQ(changed["toolsState"], "changed");
+  EXPECT_THAT(changed["offer"].get<std::string>(), HasSubstr("This is not the list you said yes"));
+  const std::string pinned = Slurp(Profile() + "/mcp-approved");
+  EXPECT_EQ(third->Call("tools/answer", {{"alias", "weather"}, {"answer", "2"}})["result"],
+            (Json{{"offered", false}}));
+  EXPECT_EQ(Slurp(Profile() + "/mcp-approved"), pinned);
+  EXPECT_EQ(Call(*third, "weather", "echo", "1")["state"], "refused");
+  EXPECT_THAT(third->Call("session/status")["result"]["text"].get<std::string>(),
+              HasSubstr("weather: no tool offered, as you answered"));
+}
+
+TEST_F(SessionToolsTest, RulesDecideInTheSpecsOrderAndAReleaseAsksEveryCall) {
+  DeclareListing("weather", "Gets weather.");
+  DeclareListing("weather2", "Gets weather.");
+  RequestWithRules({"weather", "weather2"}, {{"deny", {"Mcp(weather:fail)"}},
+                                             {"ask", {"Mcp(weather:echo)"}},
+                                             {"allow", {"Mcp(weather)"}}});
+  auto session = Session();
+  OpenAndApprove(*session);
+  StartAndOffer(*session, "weather");
+  StartAndOffer(*session, "weather2");
+
+  Json denied = Call(*session, "weather", "fail", "1");
+  EXPECT_EQ(denied["state"], "refused");
+  EXPECT_EQ(denied["text"],
+            "refused: a deny rule in the settings file covers weather:fail. Do not retry "
+            "weather:fail and do not look for another route to what it does: say in your reply "
+            "what you needed from it.");
+  EXPECT_EQ(Call(*session, "weather", "echo")["state"], "ask");  // ask beats allow
+  EXPECT_EQ(Call(*session, "weather", "get_alerts")["state"], "ran");
+  EXPECT_EQ(Call(*session, "weather2", "get_alerts")["state"], "ask");  // weather is whole
+
+  Json declined = Call(*session, "weather2", "get_alerts", "n");
+  EXPECT_EQ(declined["state"], "declined");
+  Json two = Call(*session, "weather2", "get_alerts", "2");
+  EXPECT_EQ(two["state"], "ran");
+  EXPECT_EQ(two["private"], true);
+  EXPECT_THAT(Slurp(Profile() + "/mcp-tools"), HasSubstr("weather2\tget_alerts\t" + Checkout()));
+  EXPECT_EQ(Call(*session, "weather2", "get_alerts")["state"], "ran");
+
+  session->Call("session/released");
+  EXPECT_EQ(Call(*session, "weather", "get_alerts")["state"], "ask");
+  EXPECT_EQ(Call(*session, "weather2", "get_alerts")["state"], "ask");
+  EXPECT_EQ(Call(*session, "weather", "fail")["state"], "refused");
+  session->Call("session/released", {{"released", false}});
+  EXPECT_EQ(Call(*session, "weather", "get_alerts")["state"], "ran");
+}
+
+TEST_F(SessionToolsTest, AFailureIsSaidInOurWordsAndAToolsOwnErrorIsAResult) {
+  DeclareListing("weather", "Gets weather.");
+  Request({"weather"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  StartAndOffer(*session, "weather");
+  Json failed =
+      session->Call("tool/call", {{"alias", "weather"}, {"tool", "fail"}, {"answer", "1"}});
+  EXPECT_EQ(failed["error"]["code"], -32004);
+  EXPECT_EQ(failed["error"]["message"],
+            "weather:fail failed: weather answered tools/call with JSON-RPC error -32602");
+  EXPECT_EQ(failed["error"]["data"],
+            (Json{{"tool", "fail"}, {"method", "tools/call"}, {"code", -32602}}));
+  EXPECT_THAT(failed.dump(), Not(HasSubstr("SERVER WORDS")));
+  Json own = Call(*session, "weather", "own_error", "1");
+  EXPECT_EQ(own["state"], "ran");
+  EXPECT_EQ(own["result"]["isError"], true);
+  Json relayed = session->Call(
+      "server/request",
+      {{"alias", "weather"}, {"method", "tools/call"}, {"params", {{"name", "echo"}}}});
+  EXPECT_THAT(relayed["error"]["message"].get<std::string>(), HasSubstr("tool/call"));
+}
+
+TEST_F(SessionToolsTest, AListThatChangesMidSessionIsAskedAboutAgain) {
+  DeclareListing("weather", "Gets weather.");
+  Request({"weather"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  StartAndOffer(*session, "weather");
+  EXPECT_EQ(Call(*session, "weather", "relist", "1")["state"], "ran");
+  auto changed = session->WaitFor("server/toolsChanged", In(seconds(5)));
+  ASSERT_TRUE(changed);
+  EXPECT_EQ((*changed)["params"]["toolsState"], "changed");
+  EXPECT_EQ((*changed)["params"]["offered"], false);
+  EXPECT_EQ(Call(*session, "weather", "echo", "1")["state"], "refused");
+  EXPECT_EQ(
+      session->Call("tools/answer", {{"alias", "weather"}, {"answer", "y"}})["result"]["offered"],
+      true);
+  EXPECT_EQ(Call(*session, "weather", "echo", "1")["state"], "ran");
+}
+
+TEST_F(SessionToolsTest, WhereNothingIsWrittenNothingIsRecorded) {
+  DeclareListing("weather", "Gets weather.");
+  Request({"weather"});
+  auto approving = Session();
+  OpenAndApprove(*approving);  // the server question, answered 1 at a terminal
+  approving->Call("session/close");
+  const std::string approved = Slurp(Profile() + "/mcp-approved");
+
+  for (const Json& mode : {Json{{"incognito", true}}, Json{{"skipPermissions", true}}}) {
+    auto session = Session();
+    Json params = mode;
+    params["directory"] = Checkout();
+    session->Call("session/open", params);
+    StartAndOffer(*session, "weather");
+    EXPECT_EQ(Call(*session, "weather", "get_alerts", "2")["state"],
+              mode.contains("incognito") ? "declined" : "ran");
+    session->Call("session/close");
+    EXPECT_EQ(Slurp(Profile() + "/mcp-approved"), approved) << mode.dump();
+    EXPECT_FALSE(std::filesystem::exists(Profile() + "/mcp-tools")) << mode.dump();
+  }
+
+  auto one_shot = Session();
+  one_shot->Call("session/open", {{"directory", Checkout()}, {"mode", "one-shot"}});
+  Json started = one_shot->Call("server/start", {{"alias", "weather"}})["result"];
+  EXPECT_EQ(started["offered"], false);
+  EXPECT_EQ(started["note"],
+            "note: weather offers no tool in this session: its list was not approved");
+  EXPECT_EQ(Call(*one_shot, "weather", "echo", "1")["state"], "refused");
+}
+
+}  // namespace
+}  // namespace bravebot::testing
