@@ -25,6 +25,17 @@ enum class ServerLife {
   kEnded,       // it ended: exited, stopped or failed
 };
 
+// A server's list read again, after it said the list changed: the tag of
+// the page asked for, the pages so far, and whether it said so again since.
+// At namespace scope, not nested in ServerSlot: clang decides whether a
+// nested class with member initializers is default-constructible before
+// the enclosing class is complete, so optional::emplace() would not compile.
+struct ListReading {
+  std::uint64_t tag = 0;
+  ToolListPages pages;
+  bool changed_again = false;
+};
+
 struct ServerSlot {
   OpenedServer opened;
   ServerLife life = ServerLife::kNotStarted;
@@ -38,13 +49,7 @@ struct ServerSlot {
     std::string note;  // said beside its result; "" for none
   };
   std::map<std::uint64_t, ToolCall> tool_calls;
-  // Its list read again, after it said the list changed: the tag of the
-  // page asked for, the pages so far, and whether it said so again since.
-  struct ListReading {
-    std::uint64_t tag = 0;
-    ToolListPages pages;
-    bool changed_again = false;
-  };
+  // Its list read again, after it said the list changed.
   std::optional<ListReading> list_reading;
   std::size_t server_requests = 0;  // its requests the session has not answered
   std::vector<Json> stop_ids;       // server/stop requests waiting for its end

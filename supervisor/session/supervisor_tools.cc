@@ -122,7 +122,7 @@ void Supervisor::ReadListAgain(ServerSlot& slot) {
 }
 
 void Supervisor::AskForListPage(ServerSlot& slot) {
-  ServerSlot::ListReading& reading = *slot.list_reading;
+  ListReading& reading = *slot.list_reading;
   reading.tag = next_tag_++;
   if (!slot.link->Request(reading.tag, "tools/list", reading.pages.NextParams(), "tools/list")) {
     Log(slot.opened.alias +
@@ -134,7 +134,7 @@ void Supervisor::AskForListPage(ServerSlot& slot) {
 
 void Supervisor::TakeListPage(ServerSlot& slot, McpIncoming answer) {
   const std::string& alias = slot.opened.alias;
-  ServerSlot::ListReading& reading = *slot.list_reading;
+  ListReading& reading = *slot.list_reading;
   std::optional<McpFault> fault = std::move(answer.fault);
   if (!fault) {
     auto step = reading.pages.Take(std::move(answer.result), answer.line_bytes);
