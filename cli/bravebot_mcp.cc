@@ -15,8 +15,9 @@ namespace {
 
 // In the order --help lists them.
 const CommandSpec* const kCommands[] = {
-    &kAddCommand,    &kApproveCommand, &kDisableCommand, &kDoctorCommand, &kEnableCommand,
-    &kForgetCommand, &kGetCommand,     &kListCommand,    &kReachCommand,  &kRemoveCommand,
+    &kAddCommand,    &kApproveCommand, &kDisableCommand, &kDoctorCommand,
+    &kEnableCommand, &kForgetCommand,  &kGetCommand,     &kListCommand,
+    &kReachCommand,  &kRemoveCommand,  &kSessionCommand,
 };
 
 std::string Usage() {

@@ -24,6 +24,13 @@ struct CommandOutput {
 CommandOutput RunCommand(const std::vector<std::string>& argv,
                          const std::vector<std::string>& environment, const std::string& cwd = "");
 
+// Runs `argv` like RunCommand, with `input` on its standard input and in a
+// session of its own, so that it has no controlling terminal (/dev/tty does
+// not open) even where the tests were started from one.
+CommandOutput RunWithoutTerminal(const std::vector<std::string>& argv,
+                                 const std::vector<std::string>& environment,
+                                 const std::string& cwd, const std::string& input);
+
 // Starts `argv` like RunCommand, with its output thrown away, and returns at
 // once; the caller waits for or kills the pid.
 pid_t StartCommand(const std::vector<std::string>& argv,

@@ -7,23 +7,23 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+
+#include "integration/run_command.h"
 
 namespace bravebot::testing {
 
-CommandOutput RunAtTerminal(const std::vector<std::string>& argv,
-                            const std::vector<std::string>& environment, const std::string& cwd,
-                            const std::string& typed) {
-  CommandOutput output;
-  int controller = -1;
-  int terminal = -1;
-  if (::openpty(&controller, &terminal, nullptr, nullptr, nullptr) != 0) return output;
-  std::vector<char*> args;
-  for (const std::string& word : argv) args.push_back(const_cast<char*>(word.c_str()));
-  args.push_back(nullptr);
-  std::vector<char*> envp;
-  for (const std::string& word : environment) envp.push_back(const_cast<char*>(word.c_str()));
-  envp.push_back(nullptr);
+namespace {
 
+// Forks `argv` with the terminal of a new pseudo-terminal as its controlling
+// terminal and its standard streams; gives its pid and the controller's fd.
+pid_t StartAtTerminal(const std::vector<std::string>& argv,
+                      const std::vector<std::string>& environment, const std::string& cwd,
+                      int& controller) {
+  int terminal = -1;
+  if (::openpty(&controller, &terminal, nullptr, nullptr, nullptr) != 0) return -1;
+  std::vector<char*> args = Pointers(argv);
+  std::vector<char*> envp = Pointers(environment);
   pid_t pid = ::fork();
   if (pid == 0) {
     ::setsid();
@@ -36,23 +36,71 @@ CommandOutput RunAtTerminal(const std::vector<std::string>& argv,
     ::_exit(127);
   }
   ::close(terminal);
-  if (pid < 0) {
-    ::close(controller);
-    return output;
-  }
-  // Typed ahead: the terminal holds it until the program reads.
-  if (!typed.empty()) [[maybe_unused]]
-    ssize_t ignored = ::write(controller, typed.data(), typed.size());
-  char buffer[4096];
+  if (pid < 0) ::close(controller);
+  return pid;
+}
+
+// Reads what the terminal shows into `shown`; false once the program closed
+// it, or showed nothing for 10 s.
+bool ReadShown(int controller, std::string& shown) {
   for (;;) {
     struct pollfd ready = {controller, POLLIN, 0};
-    if (::poll(&ready, 1, 10000) <= 0) break;
+    if (::poll(&ready, 1, 10000) <= 0) return false;
+    char buffer[4096];
     ssize_t got = ::read(controller, buffer, sizeof(buffer));
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;  // EIO once the program has closed the terminal
-    output.out.append(buffer, static_cast<size_t>(got));
+    if (got <= 0) return false;  // EIO once the program has closed the terminal
+    shown.append(buffer, static_cast<size_t>(got));
+    return true;
+  }
+}
+
+void Type(int controller, const std::string& typed) {
+  if (!typed.empty()) [[maybe_unused]]
+    ssize_t ignored = ::write(controller, typed.data(), typed.size());
+}
+
+}  // namespace
+
+CommandOutput RunAtTerminal(const std::vector<std::string>& argv,
+                            const std::vector<std::string>& environment, const std::string& cwd,
+                            const std::string& typed) {
+  CommandOutput output;
+  int controller = -1;
+  pid_t pid = StartAtTerminal(argv, environment, cwd, controller);
+  if (pid < 0) return output;
+  // Typed ahead: the terminal holds it until the program reads.
+  Type(controller, typed);
+  while (ReadShown(controller, output.out)) {
   }
   ::close(controller);
+  output.status = WaitForExit(pid);
+  return output;
+}
+
+CommandOutput RunAtTerminalStepByStep(const std::vector<std::string>& argv,
+                                      const std::vector<std::string>& environment,
+                                      const std::string& cwd,
+                                      const std::vector<TerminalStep>& steps) {
+  CommandOutput output;
+  int controller = -1;
+  pid_t pid = StartAtTerminal(argv, environment, cwd, controller);
+  if (pid < 0) return output;
+  std::size_t seen_from = 0;  // where the next prompt is looked for
+  bool open = true;
+  for (const TerminalStep& step : steps) {
+    while (open && output.out.find(step.wait_for, seen_from) == std::string::npos) {
+      open = ReadShown(controller, output.out);
+    }
+    if (!open) break;
+    seen_from = output.out.size();
+    Type(controller, step.type);
+  }
+  while (open && ReadShown(controller, output.out)) {
+  }
+  ::close(controller);
+  // A run that stopped short of its steps is ended, not waited for forever.
+  if (!open) ::kill(pid, SIGKILL);
   output.status = WaitForExit(pid);
   return output;
 }

@@ -16,6 +16,21 @@ CommandOutput RunAtTerminal(const std::vector<std::string>& argv,
                             const std::vector<std::string>& environment, const std::string& cwd,
                             const std::string& typed);
 
+// One step of a person at the terminal: once the program has shown
+// `wait_for` (after the previous step's typing), `type` is typed.
+struct TerminalStep {
+  std::string wait_for;
+  std::string type;
+};
+
+// Runs `argv` at a pseudo-terminal like RunAtTerminal, typing each step's
+// text only once its prompt has been shown, as a person would. A prompt not
+// shown within 10 s ends the run: the output says where it stopped.
+CommandOutput RunAtTerminalStepByStep(const std::vector<std::string>& argv,
+                                      const std::vector<std::string>& environment,
+                                      const std::string& cwd,
+                                      const std::vector<TerminalStep>& steps);
+
 }  // namespace bravebot::testing
 
 #endif  // BRAVEBOT_INTEGRATION_TERMINAL_H_

@@ -1,0 +1,140 @@
+// bravebot-mcp session: a bravebot session at the terminal, in plain form.
+// It starts bravebot-supervisor and speaks only its protocol to it, so what
+// a person sees here is what a session's front end is handed.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ostream>
+
+#include "base/own_programs.h"
+#include "cli/command.h"
+#include "cli/simple_options.h"
+#include "cli/supervisor_child.h"
+#include "cli/terminal_questions.h"
+#include "cli/terminal_session.h"
+
+namespace bravebot {
+namespace {
+
+// A call line longer than this is not a call anybody typed.
+constexpr std::size_t kLongestInputLine = 16 << 20;
+
+SimpleCommandSpec SessionOptions() {
+  return {"session",
+          "Opens a bravebot session in the current directory, in plain form, through "
+          "bravebot-supervisor: puts each server question and each tool list to you at the "
+          "terminal, starts the servers confined, then reads calls from standard input, one a "
+          "line, ALIAS:TOOL {json arguments}, puts each to you and prints its result. /status "
+          "shows what the session started, /release marks something private let out of "
+          "quarantine, and the end of input closes the session.",
+          /*takes_alias=*/false,
+          /*takes_json=*/false,
+          {{"--one-shot", "ask nobody, as a one-shot run does"},
+           {"--incognito", "write nothing under the profile directory"},
+           {"--dangerously-skip-permissions",
+            "answer every question yes without drawing it, and record nothing"}}};
+}
+
+// Standard input, a line at a time, read only when it can be without
+// waiting, so the supervisor's notifications are taken meanwhile.
+class InputLines {
+ public:
+  enum class Got { kLine, kNothingYet, kEnd, kTooLong };
+
+  // A whole line read already, into `line`, or what else there is.
+  Got Next(std::string& line) {
+    const std::size_t end = buffer_.find('\n');
+    if (end != std::string::npos) {
+      line = buffer_.substr(0, end);
+      buffer_.erase(0, end + 1);
+      return Got::kLine;
+    }
+    if (buffer_.size() > kLongestInputLine) return Got::kTooLong;
+    if (!ended_) return Got::kNothingYet;
+    line = std::exchange(buffer_, "");  // a last line with no line end
+    return line.empty() ? Got::kEnd : Got::kLine;
+  }
+
+  // Reads what standard input holds; call it once it can be read.
+  void Read() {
+    char chunk[4096];
+    ssize_t got = ::read(0, chunk, sizeof(chunk));
+    if (got < 0 && errno == EINTR) return;
+    if (got <= 0) {
+      ended_ = true;
+      return;
+    }
+    buffer_.append(chunk, static_cast<std::size_t>(got));
+  }
+
+ private:
+  std::string buffer_;
+  bool ended_ = false;
+};
+
+int RunSession(const SimpleOptions& options, CommandContext& context) {
+  const std::string program = ProgramBesideThisOne("bravebot-supervisor");
+  if (program.empty() || !context.fs.IsExecutableFile(program)) {
+    return Report(context, "session",
+                  Error(ErrorCode::kNotFound,
+                        "bravebot-supervisor is not beside bravebot-mcp, "
+                        "so no session can be opened: install both"));
+  }
+  // A supervisor that ends makes a write to it fail, not end this program.
+  ::signal(SIGPIPE, SIG_IGN);
+  Result<std::unique_ptr<SupervisorChild>> supervisor = SupervisorChild::Start(program);
+  if (!supervisor) return Report(context, "session", supervisor.error());
+
+  TerminalSessionOptions session_options;
+  session_options.directory = context.cwd;
+  session_options.one_shot = options.flags.count("--one-shot") > 0;
+  session_options.incognito = options.flags.count("--incognito") > 0 || IsIncognito(context);
+  session_options.skip_permissions = options.flags.count("--dangerously-skip-permissions") > 0;
+  std::unique_ptr<TerminalQuestions> questions =
+      session_options.one_shot ? nullptr : TerminalQuestions::Open();
+  TerminalSession session(**supervisor, questions.get(), context.out, context.err);
+  if (!session.Open(session_options)) {
+    (*supervisor)->Wait();  // its input closed, it ends
+    return kExitFailed;
+  }
+  // Questions that come up from here on (a list changed) are put between
+  // calls, never while one is being read.
+  InputLines input;
+  std::string line;
+  bool ended_early = false;
+  while (!session.supervisor_ended()) {
+    InputLines::Got got = input.Next(line);
+    if (got == InputLines::Got::kNothingYet) {
+      SupervisorConnection::Wait waited = session.connection().WaitUntilReadable(0);
+      if (waited == SupervisorConnection::Wait::kEnded) {
+        context.err << "bravebot-mcp session: bravebot-supervisor ended; its log above says "
+                       "why\n";
+        ended_early = true;
+        break;
+      }
+      session.PutChangedLists();
+      if (waited == SupervisorConnection::Wait::kReadable) input.Read();
+      continue;
+    }
+    if (got == InputLines::Got::kTooLong) {
+      context.err << "bravebot-mcp session: a line of over 16 MiB is no call; the session "
+                     "is closed\n";
+      break;
+    }
+    if (got == InputLines::Got::kEnd) break;
+    session.TakeLine(line);
+    session.PutChangedLists();
+  }
+  ended_early = ended_early || session.supervisor_ended();
+  if (!ended_early) session.Close();
+  const int status = (*supervisor)->Wait();
+  return ended_early || status != 0 ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+const CommandSpec kSessionCommand = {"session", "open a session here, in plain form", "",
+                                     SessionOptions, RunSession};
+
+}  // namespace bravebot

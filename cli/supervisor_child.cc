@@ -1,0 +1,87 @@
+#include "cli/supervisor_child.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <utility>
+
+extern char** environ;
+
+namespace bravebot {
+
+SupervisorChild::SupervisorChild(pid_t pid, UniqueFd input, UniqueFd output)
+    : pid_(pid), input_(std::move(input)), output_(std::move(output)) {}
+
+SupervisorChild::~SupervisorChild() { Wait(); }
+
+Result<std::unique_ptr<SupervisorChild>> SupervisorChild::Start(const std::string& program) {
+  int to_child[2];
+  int from_child[2];
+  if (::pipe2(to_child, O_CLOEXEC) != 0) return Error::FromErrno("a pipe to the supervisor");
+  UniqueFd child_input(to_child[0]), input(to_child[1]);
+  if (::pipe2(from_child, O_CLOEXEC) != 0) return Error::FromErrno("a pipe from the supervisor");
+  UniqueFd output(from_child[0]), child_output(from_child[1]);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, child_input.get(), 0);
+  posix_spawn_file_actions_adddup2(&actions, child_output.get(), 1);
+  pid_t pid = -1;
+  char* argv[] = {const_cast<char*>(program.c_str()), nullptr};
+  const int failed = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (failed != 0) return Error::FromErrno("starting " + program, failed);
+  return std::unique_ptr<SupervisorChild>(
+      new SupervisorChild(pid, std::move(input), std::move(output)));
+}
+
+bool SupervisorChild::WriteLine(const std::string& line) {
+  if (!input_.valid()) return false;
+  const std::string whole = line + "\n";
+  std::size_t written = 0;
+  while (written < whole.size()) {
+    ssize_t wrote = ::write(input_.get(), whole.data() + written, whole.size() - written);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return false;  // EPIPE: it ended (SIGPIPE is ignored by the caller)
+    written += static_cast<std::size_t>(wrote);
+  }
+  return true;
+}
+
+std::optional<std::string> SupervisorChild::TakeBufferedLine() {
+  const std::size_t end = buffer_.find('\n');
+  if (end == std::string::npos) return std::nullopt;
+  std::string line = buffer_.substr(0, end);
+  buffer_.erase(0, end + 1);
+  return line;
+}
+
+bool SupervisorChild::ReadMore() {
+  char chunk[65536];
+  for (;;) {
+    ssize_t got = ::read(output_.get(), chunk, sizeof(chunk));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    buffer_.append(chunk, static_cast<std::size_t>(got));
+    return true;
+  }
+}
+
+int SupervisorChild::Wait() {
+  if (status_) return *status_;
+  input_.reset();
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0) {
+    if (errno != EINTR) {
+      status_ = 1;
+      return *status_;
+    }
+  }
+  status_ = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+  return *status_;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,204 @@
+#include "cli/terminal_session.h"
+
+#include <utility>
+#include <vector>
+
+#include "base/result.h"
+#include "base/shown_text.h"
+#include "cli/session_view.h"
+#include "supervisor/tools/tool_offer.h"
+
+namespace bravebot {
+namespace {
+
+std::string ToolCount(std::size_t count) {
+  return std::to_string(count) + (count == 1 ? " tool" : " tools");
+}
+
+std::size_t CountOf(const nlohmann::ordered_json& list, const char* member) {
+  auto found = list.find(member);
+  return found != list.end() && found->is_array() ? found->size() : 0;
+}
+
+}  // namespace
+
+TerminalSession::TerminalSession(SupervisorChild& supervisor, TerminalQuestions* questions,
+                                 std::ostream& out, std::ostream& err)
+    : questions_(questions),
+      out_(out),
+      err_(err),
+      connection_(supervisor,
+                  [this](const Json& notification) { return OnNotification(notification); }) {}
+
+void TerminalSession::Print(const std::string& text) { out_ << text << std::flush; }
+
+bool TerminalSession::OnNotification(const Json& notification) {
+  const std::string method = notification.value("method", "");
+  const Json& params = notification.contains("params") ? notification["params"] : Json();
+  if (method == "server/stderr") {
+    // The supervisor escaped it already; the words are the server's own.
+    err_ << params.value("line", "") << "\n" << std::flush;
+  } else if (method == "server/exited") {
+    Print(params.value("alias", "") + " exited with status " +
+          std::to_string(params.value("status", -1)) + "; it is not started again\n");
+  } else if (method == "server/toolsChanged") {
+    changed_lists_.push_back(params);
+    return true;
+  } else if (method == "server/message" && params.contains("message") &&
+             params["message"].contains("id")) {
+    // The session offered servers no capability (sampling, roots,
+    // elicitation), so it answers each request of theirs that it has none.
+    connection_.SendUnanswered(
+        "server/reply",
+        {{"alias", params.value("alias", "")},
+         {"id", params["message"]["id"]},
+         {"error",
+          {{"code", -32601}, {"message", "bravebot-mcp session answers no request of a server"}}}});
+  }
+  return false;
+}
+
+std::optional<TerminalSession::Json> TerminalSession::ResultOf(const std::optional<Json>& answer) {
+  if (!answer) {
+    supervisor_ended_ = true;
+    err_ << "bravebot-mcp session: bravebot-supervisor ended before it answered; its log above "
+            "says why\n"
+         << std::flush;
+    return std::nullopt;
+  }
+  if (answer->contains("error")) {
+    Print((*answer)["error"].value("message", "the supervisor refused the request") + "\n");
+    return std::nullopt;
+  }
+  return answer->contains("result") ? (*answer)["result"] : Json::object();
+}
+
+bool TerminalSession::Open(const TerminalSessionOptions& options) {
+  const std::string mode = options.one_shot ? "one-shot" : questions_ ? "plain" : "no-terminal";
+  std::optional<Json> opened =
+      ResultOf(connection_.Call("session/open", {{"directory", options.directory},
+                                                 {"mode", mode},
+                                                 {"incognito", options.incognito},
+                                                 {"skipPermissions", options.skip_permissions}}));
+  if (!opened) return false;
+  Print(ConfinementText((*opened)["confinement"]));
+  for (const Json& note : (*opened)["notes"]) Print(note.get<std::string>() + "\n");
+
+  Json servers = (*opened)["servers"];
+  for (Json& server : servers) {
+    if (server["state"] != "ask") continue;
+    const std::string typed = questions_ ? questions_->Ask(server["question"]) : "";
+    std::optional<Json> answered = ResultOf(
+        connection_.Call("server/answer", {{"alias", server["alias"]}, {"answer", typed}}));
+    if (!answered) continue;
+    server["state"] = (*answered)["state"];
+    if (answered->contains("reason")) Print((*answered)["reason"].get<std::string>() + "\n");
+  }
+  StartServers(servers);
+  return !supervisor_ended_;
+}
+
+void TerminalSession::StartServers(const Json& servers) {
+  // Every start is sent at once: they run concurrently, and each list is put
+  // in the order of the aliases once all are up.
+  std::vector<std::pair<std::string, int>> starts;
+  for (const Json& server : servers) {
+    if (server["state"] != "start") continue;
+    const std::string alias = server["alias"];
+    starts.emplace_back(alias, connection_.Send("server/start", {{"alias", alias}}));
+  }
+  std::vector<std::pair<std::string, Json>> started;
+  for (const auto& [alias, id] : starts) {
+    if (std::optional<Json> result = ResultOf(connection_.WaitFor(id))) {
+      started.emplace_back(alias, std::move(*result));
+    }
+  }
+  for (const auto& [alias, result] : started) PutList(alias, result);
+}
+
+void TerminalSession::PutList(const std::string& alias, const Json& list) {
+  if (list.value("offered", false)) {
+    Print(alias + ": " + ToolCount(CountOf(list, "modelTools")) + " offered to the model\n");
+    return;
+  }
+  if (list.contains("note")) {
+    Print(list["note"].get<std::string>() + "\n");
+    return;
+  }
+  if (!questions_) return;  // the supervisor withholds it, and says so in a note
+  questions_->Show("\n" + list.value("offer", "") + "\n\n" + LintText(alias, list["lint"]) + "\n");
+  const std::string typed = questions_->Ask(kOfferQuestionPlain);
+  std::optional<Json> answered = ResultOf(
+      connection_.Call("tools/answer", {{"alias", alias}, {"answer", IsYes(typed) ? "y" : "n"}}));
+  if (!answered) return;
+  if (answered->contains("note")) Print((*answered)["note"].get<std::string>() + "\n");
+  Print((*answered)["offered"] == true
+            ? alias + ": " + ToolCount(CountOf(*answered, "modelTools")) + " offered to the model\n"
+            : alias + ": no tool offered, as you answered\n");
+}
+
+void TerminalSession::PutChangedLists() {
+  while (!changed_lists_.empty() && !supervisor_ended_) {
+    Json changed = std::move(changed_lists_.front());
+    changed_lists_.pop_front();
+    const std::string alias = changed.value("alias", "");
+    Print(alias + " says its list of tools changed; it was read again\n");
+    PutList(alias, changed);
+  }
+}
+
+void TerminalSession::TakeLine(const std::string& line) {
+  if (line.find_first_not_of(" \t\r") == std::string::npos) return;
+  if (line == "/status") {
+    if (std::optional<Json> status = ResultOf(connection_.Call("session/status", nullptr))) {
+      Print((*status)["text"].get<std::string>());
+    }
+  } else if (line == "/release") {
+    if (ResultOf(connection_.Call("session/released", {{"released", true}}))) {
+      Print(
+          "something private was let out of quarantine: every call from now on is put to "
+          "you\n");
+    }
+  } else if (line.front() == '/') {
+    err_ << "bravebot-mcp session: there is no " << QuoteLine(line, 40)
+         << "; /status and /release are the session's own\n"
+         << std::flush;
+  } else {
+    MakeCall(line);
+  }
+}
+
+void TerminalSession::MakeCall(const std::string& line) {
+  Result<CallLine> call = ParseCallLine(line);
+  if (!call) {
+    err_ << "bravebot-mcp session: " << call.error().message() << "\n" << std::flush;
+    return;
+  }
+  Json params = {{"alias", call->alias}, {"tool", call->tool}, {"arguments", call->arguments}};
+  std::optional<Json> decided = ResultOf(connection_.Call("tool/call", params));
+  if (decided && (*decided)["state"] == "ask") {
+    // In --plain a yes is answer 1: answer 2 is given in the full-screen
+    // interface, and there is no room for it here.
+    std::string typed;
+    if (questions_) {
+      questions_->Show("\n");
+      typed = questions_->Ask((*decided)["plainQuestion"]);
+    }
+    params["answer"] = IsYes(typed) ? "1" : "3";
+    decided = ResultOf(connection_.Call("tool/call", params));
+  }
+  if (!decided) return;
+  if ((*decided)["state"] == "ran") {
+    Print(CallResultText(call->alias, call->tool, (*decided)["result"]));
+    if (decided->contains("note")) Print((*decided)["note"].get<std::string>() + "\n");
+  } else {
+    Print(decided->value("text", "") + "\n");
+  }
+}
+
+void TerminalSession::Close() {
+  if (supervisor_ended_) return;
+  ResultOf(connection_.Call("session/close", nullptr));
+}
+
+}  // namespace bravebot

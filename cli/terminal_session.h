@@ -1,0 +1,75 @@
+// `bravebot-mcp session`'s side of the supervisor protocol: a bravebot
+// session in --plain, drawn as lines. It opens the session, puts each
+// server question and each list to the person, starts the servers, makes
+// each call the input asks for and prints what came of it. Every decision
+// is the supervisor's; this only draws what it is given and passes the
+// answer back.
+#ifndef BRAVEBOT_CLI_TERMINAL_SESSION_H_
+#define BRAVEBOT_CLI_TERMINAL_SESSION_H_
+
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "cli/supervisor_connection.h"
+#include "cli/terminal_questions.h"
+
+namespace bravebot {
+
+struct TerminalSessionOptions {
+  std::string directory;  // where the session runs
+  bool one_shot = false;  // asks nobody, as `bravebot "..."` does
+  bool incognito = false;
+  bool skip_permissions = false;
+};
+
+class TerminalSession {
+ public:
+  using Json = nlohmann::ordered_json;
+
+  // `questions` is the terminal, or null where there is none: the session
+  // is then one with no terminal, and asks nobody.
+  TerminalSession(SupervisorChild& supervisor, TerminalQuestions* questions, std::ostream& out,
+                  std::ostream& err);
+
+  // Opens the session, puts the server questions, starts every server that
+  // may start and puts each list. False where the session could not open.
+  bool Open(const TerminalSessionOptions& options);
+
+  // One line of the input: a call, /status or /release.
+  void TakeLine(const std::string& line);
+
+  // Puts each list that changed since it was last put (server/toolsChanged).
+  void PutChangedLists();
+
+  // Closes the session: every server is stopped.
+  void Close();
+
+  SupervisorConnection& connection() { return connection_; }
+  bool supervisor_ended() const { return supervisor_ended_; }
+
+ private:
+  bool OnNotification(const Json& notification);
+  // The answer's `result`; nothing, with its error or the supervisor's end
+  // printed, where there is none.
+  std::optional<Json> ResultOf(const std::optional<Json>& answer);
+  void StartServers(const Json& servers);
+  // Draws what became of a list (server/start's result, or a
+  // server/toolsChanged), and puts it to the person where it waits.
+  void PutList(const std::string& alias, const Json& list);
+  void MakeCall(const std::string& line);
+  void Print(const std::string& text);
+
+  TerminalQuestions* questions_;
+  std::ostream& out_;
+  std::ostream& err_;
+  SupervisorConnection connection_;
+  std::deque<Json> changed_lists_;  // server/toolsChanged params, oldest first
+  bool supervisor_ended_ = false;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CLI_TERMINAL_SESSION_H_

@@ -1,0 +1,224 @@
+// bravebot-mcp session, as a person uses it: at a pseudo-terminal, where its
+// questions are read from the terminal and its calls from standard input
+// (the same terminal here), and without one, with server-everything as the
+// server. What each answer records is checked in the profile directory.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "integration/peers.h"
+#include "integration/supervisor_fixture.h"
+#include "integration/terminal.h"
+
+namespace bravebot::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kEndOfInput[] = "\x04";
+constexpr char kServerQuestion[] = "[1/2/3]";
+constexpr char kListQuestion[] = "offer these tools to the model? [y/N]";
+constexpr char kCallQuestion[] = "Proceed? [y/N]";
+
+class SessionCommandTest : public SupervisorTest {
+ protected:
+  void SetUp() override {
+    SupervisorTest::SetUp();
+    if (!PeersInstalled()) return;
+    Declare("everything", {"-e", "PATH=" + PeersDirectory() + "/bin:/usr/bin:/bin", "--",
+                           "mcp-server-everything"});
+    Request({"everything"});
+  }
+
+  // `bravebot-mcp session FLAGS...` at a terminal, `typed` typed ahead.
+  CommandOutput AtTerminal(const std::string& typed, std::vector<std::string> flags = {}) {
+    flags.insert(flags.begin(), {OurProgram("bravebot-mcp"), "session"});
+    return RunAtTerminal(flags, Environment(), Checkout(), typed);
+  }
+  // The same with no terminal, `input` on its standard input.
+  CommandOutput WithoutTerminal(const std::string& input, std::vector<std::string> flags = {}) {
+    flags.insert(flags.begin(), {OurProgram("bravebot-mcp"), "session"});
+    return RunWithoutTerminal(flags, Environment(), Checkout(), input);
+  }
+
+  // The server and its list said yes to, at a terminal.
+  void ApproveServerAndList() {
+    CommandOutput first = AtTerminal(std::string("1\ny\n") + kEndOfInput);
+    ASSERT_EQ(first.status, 0) << first.out;
+    ASSERT_THAT(first.out, HasSubstr("tools offered to the model")) << first.out;
+  }
+
+  std::string Approvals() const { return Slurp(Profile() + "/mcp-approved"); }
+};
+
+TEST_F(SessionCommandTest, AtATerminalItAsksAboutTheServerItsListAndEachCall) {
+  SKIP_WITHOUT_PEERS();
+  CommandOutput session =
+      AtTerminal(std::string("1\ny\n") + "everything:echo {\"message\": \"hi there\"}\ny\n" +
+                 "everything:echo {\"message\": \"not sent\"}\nn\n/status\n" + kEndOfInput);
+  EXPECT_EQ(session.status, 0) << session.out;
+  EXPECT_THAT(session.out, HasSubstr("Confinement   "));
+  EXPECT_THAT(session.out, HasSubstr("everything"));
+  EXPECT_THAT(session.out, HasSubstr(kServerQuestion));
+  // The list, with the server's words behind the margin, then its question.
+  EXPECT_THAT(session.out, HasSubstr("everything offers "));
+  EXPECT_THAT(session.out, HasSubstr("everything:echo"));
+  EXPECT_THAT(session.out, HasSubstr("\xe2\x94\x83 "));
+  EXPECT_THAT(session.out, HasSubstr("a plain reading of everything's list found"));
+  EXPECT_THAT(session.out, HasSubstr(kListQuestion));
+  // The first call proceeded, the second declined and not sent.
+  EXPECT_THAT(session.out, HasSubstr(kCallQuestion));
+  EXPECT_THAT(session.out, HasSubstr("everything:echo returned:"));
+  EXPECT_THAT(session.out, HasSubstr("\xe2\x94\x83 Echo: hi there"));
+  EXPECT_THAT(session.out, HasSubstr("declined: the user said no to this call of everything:echo"));
+  EXPECT_THAT(session.out, Not(HasSubstr("Echo: not sent")));
+  EXPECT_THAT(session.out, HasSubstr("MCP servers   everything"));
+  EXPECT_THAT(session.out, HasSubstr("everything: "));
+  // Answer 1 approved the server's digest and its list; a yes to a call
+  // recorded nothing.
+  EXPECT_THAT(Approvals(), HasSubstr("\nserver "));
+  EXPECT_THAT(Approvals(), HasSubstr("\ntools "));
+  EXPECT_THAT(Slurp(Profile() + "/mcp-tools"), Not(HasSubstr("everything\t")));
+
+  // The next session asks about neither: the same list is pinned.
+  CommandOutput again =
+      AtTerminal(std::string("everything:echo {\"message\": \"again\"}\ny\n") + kEndOfInput);
+  EXPECT_EQ(again.status, 0) << again.out;
+  EXPECT_THAT(again.out, Not(HasSubstr(kServerQuestion)));
+  EXPECT_THAT(again.out, Not(HasSubstr(kListQuestion)));
+  EXPECT_THAT(again.out, HasSubstr("tools offered to the model"));
+  EXPECT_THAT(again.out, HasSubstr("\xe2\x94\x83 Echo: again"));
+}
+
+TEST_F(SessionCommandTest, ANoToTheListOffersNothingAndRecordsNothing) {
+  SKIP_WITHOUT_PEERS();
+  CommandOutput session = AtTerminal(std::string("1\nn\neverything:echo {\"message\": \"x\"}\n") +
+                                     "/status\n" + kEndOfInput);
+  EXPECT_EQ(session.status, 0) << session.out;
+  EXPECT_THAT(session.out, HasSubstr("everything: no tool offered, as you answered"));
+  EXPECT_THAT(session.out, HasSubstr("refused: "));
+  EXPECT_THAT(session.out, Not(HasSubstr(kCallQuestion)));
+  EXPECT_THAT(Approvals(), Not(HasSubstr("\ntools ")));
+}
+
+TEST_F(SessionCommandTest, ForgetDropsTheAnswer2ASessionRecorded) {
+  SKIP_WITHOUT_PEERS();
+  CommandOutput session = AtTerminal(std::string("2\ny\n") + kEndOfInput);
+  EXPECT_EQ(session.status, 0) << session.out;
+  EXPECT_THAT(Slurp(Profile() + "/mcp-projects"), HasSubstr(Checkout()));
+
+  CommandOutput forget =
+      RunCommand({OurProgram("bravebot-mcp"), "forget"}, Environment(), Checkout());
+  EXPECT_EQ(forget.status, 0) << forget.err;
+  EXPECT_THAT(forget.out,
+              HasSubstr("a server you have not approved is asked about again before it starts in " +
+                        Checkout()));
+  EXPECT_THAT(Slurp(Profile() + "/mcp-projects"), Not(HasSubstr(Checkout())));
+
+  // Answer 2 covered every server this checkout asks for, a declaration
+  // made anew included; once forgotten, a new declaration is asked about.
+  Declare("everything", {"-e", "PATH=" + PeersDirectory() + "/bin:/usr/bin:/bin", "-e",
+                         "GREETING=hello", "--", "mcp-server-everything"});
+  CommandOutput after = AtTerminal(std::string("3\n") + kEndOfInput);
+  EXPECT_THAT(after.out, HasSubstr(kServerQuestion));
+  EXPECT_THAT(after.out, HasSubstr("everything is not used in this session: the answer was 3"));
+}
+
+TEST_F(SessionCommandTest, AOneShotRunAsksNothingEvenAtATerminal) {
+  SKIP_WITHOUT_PEERS();
+  CommandOutput left_out = AtTerminal(std::string("1\n") + kEndOfInput, {"--one-shot"});
+  EXPECT_EQ(left_out.status, 0) << left_out.out;
+  EXPECT_THAT(left_out.out, Not(HasSubstr(kServerQuestion)));
+  EXPECT_THAT(left_out.out,
+              HasSubstr("everything was not started: a one-shot run asks nobody, so run "
+                        "bravebot-mcp approve everything"));
+
+  // Approved, its server starts; a call that would be put to you is refused.
+  ApproveServerAndList();
+  CommandOutput refused = AtTerminal(
+      std::string("everything:echo {\"message\": \"hi\"}\n") + kEndOfInput, {"--one-shot"});
+  EXPECT_EQ(refused.status, 0) << refused.out;
+  EXPECT_THAT(refused.out, Not(HasSubstr(kCallQuestion)));
+  EXPECT_THAT(refused.out, HasSubstr("refused: "));
+  EXPECT_THAT(refused.out, Not(HasSubstr("Echo: hi")));
+}
+
+TEST_F(SessionCommandTest, WithoutATerminalNobodyIsAskedAndTheServersStderrPassesThrough) {
+  SKIP_WITHOUT_PEERS();
+  CommandOutput left_out = WithoutTerminal("");
+  EXPECT_EQ(left_out.status, 0) << left_out.err;
+  EXPECT_THAT(left_out.out, HasSubstr("everything was not started: "));
+  EXPECT_THAT(left_out.out, Not(HasSubstr(kServerQuestion)));
+
+  ApproveServerAndList();
+  CommandOutput session =
+      WithoutTerminal("everything:echo {\"message\": \"hi\"}\neverything:echo [\n/status\n");
+  EXPECT_EQ(session.status, 0) << session.err;
+  EXPECT_THAT(session.out, HasSubstr("tools offered to the model"));
+  EXPECT_THAT(session.out, HasSubstr("refused: "));
+  EXPECT_THAT(session.err, HasSubstr("the arguments of everything:echo are not a JSON object"));
+  EXPECT_THAT(session.out, HasSubstr("MCP servers   everything"));
+  // server-everything says it is starting on its standard error.
+  EXPECT_THAT(session.err, HasSubstr("Starting"));
+}
+
+TEST_F(SessionCommandTest, IncognitoAndSkipPermissionsRecordNothing) {
+  SKIP_WITHOUT_PEERS();
+  CommandOutput incognito = AtTerminal(std::string("1\ny\n") + kEndOfInput, {"--incognito"});
+  EXPECT_EQ(incognito.status, 0) << incognito.out;
+  EXPECT_THAT(incognito.out, HasSubstr(kServerQuestion));
+  EXPECT_THAT(incognito.out, HasSubstr("tools offered to the model"));
+  EXPECT_THAT(Approvals(), Not(HasSubstr("\nserver ")));
+
+  CommandOutput skipping =
+      AtTerminal(std::string("everything:echo {\"message\": \"unasked\"}\n") + kEndOfInput,
+                 {"--dangerously-skip-permissions"});
+  EXPECT_EQ(skipping.status, 0) << skipping.out;
+  EXPECT_THAT(skipping.out, Not(HasSubstr(kServerQuestion)));
+  EXPECT_THAT(skipping.out, Not(HasSubstr(kListQuestion)));
+  EXPECT_THAT(skipping.out, Not(HasSubstr(kCallQuestion)));
+  EXPECT_THAT(skipping.out, HasSubstr("\xe2\x94\x83 Echo: unasked"));
+  EXPECT_THAT(Approvals(), Not(HasSubstr("\nserver ")));
+  EXPECT_THAT(Approvals(), Not(HasSubstr("\ntools ")));
+}
+
+TEST_F(SessionCommandTest, AListThatChangesMidSessionIsPutAgainBeforeTheNextCall) {
+  // The listing server, whose tool relist changes its descriptions and says
+  // its list changed; it needs no server from the npm registry.
+  Declare("listing",
+          {"-e", "LIST_DESCRIPTION=Does its job.", "-e", "LIST_NEXT=Does more than it did.", "--",
+           OurProgram("fake_servers/listing_server")});
+  Request({"listing"});
+  CommandOutput session = RunAtTerminalStepByStep(
+      {OurProgram("bravebot-mcp"), "session"}, Environment(), Checkout(),
+      {{kServerQuestion, "1\n"},
+       {kListQuestion, "y\n"},
+       {"tools offered to the model", "listing:relist\n"},
+       {kCallQuestion, "y\n"},
+       {kListQuestion, "y\n"},
+       {"tools offered to the model", "listing:echo {\"text\": \"after\"}\n"},
+       {kCallQuestion, "y\n"},
+       {"\xe2\x94\x83 after", kEndOfInput}});
+  EXPECT_EQ(session.status, 0) << session.out;
+  EXPECT_THAT(session.out, HasSubstr("listing says its list of tools changed; it was read again"));
+  EXPECT_THAT(session.out, HasSubstr("This is not the list you said yes to"));
+  EXPECT_THAT(session.out, HasSubstr("\xe2\x94\x83 Does more than it did."));
+  EXPECT_THAT(session.out, HasSubstr("\xe2\x94\x83 after"));
+  // The yes to the new list replaced the first: one tools line, holding
+  // the new list, so the next session, whose server starts with the first
+  // list again, says this is not the list you said yes to.
+  const std::string approvals = Approvals();
+  EXPECT_EQ(approvals.find("\ntools "), approvals.rfind("\ntools ")) << approvals;
+  CommandOutput next = RunAtTerminalStepByStep(
+      {OurProgram("bravebot-mcp"), "session"}, Environment(), Checkout(),
+      {{kListQuestion, "n\n"}, {"no tool offered, as you answered", kEndOfInput}});
+  EXPECT_EQ(next.status, 0) << next.out;
+  EXPECT_THAT(next.out, HasSubstr("This is not the list you said yes to"));
+  EXPECT_THAT(next.out, HasSubstr("\xe2\x94\x83 Does its job."));
+}
+
+}  // namespace
+}  // namespace bravebot::testing
