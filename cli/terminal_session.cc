@@ -39,6 +39,7 @@ bool TerminalSession::OnNotification(const Json& notification) {
     // The supervisor escaped it already; the words are the server's own.
     err_ << params.value("line", "") << "\n" << std::flush;
   } else if (method == "server/exited") {
+    running_.erase(params.value("alias", ""));
     Print(params.value("alias", "") + " exited with status " +
           std::to_string(params.value("status", -1)) + "; it is not started again\n");
   } else if (method == "server/toolsChanged") {
@@ -113,7 +114,10 @@ void TerminalSession::StartServers(const Json& servers) {
       started.emplace_back(alias, std::move(*result));
     }
   }
-  for (const auto& [alias, result] : started) PutList(alias, result);
+  for (const auto& [alias, result] : started) {
+    running_.insert(alias);
+    PutList(alias, result);
+  }
 }
 
 void TerminalSession::PutList(const std::string& alias, const Json& list) {
@@ -172,6 +176,13 @@ void TerminalSession::MakeCall(const std::string& line) {
   Result<CallLine> call = ParseCallLine(line);
   if (!call) {
     err_ << "bravebot-mcp session: " << call.error().message() << "\n" << std::flush;
+    return;
+  }
+  if (!running_.count(call->alias)) {
+    err_ << "bravebot-mcp session: " << QuoteLine(call->alias, 40)
+         << " is no server running in this session; what became of each server it asked "
+            "for was said as it opened, and /status names those running\n"
+         << std::flush;
     return;
   }
   Json params = {{"alias", call->alias}, {"tool", call->tool}, {"arguments", call->arguments}};

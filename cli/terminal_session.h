@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 
 #include "cli/supervisor_connection.h"
@@ -67,6 +68,7 @@ class TerminalSession {
   std::ostream& err_;
   SupervisorConnection connection_;
   std::deque<Json> changed_lists_;  // server/toolsChanged params, oldest first
+  std::set<std::string> running_;   // the servers started, until they end
   bool supervisor_ended_ = false;
 };
 

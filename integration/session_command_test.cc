@@ -154,12 +154,16 @@ TEST_F(SessionCommandTest, WithoutATerminalNobodyIsAskedAndTheServersStderrPasse
   EXPECT_THAT(left_out.out, Not(HasSubstr(kServerQuestion)));
 
   ApproveServerAndList();
-  CommandOutput session =
-      WithoutTerminal("everything:echo {\"message\": \"hi\"}\neverything:echo [\n/status\n");
+  CommandOutput session = WithoutTerminal(
+      "everything:echo {\"message\": \"hi\"}\neverything:echo [\n"
+      "weather:get_alerts {}\n/status\n");
   EXPECT_EQ(session.status, 0) << session.err;
   EXPECT_THAT(session.out, HasSubstr("tools offered to the model"));
   EXPECT_THAT(session.out, HasSubstr("refused: "));
   EXPECT_THAT(session.err, HasSubstr("the arguments of everything:echo are not a JSON object"));
+  EXPECT_THAT(session.err,
+              HasSubstr("\"weather\" is no server running in this session; what became of each "
+                        "server it asked for was said as it opened"));
   EXPECT_THAT(session.out, HasSubstr("MCP servers   everything"));
   // server-everything says it is starting on its standard error.
   EXPECT_THAT(session.err, HasSubstr("Starting"));
