@@ -130,7 +130,9 @@ void TerminalSession::PutList(const std::string& alias, const Json& list) {
     return;
   }
   if (!questions_) return;  // the supervisor withholds it, and says so in a note
-  questions_->Show("\n" + list.value("offer", "") + "\n\n" + LintText(alias, list["lint"]) + "\n");
+  std::string offer = list.value("offer", "");
+  while (!offer.empty() && offer.back() == '\n') offer.pop_back();
+  questions_->Show("\n" + offer + "\n\n" + LintText(alias, list["lint"]) + "\n");
   const std::string typed = questions_->Ask(kOfferQuestionPlain);
   std::optional<Json> answered = ResultOf(
       connection_.Call("tools/answer", {{"alias", alias}, {"answer", IsYes(typed) ? "y" : "n"}}));

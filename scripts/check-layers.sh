@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Fails, naming each include, when a part of the project includes a part above
 # it. From the bottom: base, confine, profiles, launcher, then the supervisor's
-# store, policy, mcp (the wire), servers and session, then cli. mcp/ sits
-# beside store/ and policy/, knowing no file: neither it nor they include the
-# other. launcher/ applies a plan and knows no reach: it includes the plan
+# store, policy, mcp (the wire), tools (lists and calls, decided), servers
+# and session, then cli. mcp/ sits beside store/ and policy/, knowing no
+# file: neither it nor they include the other; tools/ knows the store's
+# files and no process. launcher/ applies a plan and knows no reach: it includes the plan
 # types of profiles/ (landlock_rules.h, seccomp_filter.h), never confine/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,9 +14,10 @@ declare -A forbidden=(
   [confine]="profiles launcher supervisor cli"
   [profiles]="launcher supervisor cli"
   [launcher]="confine supervisor cli"
-  [supervisor/store]="supervisor/policy supervisor/mcp supervisor/servers supervisor/session cli"
+  [supervisor/store]="supervisor/policy supervisor/mcp supervisor/tools supervisor/servers supervisor/session cli"
   [supervisor/policy]="supervisor/mcp supervisor/servers supervisor/session cli"
   [supervisor/mcp]="supervisor/store supervisor/policy supervisor/servers supervisor/session launcher cli"
+  [supervisor/tools]="supervisor/mcp supervisor/servers supervisor/session cli"
   [supervisor/servers]="supervisor/session cli"
   [supervisor/session]="cli"
 )
