@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "integration/supervisor_fixture.h"
 
@@ -35,6 +36,24 @@ class SessionToolsTest : public SupervisorTest {
     Json params = {{"alias", alias}, {"tool", tool}, {"arguments", {{"text", "hi"}}}};
     if (answer) params["answer"] = *answer;
     return session.Call("tool/call", params)["result"];
+  }
+  // A session at a terminal that says yes to the server and its list, and
+  // answers 2 to a call of `tool`: recorded in mcp-tools.
+  void RecordAnswer2(const std::string& tool) {
+    auto session = Session();
+    OpenAndApprove(*session);
+    StartAndOffer(*session, "weather");
+    EXPECT_EQ(Call(*session, "weather", tool, "2")["state"], "ran");
+    session->Call("session/close");
+    ASSERT_THAT(Slurp(Profile() + "/mcp-tools"), HasSubstr("weather\t" + tool + "\t"));
+  }
+  // A session opened in the checkout in `mode`, its weather started.
+  std::unique_ptr<SessionClient> StartedIn(const std::string& mode) {
+    auto session = Session();
+    session->Call("session/open", {{"directory", Checkout()}, {"mode", mode}});
+    Json started = session->Call("server/start", {{"alias", "weather"}});
+    EXPECT_EQ(started["result"]["offered"], true) << started.dump();
+    return session;
   }
 };
 
@@ -189,6 +208,91 @@ TEST_F(SessionToolsTest, WhereNothingIsWrittenNothingIsRecorded) {
   EXPECT_EQ(started["note"],
             "note: weather offers no tool in this session: its list was not approved");
   EXPECT_EQ(Call(*one_shot, "weather", "echo", "1")["state"], "refused");
+}
+
+TEST_F(SessionToolsTest, PlainAsksBothQuestionsAsAYesOrANo) {
+  DeclareListing("weather", "Gets weather.");
+  Request({"weather"});
+  auto refusing = Session();
+  OpenAndApprove(*refusing, {{"mode", "plain"}});
+  Json started = refusing->Call("server/start", {{"alias", "weather"}})["result"];
+  EXPECT_EQ(started["toolsState"], "ask");
+  EXPECT_EQ(started["offered"], false);
+  EXPECT_FALSE(started.contains("note"));
+  EXPECT_EQ(refusing->Call("tools/answer", {{"alias", "weather"}, {"answer", "N"}})["result"],
+            (Json{{"offered", false}}));
+  refusing->Call("session/close");
+  EXPECT_THAT(Slurp(Profile() + "/mcp-approved"), Not(HasSubstr("\ntools ")));
+
+  auto session = Session();
+  session->Call("session/open", {{"directory", Checkout()}, {"mode", "plain"}});
+  session->Call("server/start", {{"alias", "weather"}});
+  EXPECT_EQ(
+      session->Call("tools/answer", {{"alias", "weather"}, {"answer", "y"}})["result"]["offered"],
+      true);
+  EXPECT_THAT(Slurp(Profile() + "/mcp-approved"), HasSubstr("\ntools "));
+  Json asked = Call(*session, "weather", "echo");
+  EXPECT_EQ(asked["state"], "ask");
+  EXPECT_THAT(asked["question"].get<std::string>(),
+              HasSubstr("  2. Yes, and stop asking for weather:echo in this project\n"));
+  EXPECT_THAT(asked["plainQuestion"].get<std::string>(),
+              HasSubstr("  weather:echo    (MCP)\n\n  text: \"hi\"\n"));
+  EXPECT_THAT(asked["plainQuestion"].get<std::string>(), ::testing::EndsWith("Proceed? [y/N]"));
+  EXPECT_THAT(asked["plainQuestion"].get<std::string>(), Not(HasSubstr("2. Yes")));
+  EXPECT_EQ(Call(*session, "weather", "echo", "y")["state"], "ran");
+  for (const char* no : {"n", "", "N", "no"}) {
+    Json declined = Call(*session, "weather", "echo", no);
+    EXPECT_EQ(declined["state"], "declined") << no;
+    EXPECT_EQ(declined["text"],
+              "declined: the user said no to this call of weather:echo, and it was not sent.");
+  }
+  EXPECT_FALSE(std::filesystem::exists(Profile() + "/mcp-tools"));
+}
+
+TEST_F(SessionToolsTest, WithNoTerminalAToolAnswered2RunsAndNothingElseIsAsked) {
+  DeclareListing("weather", "Gets weather.");
+  Request({"weather"});
+  RecordAnswer2("get_alerts");
+  auto session = StartedIn("no-terminal");
+  Json ran = Call(*session, "weather", "get_alerts");
+  EXPECT_EQ(ran["state"], "ran");
+  EXPECT_EQ(ran["private"], true);
+  Json refused = Call(*session, "weather", "echo");
+  EXPECT_EQ(refused["state"], "refused");
+  EXPECT_EQ(refused["text"],
+            "refused: weather:echo is put to the user before it runs and this session has nobody "
+            "at a terminal. Do not retry weather:echo: say in your reply what you needed from "
+            "it.");
+  // An answer passed where nobody can be asked is not taken as theirs.
+  EXPECT_EQ(Call(*session, "weather", "echo", "1")["state"], "refused");
+}
+
+TEST_F(SessionToolsTest, AOneShotRunRunsAToolAnswered2UntilSomethingPrivateIsLetOut) {
+  DeclareListing("weather", "Gets weather.");
+  RequestWithRules({"weather"}, {{"allow", {"Mcp(weather:echo)"}}});
+  RecordAnswer2("get_alerts");
+  auto session = StartedIn("one-shot");
+  EXPECT_EQ(Call(*session, "weather", "get_alerts")["state"], "ran");
+  // No allow rule decides anything in a one-shot run.
+  Json echo = Call(*session, "weather", "echo");
+  EXPECT_EQ(echo["state"], "refused");
+  EXPECT_THAT(echo["text"].get<std::string>(), HasSubstr("a one-shot run asks nobody"));
+  session->Call("session/released");
+  EXPECT_EQ(Call(*session, "weather", "get_alerts")["state"], "refused");
+}
+
+TEST_F(SessionToolsTest, ForgetDropsTheAnswer2ACallRecorded) {
+  DeclareListing("weather", "Gets weather.");
+  Request({"weather"});
+  RecordAnswer2("get_alerts");
+  CommandOutput forget =
+      RunCommand({OurProgram("bravebot-mcp"), "forget"}, Environment(), Checkout());
+  EXPECT_EQ(forget.status, 0) << forget.err;
+  EXPECT_EQ(forget.out,
+            "weather:get_alerts is asked about again before each call in " + Checkout() + "\n");
+  EXPECT_THAT(Slurp(Profile() + "/mcp-tools"), Not(HasSubstr("get_alerts")));
+  auto session = StartedIn("terminal");
+  EXPECT_EQ(Call(*session, "weather", "get_alerts")["state"], "ask");
 }
 
 }  // namespace
