@@ -1,6 +1,7 @@
 #include "cli/supervisor_child.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,9 +30,19 @@ Result<std::unique_ptr<SupervisorChild>> SupervisorChild::Start(const std::strin
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, child_input.get(), 0);
   posix_spawn_file_actions_adddup2(&actions, child_output.get(), 1);
+  // The session ignores SIGPIPE; the supervisor starts from the default and
+  // decides for itself, as it does when a front end starts it.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attributes, &pipe_signal);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
   pid_t pid = -1;
   char* argv[] = {const_cast<char*>(program.c_str()), nullptr};
-  const int failed = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  const int failed = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv, environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (failed != 0) return Error::FromErrno("starting " + program, failed);
   return std::unique_ptr<SupervisorChild>(

@@ -34,7 +34,9 @@ void TerminalSession::Print(const std::string& text) { out_ << text << std::flus
 
 bool TerminalSession::OnNotification(const Json& notification) {
   const std::string method = notification.value("method", "");
-  const Json& params = notification.contains("params") ? notification["params"] : Json();
+  const Json params = notification.contains("params") && notification["params"].is_object()
+                          ? notification["params"]
+                          : Json::object();
   if (method == "server/stderr") {
     // The supervisor escaped it already; the words are the server's own.
     err_ << params.value("line", "") << "\n" << std::flush;

@@ -224,5 +224,20 @@ TEST_F(SessionCommandTest, AListThatChangesMidSessionIsPutAgainBeforeTheNextCall
   EXPECT_THAT(next.out, HasSubstr("\xe2\x94\x83 Does its job."));
 }
 
+TEST_F(SessionCommandTest, WhatAServerReturnsReachesNoTerminalRaw) {
+  Declare("listing", {"--", OurProgram("fake_servers/listing_server")});
+  Request({"listing"});
+  // Its echo tool returns what it is given: a title escape, a bell, a
+  // zero-width space and a right-to-left override.
+  CommandOutput session =
+      WithoutTerminal("listing:echo {\"text\": \"\\u001b]0;owned\\u0007 \\u200bhi\\u202e\"}\n",
+                      {"--dangerously-skip-permissions"});
+  EXPECT_EQ(session.status, 0) << session.err;
+  EXPECT_THAT(session.out, HasSubstr("\xe2\x94\x83 \\x1b]0;owned\\x07 \\u200bhi\\u202e\n"));
+  EXPECT_THAT(session.out, Not(HasSubstr("\x1b")));
+  EXPECT_THAT(session.out, Not(HasSubstr("\x07")));
+  EXPECT_THAT(session.out, Not(HasSubstr("\xe2\x80\x8b")));
+}
+
 }  // namespace
 }  // namespace bravebot::testing
