@@ -25,6 +25,13 @@ std::string AsciiLowercase(std::string_view text) {
   return lower;
 }
 
+bool UrlCarriesCredentials(std::string_view url) {
+  const size_t scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return false;
+  std::string_view rest = url.substr(scheme_end + 3);
+  return rest.substr(0, rest.find_first_of("/?#")).find('@') != std::string_view::npos;
+}
+
 Result<ServiceUrl> ParseServiceUrl(std::string_view url) {
   if (HasSpaceOrControl(url)) return UrlError("holds a space or a control character");
   size_t scheme_end = url.find("://");
@@ -38,8 +45,7 @@ Result<ServiceUrl> ParseServiceUrl(std::string_view url) {
   }
   std::string_view rest = url.substr(scheme_end + 3);
   std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
-  if (authority.find('@') != std::string_view::npos) {
-    parsed.carries_credentials = true;
+  if (UrlCarriesCredentials(url)) {
     return UrlError(
         "carries a user or a password, and a declaration never holds one: give the "
         "server's address alone (the url is not repeated here, since it holds a secret)");

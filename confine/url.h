@@ -15,11 +15,15 @@
 namespace bravebot {
 
 struct ServiceUrl {
-  std::string scheme;                // "http" or "https", lowercase
-  std::string host;                  // as written, without brackets around an IPv6 address
-  std::string port;                  // digits as written, or "" when none is given
-  bool carries_credentials = false;  // a user or a password before '@'
+  std::string scheme;  // "http" or "https", lowercase
+  std::string host;    // as written, without brackets around an IPv6 address
+  std::string port;    // digits as written, or "" when none is given
 };
+
+// Whether `url` holds a user or a password before an '@' of its authority,
+// which ParseServiceUrl refuses: a caller that must not show such a url
+// asks first.
+bool UrlCarriesCredentials(std::string_view url);
 
 // `text` with A-Z made a-z and every other byte kept: how a scheme and a host
 // name are compared.
