@@ -1,0 +1,101 @@
+#include "supervisor/mcp/streamable_http.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace bravebot {
+namespace {
+
+using ::testing::Contains;
+using ::testing::Not;
+using ::testing::Pair;
+
+HttpResponseHead HeadOf(const std::vector<std::string>& lines) {
+  HttpHeadReader reader;
+  for (const std::string& line : lines) reader.TakeLine(line);
+  return reader.head();
+}
+
+TEST(StreamableHttpTest, TheHeadIsReadWhateverTheCaseOfItsNames) {
+  HttpResponseHead head = HeadOf({"HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 200 OK\r\n",
+                                  "content-TYPE: Text/Event-Stream; charset=utf-8\r\n",
+                                  "Mcp-Session-Id:  abc-123 \r\n", "\r\n"});
+  EXPECT_EQ(head.status, 200);
+  EXPECT_EQ(head.content_type, "text/event-stream");
+  EXPECT_EQ(head.session_id, "abc-123");
+  EXPECT_EQ(HeadOf({"HTTP/2 308\r\n", "location: /mcp/\r\n"}).location, "/mcp/");
+  EXPECT_EQ(HeadOf({"HTTP/2 308\r\n"}).status, 308);
+}
+
+TEST(StreamableHttpTest, EveryPostAcceptsBothAndTheSessionGoesOnceAgreed) {
+  StreamableHttpClient client;
+  HttpRequest first = client.Post(R"({"jsonrpc":"2.0","id":1,"method":"initialize"})");
+  EXPECT_EQ(first.method, "POST");
+  EXPECT_THAT(first.headers, Contains(Pair("Accept", "application/json, text/event-stream")));
+  EXPECT_THAT(first.headers, Contains(Pair("Content-Type", "application/json")));
+  EXPECT_THAT(first.headers, Not(Contains(Pair("MCP-Session-Id", ::testing::_))));
+  EXPECT_THAT(first.headers, Not(Contains(Pair("MCP-Protocol-Version", ::testing::_))));
+  EXPECT_FALSE(client.has_session());
+
+  client.TakeHandshake(HeadOf({"HTTP/1.1 200 OK", "MCP-Session-Id: s-1"}), "2025-11-25");
+  EXPECT_TRUE(client.has_session());
+  HttpRequest later = client.Post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  EXPECT_THAT(later.headers, Contains(Pair("MCP-Session-Id", "s-1")));
+  EXPECT_THAT(later.headers, Contains(Pair("MCP-Protocol-Version", "2025-11-25")));
+
+  HttpRequest listen = client.Listen("ev-7");
+  EXPECT_EQ(listen.method, "GET");
+  EXPECT_THAT(listen.headers, Contains(Pair("Accept", "text/event-stream")));
+  EXPECT_THAT(listen.headers, Contains(Pair("Last-Event-ID", "ev-7")));
+  EXPECT_THAT(listen.headers, Contains(Pair("MCP-Session-Id", "s-1")));
+  EXPECT_THAT(client.Listen("").headers, Not(Contains(Pair("Last-Event-ID", ::testing::_))));
+  HttpRequest end = client.End();
+  EXPECT_EQ(end.method, "DELETE");
+  EXPECT_THAT(end.headers, Contains(Pair("MCP-Session-Id", "s-1")));
+}
+
+TEST(StreamableHttpTest, AnAnswerIsJsonAnEventStreamNothingOrARedirect) {
+  StreamableHttpClient client;
+  HttpRequest post = client.Post("{}");
+  auto read = [&](std::vector<std::string> lines, bool expected) {
+    return ReadAnswerHead("docs", post, HeadOf(lines), expected);
+  };
+  EXPECT_EQ(*read({"HTTP/1.1 200 OK", "Content-Type: application/json"}, true), AnswerBody::kJson);
+  EXPECT_EQ(*read({"HTTP/1.1 200 OK", "Content-Type: text/event-stream"}, true),
+            AnswerBody::kEventStream);
+  EXPECT_EQ(*read({"HTTP/1.1 202 Accepted"}, false), AnswerBody::kNothing);
+  EXPECT_EQ(*read({"HTTP/1.1 307 Temporary Redirect", "Location: /mcp/"}, true),
+            AnswerBody::kRedirect);
+}
+
+TEST(StreamableHttpTest, AFailedAnswerIsSaidInOurWords) {
+  StreamableHttpClient client;
+  HttpRequest post = client.Post("{}");
+  auto message = [&](std::vector<std::string> lines, bool expected) {
+    Result<AnswerBody> body = ReadAnswerHead("docs", post, HeadOf(lines), expected);
+    EXPECT_FALSE(body);
+    return body ? std::string() : body.error().message();
+  };
+  EXPECT_EQ(message({"HTTP/1.1 500 SERVER WORDS", "Content-Type: text/plain"}, true),
+            "docs answered POST with HTTP 500");
+  EXPECT_EQ(message({"HTTP/1.1 404 Not Found"}, true), "docs answered POST with HTTP 404");
+  EXPECT_EQ(message({"HTTP/1.1 202 Accepted"}, true),
+            "docs answered POST with HTTP 202 and no answer, where a request needs one");
+  EXPECT_EQ(message({"HTTP/1.1 200 OK", "Content-Type: text/html"}, true),
+            "docs answered POST with HTTP 200 and a body that is neither application/json nor "
+            "text/event-stream");
+  EXPECT_EQ(message({"HTTP/1.1 302 Found"}, true),
+            "docs answered POST with HTTP 302 and no place to go");
+
+  // Once in a session, a 404 says the server ended it.
+  client.TakeHandshake(HeadOf({"HTTP/1.1 200 OK", "MCP-Session-Id: s-1"}), "2025-11-25");
+  Result<AnswerBody> ended =
+      ReadAnswerHead("docs", client.Post("{}"), HeadOf({"HTTP/1.1 404 Not Found"}), true);
+  ASSERT_FALSE(ended);
+  EXPECT_EQ(ended.error().message(),
+            "docs answered POST with HTTP 404 for its MCP session: the server ended it, and a new "
+            "one starts only when the server is started again");
+}
+
+}  // namespace
+}  // namespace bravebot
