@@ -1,0 +1,349 @@
+#include "supervisor/servers/http_client.h"
+
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "confine/url.h"
+
+namespace bravebot {
+namespace {
+
+void InitializeCurlOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+std::string EffectivePort(const ServiceUrl& url) {
+  if (!url.port.empty()) return url.port;
+  return url.scheme == "https" ? "443" : "80";
+}
+
+// The host as a url writes it: an IPv6 address inside brackets.
+std::string UrlHost(const std::string& host) {
+  return host.find(':') == std::string::npos ? host : "[" + host + "]";
+}
+
+// Whether libcurl reads `url`'s host as `ours` does: a url two readers read
+// apart is refused, since the host matched is then not the host reached.
+bool CurlReadsTheSameHost(const std::string& url, const ServiceUrl& ours) {
+  CURLU* parsed = curl_url();
+  if (parsed == nullptr) return false;
+  char* host = nullptr;
+  const bool same = curl_url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK &&
+                    curl_url_get(parsed, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+                    AsciiLowercase(host) == AsciiLowercase(UrlHost(ours.host));
+  curl_free(host);
+  curl_url_cleanup(parsed);
+  return same;
+}
+
+}  // namespace
+
+struct HttpClient::Transfer {
+  TransferId id = 0;
+  CURL* easy = nullptr;
+  curl_slist* headers = nullptr;
+  curl_slist* connect_to = nullptr;
+  std::string body;  // a POST's, alive while libcurl sends it
+  std::chrono::milliseconds timeout{0};
+  HttpHeadReader head_reader;
+  bool head_whole = false;
+  bool head_given = false;
+  std::string arrived;  // body bytes not given yet
+  std::optional<CURLcode> ended;
+  HttpHandlers handlers;
+  char error_buffer[CURL_ERROR_SIZE] = {};
+
+  ~Transfer() {
+    if (easy != nullptr) curl_easy_cleanup(easy);
+    curl_slist_free_all(headers);
+    curl_slist_free_all(connect_to);
+  }
+};
+
+// A socket libcurl asked to be told about. Its descriptor never closes the
+// socket: libcurl does, after telling us to stop watching it.
+struct HttpClient::Watch {
+  Watch(boost::asio::io_context& io, int socket) : descriptor(io, socket), fd(socket) {}
+  ~Watch() { StopWatching(); }
+  // Done as soon as libcurl says, before it closes the socket: a descriptor
+  // released later would take the watch off whatever socket has its number
+  // by then.
+  void StopWatching() {
+    if (!descriptor.is_open()) return;
+    boost::system::error_code ignored;
+    descriptor.cancel(ignored);
+    descriptor.release();
+  }
+  boost::asio::posix::stream_descriptor descriptor;
+  int fd;
+  int what = 0;  // CURL_POLL_IN, CURL_POLL_OUT or CURL_POLL_INOUT
+  bool reading = false;
+  bool writing = false;
+};
+
+namespace {
+
+size_t OnHeader(char* data, size_t size, size_t count, void* transfer_pointer) {
+  auto* transfer = static_cast<HttpClient::Transfer*>(transfer_pointer);
+  std::string_view line(data, size * count);
+  transfer->head_reader.TakeLine(line);
+  const bool blank = line == "\r\n" || line == "\n";
+  // The blank line after an interim answer (100 Continue) ends no head.
+  if (blank && transfer->head_reader.head().status >= 200) transfer->head_whole = true;
+  return size * count;
+}
+
+size_t OnBodyBytes(char* data, size_t size, size_t count, void* transfer_pointer) {
+  auto* transfer = static_cast<HttpClient::Transfer*>(transfer_pointer);
+  transfer->arrived.append(data, size * count);
+  return size * count;
+}
+
+}  // namespace
+
+HttpClient::HttpClient(boost::asio::io_context& io, std::string alias)
+    : io_(io), alias_(std::move(alias)), multi_(nullptr), timer_(io) {
+  InitializeCurlOnce();
+  multi_ = curl_multi_init();
+  curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &HttpClient::OnSocket);
+  curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
+  curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &HttpClient::OnTimer);
+  curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
+}
+
+HttpClient::~HttpClient() {
+  *alive_ = false;
+  timer_.cancel();
+  for (auto& [id, transfer] : transfers_) {
+    curl_multi_remove_handle(multi_, transfer->easy);
+  }
+  transfers_.clear();
+  watches_.clear();
+  curl_multi_cleanup(multi_);
+}
+
+HttpClient::TransferId HttpClient::Send(const std::string& url, const HttpRequest& request,
+                                        std::chrono::milliseconds timeout, HttpHandlers handlers) {
+  const TransferId id = next_id_++;
+  auto transfer = std::make_unique<Transfer>();
+  transfer->id = id;
+  transfer->handlers = std::move(handlers);
+  transfer->timeout = timeout;
+
+  Result<ServiceUrl> parsed = ParseServiceUrl(url);
+  std::optional<Error> refused;
+  if (!parsed) {
+    refused = Error(ErrorCode::kRefused, alias_ + " was not reached: " + parsed.error().message());
+  } else if (!CurlReadsTheSameHost(url, *parsed)) {
+    refused = Error(ErrorCode::kRefused,
+                    alias_ +
+                        " was not reached: its url spells its host in a way a connection "
+                        "could read as another, so nothing was sent");
+  }
+  transfers_[id] = std::move(transfer);
+  if (refused) {
+    // From the loop, as every other outcome comes.
+    boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_), id, error = *refused] {
+      if (alive.lock()) Fail(id, error);
+    });
+    return id;
+  }
+
+  Transfer& t = *transfers_[id];
+  t.easy = curl_easy_init();
+  CURL* easy = t.easy;
+  curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(easy, CURLOPT_PRIVATE, static_cast<void*>(&t));
+  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(easy, CURLOPT_PROXY, "");  // no proxy from the environment
+  curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+  curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+  // Whatever libcurl makes of the url, it connects to the host matched.
+  const std::string pin = "::" + UrlHost(parsed->host) + ":" + EffectivePort(*parsed);
+  t.connect_to = curl_slist_append(nullptr, pin.c_str());
+  curl_easy_setopt(easy, CURLOPT_CONNECT_TO, t.connect_to);
+  for (const auto& [name, value] : request.headers) {
+    t.headers = curl_slist_append(t.headers, (name + ": " + value).c_str());
+  }
+  t.headers = curl_slist_append(t.headers, "Expect:");  // no wait for 100 Continue
+  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, t.headers);
+  if (request.method == "POST") {
+    t.body = request.body;
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t.body.size()));
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, t.body.data());
+  } else if (request.method == "GET") {
+    curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+  } else {
+    curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  }
+  if (timeout.count() > 0) curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(timeout.count()));
+  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &OnHeader);
+  curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
+  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &OnBodyBytes);
+  curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error_buffer);
+  curl_multi_add_handle(multi_, easy);
+  return id;
+}
+
+void HttpClient::Cancel(TransferId id) {
+  auto found = transfers_.find(id);
+  if (found == transfers_.end()) return;
+  if (found->second->easy != nullptr) {
+    curl_multi_remove_handle(multi_, found->second->easy);
+  }
+  transfers_.erase(found);
+}
+
+int HttpClient::OnSocket(CURL*, curl_socket_t fd, int what, void* client, void*) {
+  static_cast<HttpClient*>(client)->Watching(fd, what);
+  return 0;
+}
+
+int HttpClient::OnTimer(CURLM*, long timeout_ms, void* client) {
+  auto* self = static_cast<HttpClient*>(client);
+  if (timeout_ms < 0) {
+    self->timer_.cancel();
+    return 0;
+  }
+  self->timer_.expires_after(std::chrono::milliseconds(timeout_ms));
+  self->timer_.async_wait(
+      [self, alive = std::weak_ptr<bool>(self->alive_)](const boost::system::error_code& error) {
+        if (error || !alive.lock()) return;
+        self->Act(CURL_SOCKET_TIMEOUT, 0);
+      });
+  return 0;
+}
+
+void HttpClient::Watching(int fd, int what) {
+  if (what == CURL_POLL_REMOVE) {
+    auto found = watches_.find(fd);
+    if (found != watches_.end()) {
+      found->second->StopWatching();
+      watches_.erase(found);
+    }
+    return;
+  }
+  std::shared_ptr<Watch>& watch = watches_[fd];
+  if (!watch) watch = std::make_shared<Watch>(io_, fd);
+  watch->what = what;
+  Arm(watch);
+}
+
+void HttpClient::Arm(const std::shared_ptr<Watch>& watch) {
+  auto wait = [this, watch](boost::asio::posix::stream_descriptor::wait_type type, bool& waiting,
+                            int wanted, int event) {
+    if (waiting || (watch->what & wanted) == 0) return;
+    waiting = true;
+    watch->descriptor.async_wait(type, [this, watch, alive = std::weak_ptr<bool>(alive_), &waiting,
+                                        wanted, event](const boost::system::error_code& error) {
+      if (!alive.lock()) return;
+      waiting = false;
+      auto current = watches_.find(watch->fd);
+      if (error || current == watches_.end() || current->second != watch) return;
+      if ((watch->what & wanted) == 0) return;
+      Act(watch->fd, event);
+      // libcurl may have stopped watching it, or replaced it, meanwhile.
+      current = watches_.find(watch->fd);
+      if (current != watches_.end() && current->second == watch) Arm(watch);
+    });
+  };
+  wait(boost::asio::posix::stream_descriptor::wait_read, watch->reading, CURL_POLL_IN,
+       CURL_CSELECT_IN);
+  wait(boost::asio::posix::stream_descriptor::wait_write, watch->writing, CURL_POLL_OUT,
+       CURL_CSELECT_OUT);
+}
+
+void HttpClient::Act(int fd, int events) {
+  std::weak_ptr<bool> alive = alive_;
+  int running = 0;
+  acting_ = true;
+  curl_multi_socket_action(multi_, fd, events, &running);
+  acting_ = false;
+  if (alive.lock()) Deliver();
+}
+
+namespace {
+
+std::string InOurWords(const std::string& alias, CURLcode code, std::chrono::milliseconds timeout) {
+  switch (code) {
+    case CURLE_OPERATION_TIMEDOUT:
+      return "no answer from " + alias + " within " +
+             std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count()) +
+             " s";
+    case CURLE_COULDNT_RESOLVE_HOST:
+      return alias + " was not reached: its host name does not resolve";
+    case CURLE_COULDNT_CONNECT:
+      return alias + " was not reached: the connection was refused";
+    case CURLE_PEER_FAILED_VERIFICATION:
+      return alias +
+             " was not reached: its certificate does not verify against this machine's "
+             "certificate authorities, so nothing was sent";
+    case CURLE_SSL_CONNECT_ERROR:
+      return alias + " was not reached: a TLS connection to it could not be made";
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+      return alias + " closed the connection before its answer was whole";
+    default:
+      return alias + " was not reached: " + curl_easy_strerror(code);
+  }
+}
+
+}  // namespace
+
+void HttpClient::Deliver() {
+  CURLMsg* message = nullptr;
+  int left = 0;
+  while ((message = curl_multi_info_read(multi_, &left)) != nullptr) {
+    if (message->msg != CURLMSG_DONE) continue;
+    char* transfer = nullptr;
+    curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &transfer);
+    if (transfer != nullptr) reinterpret_cast<Transfer*>(transfer)->ended = message->data.result;
+  }
+  std::weak_ptr<bool> alive = alive_;
+  std::vector<TransferId> ids;
+  for (const auto& [id, transfer] : transfers_) ids.push_back(id);
+  for (TransferId id : ids) {
+    // A handler may cancel any transfer, or end this client.
+    auto given = [&] { return alive.lock() && transfers_.count(id) > 0; };
+    Transfer* transfer = transfers_[id].get();
+    if (transfer->head_whole && !transfer->head_given) {
+      transfer->head_given = true;
+      if (transfer->handlers.on_head) transfer->handlers.on_head(transfer->head_reader.head());
+      if (!given()) continue;
+    }
+    if (!transfer->arrived.empty() && transfer->head_given) {
+      std::string bytes = std::exchange(transfer->arrived, std::string());
+      if (transfer->handlers.on_body) transfer->handlers.on_body(bytes);
+      if (!given()) continue;
+    }
+    if (!transfer->ended) continue;
+    const CURLcode code = *transfer->ended;
+    if (code == CURLE_OK) {
+      HttpHandlers handlers = std::move(transfer->handlers);
+      Cancel(id);
+      if (handlers.on_done) handlers.on_done(Status());
+    } else {
+      Fail(id, Error(ErrorCode::kRefused, InOurWords(alias_, code, transfer->timeout)));
+    }
+    if (!alive.lock()) return;
+  }
+}
+
+void HttpClient::Fail(TransferId id, Error error) {
+  auto found = transfers_.find(id);
+  if (found == transfers_.end()) return;
+  HttpHandlers handlers = std::move(found->second->handlers);
+  Cancel(id);
+  if (handlers.on_done) handlers.on_done(std::move(error));
+}
+
+}  // namespace bravebot

@@ -1,0 +1,95 @@
+// HTTP for service servers: libcurl's multi interface driven by the
+// supervisor's Boost.Asio loop, so a slow service never stalls a stdio
+// server or another service. Each transfer's head, body and end come
+// through its handlers, from the loop, never from inside libcurl: a handler
+// may Send or Cancel.
+//
+// What it never does: follow a redirect (the head comes back with its
+// Location, for DecideRedirect), use a proxy, speak anything but http and
+// https, or skip verifying a certificate against the system's authorities.
+// The host it connects to is the one the url parser of `add` read
+// (CURLOPT_CONNECT_TO), and a url that libcurl reads as another host is
+// refused before anything is sent.
+//
+//   HttpClient http(io);
+//   http.Send(url, client.Post(line), std::chrono::seconds(30),
+//             {.on_head = ..., .on_body = ..., .on_done = [](Status done) { ... }});
+#ifndef BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CLIENT_H_
+#define BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CLIENT_H_
+
+#include <curl/curl.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "supervisor/mcp/streamable_http.h"
+
+namespace bravebot {
+
+struct HttpHandlers {
+  // The head of the answer, once whole (after any 100 Continue).
+  std::function<void(const HttpResponseHead& head)> on_head;
+  // A piece of its body, in order.
+  std::function<void(std::string_view bytes)> on_body;
+  // The transfer is over: the whole body was given, or why not, in our
+  // words naming `alias` (a timeout, a refused connection, a certificate
+  // that does not verify, a connection cut). Not called after Cancel.
+  std::function<void(Status done)> on_done;
+};
+
+class HttpClient {
+ public:
+  using TransferId = std::uint64_t;
+
+  HttpClient(boost::asio::io_context& io, std::string alias);
+  ~HttpClient();  // every transfer still under way is cancelled
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
+  // Sends `request` to `url`; `timeout` bounds the whole transfer (zero: no
+  // bound, for a stream). A url refused before anything is sent (not one
+  // `add` could declare, or read by libcurl as another host) is given to
+  // on_done from the loop, as every other outcome is.
+  TransferId Send(const std::string& url, const HttpRequest& request,
+                  std::chrono::milliseconds timeout, HttpHandlers handlers);
+  // Ends a transfer; its handlers are not called again.
+  void Cancel(TransferId id);
+  std::size_t transfers() const { return transfers_.size(); }
+
+  // One transfer and one socket watched, as the .cc defines them.
+  struct Transfer;
+  struct Watch;
+
+ private:
+  static int OnSocket(CURL* easy, curl_socket_t fd, int what, void* client, void* socket_data);
+  static int OnTimer(CURLM* multi, long timeout_ms, void* client);
+  void Watching(int fd, int what);
+  void Arm(const std::shared_ptr<Watch>& watch);
+  void Act(int fd, int events);
+  // After libcurl ran: every head and body piece that arrived, then every
+  // transfer that ended, given to its handlers.
+  void Deliver();
+  void Fail(TransferId id, Error error);
+
+  boost::asio::io_context& io_;
+  std::string alias_;
+  CURLM* multi_;
+  boost::asio::steady_timer timer_;
+  std::map<TransferId, std::unique_ptr<Transfer>> transfers_;
+  std::map<int, std::shared_ptr<Watch>> watches_;
+  TransferId next_id_ = 1;
+  bool acting_ = false;  // inside curl_multi_socket_action
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CLIENT_H_

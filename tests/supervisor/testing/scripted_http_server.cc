@@ -1,0 +1,118 @@
+#include "tests/supervisor/testing/scripted_http_server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace bravebot::testing {
+namespace {
+
+// Reads one request, head and body (by its Content-Length); "" at the end.
+std::string ReadRequest(int connection) {
+  std::string request;
+  char buffer[4096];
+  std::size_t head_end = std::string::npos;
+  while ((head_end = request.find("\r\n\r\n")) == std::string::npos) {
+    ssize_t got = ::read(connection, buffer, sizeof(buffer));
+    if (got <= 0) return "";
+    request.append(buffer, static_cast<std::size_t>(got));
+  }
+  std::size_t length = 0;
+  for (std::size_t line = 0; line < head_end;) {
+    std::size_t end = request.find("\r\n", line);
+    if (::strncasecmp(request.c_str() + line, "content-length:", 15) == 0) {
+      length = std::strtoul(request.c_str() + line + 15, nullptr, 10);
+    }
+    line = end + 2;
+  }
+  while (request.size() < head_end + 4 + length) {
+    ssize_t got = ::read(connection, buffer, sizeof(buffer));
+    if (got <= 0) break;
+    request.append(buffer, static_cast<std::size_t>(got));
+  }
+  return request;
+}
+
+}  // namespace
+
+ScriptedHttpServer::ScriptedHttpServer(std::vector<ScriptedAnswer> script)
+    : script_(std::move(script)) {
+  listener_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+  ::listen(listener_, 16);
+  socklen_t size = sizeof(address);
+  ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &size);
+  port_ = ntohs(address.sin_port);
+  thread_ = std::thread([this] { Serve(); });
+}
+
+ScriptedHttpServer::~ScriptedHttpServer() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    for (int connection : open_connections_) ::shutdown(connection, SHUT_RDWR);
+  }
+  ::shutdown(listener_, SHUT_RDWR);
+  thread_.join();
+  ::close(listener_);
+}
+
+std::string ScriptedHttpServer::Url(const std::string& path) const {
+  return "http://127.0.0.1:" + std::to_string(port_) + path;
+}
+
+std::vector<std::string> ScriptedHttpServer::requests() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return requests_;
+}
+
+void ScriptedHttpServer::Serve() {
+  std::size_t next = 0;
+  for (;;) {
+    int connection = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (connection < 0) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_) {
+        ::close(connection);
+        return;
+      }
+      open_connections_.push_back(connection);
+    }
+    // One request a connection is all a script needs; the client's next
+    // request, on a new connection, gets the next answer.
+    std::string request = ReadRequest(connection);
+    if (!request.empty()) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        requests_.push_back(request);
+      }
+      const ScriptedAnswer answer = next < script_.size()
+                                        ? script_[next]
+                                        : ScriptedAnswer{{{"HTTP/1.1 500 No Script\r\n"
+                                                           "Content-Length: 0\r\n\r\n"}}};
+      ++next;
+      for (const ScriptedPiece& piece : answer.pieces) {
+        if (::write(connection, piece.bytes.data(), piece.bytes.size()) < 0) break;
+        std::this_thread::sleep_for(piece.pause_after);
+      }
+      if (!answer.close) {
+        char byte;
+        while (::read(connection, &byte, 1) > 0) {  // until the client or the test ends it
+        }
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::erase(open_connections_, connection);
+    ::close(connection);
+  }
+}
+
+}  // namespace bravebot::testing
