@@ -216,6 +216,14 @@ std::string McpConnection::AwaitedText() const {
          (pending_.size() == 1 ? "answer" : "answers") + " to " + names;
 }
 
+std::optional<McpIncoming> McpConnection::Fail(std::int64_t id, McpFault why) {
+  auto pending = pending_.find(id);
+  if (pending == pending_.end()) return std::nullopt;
+  McpIncoming incoming = AnswerTo(pending, 0);
+  incoming.fault = std::move(why);
+  return incoming;
+}
+
 std::optional<std::int64_t> McpConnection::Forget(std::uint64_t tag) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
     if (it->second.tag == tag) {

@@ -84,6 +84,12 @@ class McpConnection {
   // fault that ends the exchange.
   McpRead<std::vector<McpIncoming>> Take(std::string_view line);
 
+  // The request sent with `id` got no answer, for `why` in our words (a
+  // service that answered it with an HTTP error, or could not be reached):
+  // its answer, carrying the fault, as Take would give one. Nothing where
+  // no request of ours waits under that id.
+  std::optional<McpIncoming> Fail(std::int64_t id, McpFault why);
+
   // Forgets the request under `tag`: an answer to it is dropped. Gives the
   // id it was sent with, to name it in notifications/cancelled.
   std::optional<std::int64_t> Forget(std::uint64_t tag);

@@ -11,6 +11,10 @@
 namespace bravebot {
 namespace {
 
+// A connection not made by then is taken as one that cannot be: a stream or
+// a long call has no bound once it is under way.
+constexpr std::chrono::milliseconds kConnectTimeout{10000};
+
 void InitializeCurlOnce() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -183,6 +187,7 @@ HttpClient::TransferId HttpClient::Send(const std::string& url, const HttpReques
     curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
   }
   if (timeout.count() > 0) curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(timeout.count()));
+  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(kConnectTimeout.count()));
   curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &OnHeader);
   curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &OnBodyBytes);
@@ -344,6 +349,23 @@ void HttpClient::Fail(TransferId id, Error error) {
   HttpHandlers handlers = std::move(found->second->handlers);
   Cancel(id);
   if (handlers.on_done) handlers.on_done(std::move(error));
+}
+
+std::optional<std::string> ResolveLocation(const std::string& base, const std::string& location) {
+  InitializeCurlOnce();
+  CURLU* url = curl_url();
+  if (url == nullptr) return std::nullopt;
+  char* whole = nullptr;
+  std::optional<std::string> resolved;
+  // Set on a handle that holds a url, a relative one is read against it.
+  if (curl_url_set(url, CURLUPART_URL, base.c_str(), 0) == CURLUE_OK &&
+      curl_url_set(url, CURLUPART_URL, location.c_str(), 0) == CURLUE_OK &&
+      curl_url_get(url, CURLUPART_URL, &whole, 0) == CURLUE_OK) {
+    resolved = whole;
+  }
+  curl_free(whole);
+  curl_url_cleanup(url);
+  return resolved;
 }
 
 }  // namespace bravebot

@@ -26,6 +26,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -89,6 +90,10 @@ class HttpClient {
   bool acting_ = false;  // inside curl_multi_socket_action
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
+
+// A redirect's Location made absolute against the url that was answered,
+// as libcurl reads urls; nothing where it names no url.
+std::optional<std::string> ResolveLocation(const std::string& base, const std::string& location);
 
 }  // namespace bravebot
 

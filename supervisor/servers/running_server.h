@@ -35,6 +35,7 @@
 #include "supervisor/mcp/line_splitter.h"
 #include "supervisor/servers/confined_server.h"
 #include "supervisor/servers/line_queue.h"
+#include "supervisor/servers/server_channel.h"
 #include "supervisor/servers/stderr_lines.h"
 
 namespace bravebot {
@@ -51,7 +52,7 @@ struct ServerEvents {
   std::function<void(int status)> on_exit;
 };
 
-class RunningServer : public std::enable_shared_from_this<RunningServer> {
+class RunningServer : public ServerChannel, public std::enable_shared_from_this<RunningServer> {
  public:
   // How long it is given to end after its input closes, and after SIGTERM.
   static constexpr std::chrono::milliseconds kStopGrace{1000};
@@ -66,30 +67,31 @@ class RunningServer : public std::enable_shared_from_this<RunningServer> {
                                               const Declaration& declaration,
                                               const ServerStartOptions& options,
                                               ServerEvents events, Launched launched);
-  ~RunningServer();
+  ~RunningServer() override;
 
   // Queues `line` (and a '\n') for its standard input. False when its input
   // is closed, or the queue holds more than kMaxQueuedInputBytes: a server
   // that reads nothing is not given memory without end.
-  bool Write(std::string line);
+  bool Write(std::string line) override;
   static constexpr std::size_t kMaxQueuedInputBytes = std::size_t{32} << 20;
 
-  void PauseOutput();
-  void ResumeOutput();
+  void PauseOutput() override;
+  void ResumeOutput() override;
 
   // Ends it and everything it started; `done` gets its status. A second call
   // only adds `done`.
-  void Stop(std::function<void(int status)> done = nullptr);
+  void Stop(std::function<void(int status)> done = nullptr) override;
 
-  pid_t pid() const { return server_.pid(); }
-  bool ended() const { return status_.has_value(); }
+  pid_t pid() const override { return server_.pid(); }
+  bool ended() const override { return status_.has_value(); }
   std::optional<int> status() const { return status_; }
   const StderrLines& stderr_lines() const { return stderr_lines_; }
+  std::vector<std::string> stderr_tail() const override { return stderr_lines_.tail(); }
   // Whether it wrote anything on its output yet.
-  bool wrote_output() const { return wrote_output_; }
+  bool wrote_output() const override { return wrote_output_; }
   const Confinement& confinement() const { return server_.confinement(); }
   // Its temporary directory for this run, which its end removes.
-  const std::string& run_directory() const { return server_.run_directory(); }
+  std::string run_directory() const override { return server_.run_directory(); }
 
  private:
   RunningServer(boost::asio::io_context& io, ConfinedServer server, ServerEvents events);

@@ -4,6 +4,8 @@
 #include <utility>
 #include <variant>
 
+#include "supervisor/servers/http_channel.h"
+
 namespace bravebot {
 namespace {
 
@@ -45,7 +47,15 @@ std::shared_ptr<ServerLink> ServerLink::Start(boost::asio::io_context& io,
                                               Options link_options, LinkEvents events) {
   auto link = std::make_shared<ServerLink>(io, declaration.alias, std::move(link_options),
                                            std::move(events));
-  link->Launch(declaration, options);
+  if (declaration.transport == Transport::kHttp) {
+    link->service_ = true;
+    link->ArmStartupTimer();
+    boost::asio::post(io, [weak = std::weak_ptr<ServerLink>(link), declaration, options] {
+      if (auto self = weak.lock()) self->OpenService(declaration, options);
+    });
+  } else {
+    link->Launch(declaration, options);
+  }
   return link;
 }
 
@@ -61,19 +71,7 @@ void ServerLink::Launch(const Declaration& declaration, const ServerStartOptions
     }
   };
   events.on_overflow = [weak] {
-    auto self = weak.lock();
-    if (!self) return;
-    const std::string why = "the server wrote a line longer than 16 MiB" +
-                            self->connection_.AwaitedText() +
-                            ", which bravebot-mcp does not read, so what it answered cannot be "
-                            "known";
-    if (!self->started_) {
-      self->StartFailed(self->Failure("malformed", why));
-    } else if (!self->broken_) {
-      self->broken_ = true;
-      self->events_.on_broken(why);
-      self->process_->Stop();
-    }
+    if (auto self = weak.lock()) self->OnOverflow();
   };
   events.on_exit = [weak](int status) {
     if (auto self = weak.lock()) self->OnExit(status);
@@ -93,6 +91,72 @@ void ServerLink::Launch(const Declaration& declaration, const ServerStartOptions
                                  });
 }
 
+void ServerLink::OnOverflow() {
+  const std::string why = "the server wrote a line longer than 16 MiB" + connection_.AwaitedText() +
+                          ", which bravebot-mcp does not read, so what it answered cannot be "
+                          "known";
+  if (!started_) {
+    StartFailed(Failure("malformed", why));
+  } else if (!broken_) {
+    broken_ = true;
+    events_.on_broken(why);
+    process_->Stop();
+  }
+}
+
+void ServerLink::OpenService(const Declaration& declaration, const ServerStartOptions& options) {
+  if (start_over_ || stop_asked_) {
+    for (auto& done : std::exchange(stopped_, {})) done(-1);
+    return;
+  }
+  // The administrator's file decides for a service as for a program.
+  if (options.policy) {
+    ManagedDecision decision = Decide(*options.policy, declaration, "");
+    if (!decision.allowed) {
+      StartFailure failure = Failure("refused", "");
+      failure.message = ManagedRefusalSentence(alias_, decision);
+      return StartFailed(std::move(failure));
+    }
+  }
+  std::weak_ptr<ServerLink> weak = weak_from_this();
+  HttpChannelOptions channel;
+  channel.alias = alias_;
+  channel.url = declaration.url;
+  channel.redirect_asker = options_.redirect_asker;
+  if (options.policy) channel.policy = *options.policy;
+  HttpChannelEvents events;
+  events.on_line = [weak](std::string line) {
+    if (auto self = weak.lock()) self->OnLine(line);
+  };
+  events.on_overflow = [weak] {
+    if (auto self = weak.lock()) self->OnOverflow();
+  };
+  events.on_request_failed = [weak](std::int64_t id, std::string why) {
+    if (auto self = weak.lock()) self->OnRequestFailed(id, why);
+  };
+  events.on_exit = [weak](int status) {
+    if (auto self = weak.lock()) self->OnExit(status);
+  };
+  process_ = HttpChannel::Open(io_, std::move(channel), std::move(events));
+  if (events_.on_launched) events_.on_launched();
+  if (output_paused_) process_->PauseOutput();
+  process_->Write(startup_.Begin());
+}
+
+// A service that could not be reached, or answered a request with an HTTP
+// error: that request gets no answer, and says why in our words.
+void ServerLink::OnRequestFailed(std::int64_t id, const std::string& why) {
+  if (start_over_ || broken_) return;
+  std::optional<McpIncoming> failed =
+      connection_.Fail(id, McpFault{McpFailureKind::kMalformed, why, std::nullopt});
+  if (!failed) return;
+  if (failed->tag == kStartupTag) {
+    if (!started_) StartFailed(Failure("unreachable", why));
+    return;
+  }
+  events_.on_answer(std::move(*failed));
+}
+
 // The start's time runs from when it was asked for: its launch counts.
 void ServerLink::ArmStartupTimer() {
   std::weak_ptr<ServerLink> weak = weak_from_this();
@@ -102,7 +166,7 @@ void ServerLink::ArmStartupTimer() {
     if (error || !self || !self->starting()) return;
     std::string why =
         NoAnswerFault(self->startup_.awaiting(), self->options_.startup_timeout).message;
-    if (!self->process_ || !self->process_->wrote_output()) {
+    if (!self->service_ && (!self->process_ || !self->process_->wrote_output())) {
       why +=
           ", and it wrote nothing on its standard output yet (a runner such as npx that writes "
           "nothing is usually still fetching what it runs)";
@@ -154,7 +218,7 @@ StartFailure ServerLink::Failure(const std::string& step, const std::string& why
 }
 
 std::vector<std::string> ServerLink::stderr_tail() const {
-  return process_ ? process_->stderr_lines().tail() : std::vector<std::string>();
+  return process_ ? process_->stderr_tail() : std::vector<std::string>();
 }
 
 void ServerLink::StartFailed(StartFailure failure) {

@@ -1,4 +1,5 @@
-// One stdio server started confined and spoken to over MCP on an event loop:
+// One server spoken to over MCP on an event loop, a stdio server started
+// confined or a service reached over streamable HTTP (servers/http_channel.h):
 // first its start, to the point where it is of use (the handshake and its
 // whole tool list, within a timeout), then every message both ways. The
 // supervisor and mcp-run both start servers through it, so a start fails in
@@ -26,8 +27,10 @@
 #include "confine/declaration.h"
 #include "supervisor/mcp/mcp_connection.h"
 #include "supervisor/mcp/mcp_startup.h"
+#include "supervisor/policy/redirect_decision.h"
 #include "supervisor/servers/confined_server.h"
 #include "supervisor/servers/running_server.h"
+#include "supervisor/servers/server_channel.h"
 
 namespace bravebot {
 
@@ -72,6 +75,8 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
     std::chrono::seconds startup_timeout{30};
     // The client capabilities offered in initialize.
     nlohmann::ordered_json capabilities = nlohmann::ordered_json::object();
+    // For a service: who could be asked whether it moved.
+    RedirectAsker redirect_asker = RedirectAsker::kOneShot;
   };
 
   // Starts it, launched from a launcher thread. Every outcome comes through
@@ -126,6 +131,10 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
  private:
   void Launch(const Declaration& declaration, const ServerStartOptions& options);
   void Launched(Result<std::shared_ptr<RunningServer>> process);
+  // A service: its channel opened, the handshake sent, from the loop.
+  void OpenService(const Declaration& declaration, const ServerStartOptions& options);
+  void OnOverflow();
+  void OnRequestFailed(std::int64_t id, const std::string& why);
   void ArmStartupTimer();
   void OnLine(const std::string& line);
   void OnExit(int status);
@@ -136,7 +145,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   std::string alias_;
   Options options_;
   LinkEvents events_;
-  std::shared_ptr<RunningServer> process_;
+  std::shared_ptr<ServerChannel> process_;                // its process, or a service's HTTP
   std::shared_ptr<RunningServer::PendingLaunch> launch_;  // while it is launched
   // Asked for while it was launched, done once it is.
   bool output_paused_ = false;
@@ -146,6 +155,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   McpStartup startup_;
   boost::asio::steady_timer startup_timer_;
   boost::asio::steady_timer closed_timer_;  // from its output's end, for its own end
+  bool service_ = false;                    // reached over HTTP, not started as a process
   bool started_ = false;
   bool start_over_ = false;  // the start failed (or was abandoned)
   bool broken_ = false;

@@ -18,6 +18,14 @@ namespace {
 
 // A sentence about "the server" made to name it by `alias`, since a session
 // may serve several.
+// Who a service's redirect elsewhere could be put to in this session.
+RedirectAsker RedirectAskerOf(const SessionSettings& settings) {
+  if (settings.skip_permissions) return RedirectAsker::kSkipPermissions;
+  if (settings.mode == "one-shot") return RedirectAsker::kOneShot;
+  if (settings.mode == "no-terminal") return RedirectAsker::kNoTerminal;
+  return RedirectAsker::kPerson;
+}
+
 std::string NamedFor(const std::string& alias, const std::string& sentence) {
   return sentence.starts_with("the server ") ? alias + sentence.substr(10) : sentence;
 }
@@ -311,11 +319,8 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   }
   StartFailure refused;
   refused.step = "confinement";
-  if (slot->opened.declaration->transport != Transport::kStdio) {
-    refused.message = *alias +
-                      " did not start: it is a service somewhere else, and reaching a service "
-                      "over HTTP is not built yet";
-  } else if (!session_->profile) {
+  const bool service = slot->opened.declaration->transport == Transport::kHttp;
+  if (!service && !session_->profile) {
     refused.message = *alias + " did not start: there is no profile directory to give it a home in";
   }
   if (!refused.message.empty()) {
@@ -324,7 +329,7 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
     return RespondError(id, StartError(refused));
   }
   ServerStartOptions options;
-  options.profile = &*session_->profile;
+  options.profile = session_->profile ? &*session_->profile : nullptr;
   options.user_home = machine_.user_home;
   options.getenv = machine_.getenv;
   options.fs = machine_.fs;
@@ -359,6 +364,7 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   ServerLink::Options link_options;
   link_options.startup_timeout = std::chrono::seconds(settings_->startup_timeout_seconds);
   link_options.capabilities = settings_->capabilities;
+  link_options.redirect_asker = RedirectAskerOf(*settings_);
   slot->life = ServerLife::kStarting;
   slot->start_id = id;
   in_flight_[IdKey(id)] = InFlight{name, 0};

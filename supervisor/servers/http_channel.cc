@@ -1,0 +1,302 @@
+#include "supervisor/servers/http_channel.h"
+
+#include <boost/asio/post.hpp>
+#include <utility>
+
+#include "supervisor/mcp/json_rpc_lines.h"
+
+namespace bravebot {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// How long a DELETE is given at the stop before the service is left be.
+constexpr std::chrono::seconds kEndGrace{2};
+// The GET stream dropped this many times in a row with nothing on it is
+// given up: the service's requests then come only on its answers' streams.
+constexpr int kMaxListenFailures = 5;
+
+}  // namespace
+
+struct HttpChannel::Post {
+  std::string line;
+  std::optional<std::int64_t> id;  // a request's: an answer is awaited
+  bool initialize = false;
+  bool answered = false;
+  std::string url;
+  int followed = 0;  // same-origin redirects followed
+  HttpClient::TransferId transfer = 0;
+  HttpRequest request;
+  HttpResponseHead head;
+  std::optional<AnswerBody> body;
+  std::string json;  // a JSON answer, as it comes
+  SseParser events;
+  bool over = false;  // answered, failed or given up
+};
+
+std::shared_ptr<HttpChannel> HttpChannel::Open(boost::asio::io_context& io,
+                                               HttpChannelOptions options,
+                                               HttpChannelEvents events) {
+  return std::make_shared<HttpChannel>(io, std::move(options), std::move(events));
+}
+
+HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options,
+                         HttpChannelEvents events)
+    : io_(io),
+      options_(std::move(options)),
+      events_(std::move(events)),
+      url_(options_.url),
+      http_(io, options_.alias),
+      listen_timer_(io) {}
+
+bool HttpChannel::Write(std::string line) {
+  if (stopping_ || posts_.size() >= kMaxPostsUnderWay) return false;
+  auto post = std::make_shared<Post>();
+  const Json message = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+  std::string method;
+  if (message.is_object()) {
+    method = message.value("method", "");
+    auto id = message.find("id");
+    if (!method.empty() && id != message.end() && id->is_number_integer()) {
+      post->id = id->get<std::int64_t>();
+    }
+  }
+  post->initialize = method == "initialize";
+  post->line = std::move(line);
+  post->url = url_;
+  posts_.insert(post);
+  Send(post);
+  // The handshake is done: what the service sends of its own accord comes
+  // on the GET stream from now on.
+  if (method == "notifications/initialized") Listen();
+  return true;
+}
+
+void HttpChannel::Send(std::shared_ptr<Post> post) {
+  post->request = client_.Post(post->line);
+  post->body.reset();
+  post->json.clear();
+  post->events = SseParser();
+  std::weak_ptr<HttpChannel> weak = weak_from_this();
+  post->transfer = http_.Send(post->url, post->request, std::chrono::milliseconds(0),
+                              {[weak, post](const HttpResponseHead& head) {
+                                 if (auto self = weak.lock()) self->OnHead(post, head);
+                               },
+                               [weak, post](std::string_view bytes) {
+                                 if (auto self = weak.lock()) self->OnBody(post, bytes);
+                               },
+                               [weak, post](Status done) {
+                                 if (auto self = weak.lock()) self->OnDone(post, std::move(done));
+                               }});
+}
+
+void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHead& head) {
+  if (post->over) return;
+  post->head = head;
+  Result<AnswerBody> body =
+      ReadAnswerHead(options_.alias, post->request, head, post->id.has_value());
+  if (!body) return FailPost(post, body.error().message());
+  if (*body != AnswerBody::kRedirect) {
+    post->body = *body;
+    return;
+  }
+  std::optional<std::string> target = ResolveLocation(post->url, head.location);
+  if (!target) {
+    return FailPost(post, options_.alias +
+                              " was not reached: its reply points somewhere no url names, so "
+                              "nothing was sent there");
+  }
+  Redirect redirect;
+  redirect.alias = options_.alias;
+  redirect.declared_url = options_.url;
+  redirect.request_url = post->url;
+  redirect.method = "POST";
+  redirect.status = static_cast<int>(head.status);
+  redirect.target = *target;
+  redirect.followed = post->followed;
+  redirect.asker = options_.redirect_asker;
+  RedirectDecision next = DecideRedirect(redirect, options_.policy);
+  switch (next.action) {
+    case RedirectAction::kFollow:
+      http_.Cancel(post->transfer);
+      ++post->followed;
+      post->url = next.url;
+      // A move for good holds for every later request too.
+      if (head.status == 301 || head.status == 308) url_ = next.url;
+      return Send(post);
+    case RedirectAction::kAsk:
+      return FailPost(post, options_.alias + " was not reached at " + next.url +
+                                ", where its reply points: whether a server moved is put to you "
+                                "before anything is sent there, and this version does not ask "
+                                "yet, so nothing was sent");
+    case RedirectAction::kRefuse:
+      return FailPost(post, next.reason);
+  }
+}
+
+void HttpChannel::OnBody(const std::shared_ptr<Post>& post, std::string_view bytes) {
+  if (post->over || !post->body) return;
+  if (*post->body == AnswerBody::kJson) {
+    post->json.append(bytes);
+    if (post->json.size() > kMaxLineBytes) {
+      post->over = true;
+      http_.Cancel(post->transfer);
+      posts_.erase(post);
+      if (events_.on_overflow) events_.on_overflow();
+    }
+    return;
+  }
+  if (*post->body != AnswerBody::kEventStream) return;
+  post->events.Feed(bytes);
+  while (std::optional<SseEvent> event = post->events.Next()) {
+    if (event->data.empty()) continue;  // a priming event, or a keep-alive
+    Deliver(post, std::move(event->data));
+    if (post->over || stopping_) return;
+  }
+  if (post->events.overflowed()) {
+    post->over = true;
+    http_.Cancel(post->transfer);
+    posts_.erase(post);
+    if (events_.on_overflow) events_.on_overflow();
+  }
+}
+
+void HttpChannel::OnDone(const std::shared_ptr<Post>& post, Status done) {
+  if (post->over) return;
+  if (!done) return FailPost(post, done.error().message());
+  if (post->body == AnswerBody::kJson && !post->json.empty()) {
+    Deliver(post, std::exchange(post->json, std::string()));
+  }
+  if (post->over || stopping_) return;
+  if (post->id && !post->answered) {
+    const bool cut = post->body == AnswerBody::kEventStream && post->events.EndedMidEvent();
+    return FailPost(post, cut ? options_.alias +
+                                    " ended its event stream in the middle of an "
+                                    "event, before its answer came"
+                              : options_.alias +
+                                    " ended its answer to POST with no answer to "
+                                    "the request in it");
+  }
+  post->over = true;
+  posts_.erase(post);
+}
+
+void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message) {
+  wrote_output_ = true;
+  if (post && post->id && !post->answered) {
+    const Json parsed = Json::parse(message, nullptr, /*allow_exceptions=*/false);
+    auto id = parsed.is_object() ? parsed.find("id") : parsed.end();
+    if (parsed.is_object() && !parsed.contains("method") && id != parsed.end() &&
+        id->is_number_integer() && id->get<std::int64_t>() == *post->id) {
+      post->answered = true;
+      // The session and version agreed go on every request from the next
+      // on: notifications/initialized is written as this answer is taken.
+      if (post->initialize) {
+        const Json* result = parsed.contains("result") ? &parsed["result"] : nullptr;
+        std::string version = result && result->is_object() &&
+                                      result->contains("protocolVersion") &&
+                                      (*result)["protocolVersion"].is_string()
+                                  ? (*result)["protocolVersion"].get<std::string>()
+                                  : "";
+        client_.TakeHandshake(post->head, std::move(version));
+      }
+    }
+  }
+  if (events_.on_line) events_.on_line(std::move(message));
+}
+
+void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
+  post->over = true;
+  http_.Cancel(post->transfer);
+  posts_.erase(post);
+  if (post->id && !post->answered && events_.on_request_failed) {
+    events_.on_request_failed(*post->id, std::move(why));
+  }
+}
+
+void HttpChannel::Listen() {
+  if (listening_ || stopping_) return;
+  listening_ = true;
+  listen_events_ = SseParser();
+  std::weak_ptr<HttpChannel> weak = weak_from_this();
+  auto offered = std::make_shared<bool>(false);
+  listen_id_ = http_.Send(
+      url_, client_.Listen(last_event_id_), std::chrono::milliseconds(0),
+      {[weak, offered](const HttpResponseHead& head) {
+         auto self = weak.lock();
+         if (!self) return;
+         *offered = head.status == 200 && head.content_type == "text/event-stream";
+         // 405: the service offers no stream; it sends only on its answers.
+         if (!*offered) self->http_.Cancel(self->listen_id_);
+       },
+       [weak, offered](std::string_view bytes) {
+         auto self = weak.lock();
+         if (self && *offered) self->OnStreamBytes(bytes);
+       },
+       [weak, offered](Status) {
+         auto self = weak.lock();
+         if (!self) return;
+         self->listening_ = false;
+         if (self->stopping_ || !*offered || ++self->listen_failures_ > kMaxListenFailures) return;
+         // Resumed where it dropped, once the service's retry time has passed.
+         self->listen_timer_.expires_after(self->listen_retry_);
+         self->listen_timer_.async_wait([weak](const boost::system::error_code& error) {
+           if (auto again = weak.lock(); again && !error) again->Listen();
+         });
+       }});
+}
+
+void HttpChannel::OnStreamBytes(std::string_view bytes) {
+  listen_events_.Feed(bytes);
+  if (!listen_events_.last_event_id().empty()) last_event_id_ = listen_events_.last_event_id();
+  if (listen_events_.retry_milliseconds()) {
+    listen_retry_ = std::chrono::milliseconds(*listen_events_.retry_milliseconds());
+  }
+  while (std::optional<SseEvent> event = listen_events_.Next()) {
+    listen_failures_ = 0;
+    if (!event->data.empty()) Deliver(nullptr, std::move(event->data));
+    if (stopping_) return;
+  }
+  if (listen_events_.overflowed()) {
+    http_.Cancel(listen_id_);
+    listening_ = false;
+    if (events_.on_overflow) events_.on_overflow();
+  }
+}
+
+void HttpChannel::Stop(std::function<void(int status)> done) {
+  if (ended_) {
+    if (done) boost::asio::post(io_, [done] { done(0); });
+    return;
+  }
+  if (done) stopped_.push_back(std::move(done));
+  if (stopping_) return;
+  stopping_ = true;
+  listen_timer_.cancel();
+  for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
+    post->over = true;
+    http_.Cancel(post->transfer);
+  }
+  posts_.clear();
+  http_.Cancel(listen_id_);
+  std::weak_ptr<HttpChannel> weak = weak_from_this();
+  if (!client_.has_session()) {
+    boost::asio::post(io_, [weak] {
+      if (auto self = weak.lock()) self->Ended();
+    });
+    return;
+  }
+  // The service is told its session ended; a service that does not answer
+  // in time is left be.
+  http_.Send(url_, client_.End(), kEndGrace, {nullptr, nullptr, [weak](Status) {
+                                                if (auto self = weak.lock()) self->Ended();
+                                              }});
+}
+
+void HttpChannel::Ended() {
+  ended_ = true;
+  for (auto& done : std::exchange(stopped_, {})) done(0);
+  if (events_.on_exit) events_.on_exit(0);
+}
+
+}  // namespace bravebot

@@ -1,0 +1,105 @@
+// A service server spoken to over MCP's streamable HTTP, as a channel a
+// ServerLink speaks through exactly as it does a stdio server's pipes: each
+// line written is a POST; what comes back, a JSON answer or each event of a
+// server-sent-event stream, comes out as lines; once the handshake is done,
+// the GET stream (where the server offers one) brings what it sends of its
+// own accord, resumed with Last-Event-ID when it drops; Stop sends DELETE.
+//
+// A redirect is never followed by libcurl: each goes to DecideRedirect. One
+// to the same scheme, host and port is followed here; one anywhere else
+// fails the request with the words DecideRedirect gives, so nothing is sent
+// there.
+#ifndef BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CHANNEL_H_
+#define BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CHANNEL_H_
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "supervisor/mcp/sse_parser.h"
+#include "supervisor/mcp/streamable_http.h"
+#include "supervisor/policy/managed_policy.h"
+#include "supervisor/policy/redirect_decision.h"
+#include "supervisor/servers/http_client.h"
+#include "supervisor/servers/server_channel.h"
+
+namespace bravebot {
+
+struct HttpChannelEvents {
+  std::function<void(std::string line)> on_line;  // a message the service sent
+  std::function<void()> on_overflow;              // an answer or an event too long to read
+  // A request of ours that will get no answer: its id, and why, in our words.
+  std::function<void(std::int64_t id, std::string why)> on_request_failed;
+  std::function<void(int status)> on_exit;  // it was stopped
+};
+
+struct HttpChannelOptions {
+  std::string alias;
+  std::string url;  // where it is declared
+  std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
+  RedirectAsker redirect_asker = RedirectAsker::kOneShot;
+  ManagedPolicy policy;
+};
+
+class HttpChannel : public ServerChannel, public std::enable_shared_from_this<HttpChannel> {
+ public:
+  // POSTs under way at once before Write refuses another.
+  static constexpr std::size_t kMaxPostsUnderWay = 256;
+
+  static std::shared_ptr<HttpChannel> Open(boost::asio::io_context& io, HttpChannelOptions options,
+                                           HttpChannelEvents events);
+  HttpChannel(boost::asio::io_context& io, HttpChannelOptions options, HttpChannelEvents events);
+
+  bool Write(std::string line) override;
+  void PauseOutput() override {}  // HTTP answers are read as they come, each bounded
+  void ResumeOutput() override {}
+  void Stop(std::function<void(int status)> done = nullptr) override;
+  bool ended() const override { return ended_; }
+  bool wrote_output() const override { return wrote_output_; }
+  std::vector<std::string> stderr_tail() const override { return {}; }
+  pid_t pid() const override { return -1; }
+  std::string run_directory() const override { return ""; }
+
+ private:
+  struct Post;
+  void Send(std::shared_ptr<Post> post);
+  void OnHead(const std::shared_ptr<Post>& post, const HttpResponseHead& head);
+  void OnBody(const std::shared_ptr<Post>& post, std::string_view bytes);
+  void OnDone(const std::shared_ptr<Post>& post, Status done);
+  // A message the service sent, in answer to `post` or on its own stream.
+  void Deliver(const std::shared_ptr<Post>& post, std::string message);
+  void FailPost(const std::shared_ptr<Post>& post, std::string why);
+  void Listen();
+  void OnStreamBytes(std::string_view bytes);
+  void Ended();
+
+  boost::asio::io_context& io_;
+  HttpChannelOptions options_;
+  HttpChannelEvents events_;
+  std::string url_;  // where requests go: the declared url, or where it moved for good
+  HttpClient http_;
+  StreamableHttpClient client_;
+  std::set<std::shared_ptr<Post>> posts_;
+  // The GET stream.
+  bool listening_ = false;
+  HttpClient::TransferId listen_id_ = 0;
+  SseParser listen_events_;
+  std::string last_event_id_;  // where a dropped stream resumes
+  std::chrono::milliseconds listen_retry_{1000};
+  int listen_failures_ = 0;
+  boost::asio::steady_timer listen_timer_;
+  bool wrote_output_ = false;
+  bool stopping_ = false;
+  bool ended_ = false;
+  std::vector<std::function<void(int status)>> stopped_;
+};
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CHANNEL_H_
