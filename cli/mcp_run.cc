@@ -167,7 +167,10 @@ Outcome ListOrCall(const Declaration& declaration, const ServerStartOptions& opt
   ServerLink::Options link_options;
   link_options.startup_timeout = timeout;
   // From its launch until it is stopped, a signal to mcp-run stops it too.
-  events.on_launched = [&] { stop_on_signal.emplace(link->pid(), link->run_directory()); };
+  // A service has no process of ours to stop.
+  if (declaration.transport == Transport::kStdio) {
+    events.on_launched = [&] { stop_on_signal.emplace(link->pid(), link->run_directory()); };
+  }
   link = ServerLink::Start(io, declaration, options, std::move(link_options), std::move(events));
   io.run();
   if (outcome.start_failure) outcome.start_failure->stderr_tail = link->stderr_tail();
@@ -205,10 +208,11 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   if (!profile) return SayFailure(context, profile.error().message());
   Result<Declaration> declaration = DeclarationToRun(*arguments, context, *profile);
   if (!declaration) return SayFailure(context, declaration.error().message());
-  if (declaration->transport != Transport::kStdio) {
+  if (declaration->transport != Transport::kStdio && arguments->bridge) {
     return SayFailure(context, declaration->alias +
-                                   " is a service somewhere else, and mcp-run starts programs: "
-                                   "reaching a service over HTTP is not built yet");
+                                   " is a service somewhere else: mcp-run lists its tools and "
+                                   "calls one, and bridging a service to standard input and "
+                                   "output is not built yet");
   }
 
   // A server that closes its input early must not end mcp-run by SIGPIPE.

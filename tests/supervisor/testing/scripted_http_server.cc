@@ -94,11 +94,15 @@ void ScriptedHttpServer::Serve() {
         std::lock_guard<std::mutex> lock(mutex_);
         requests_.push_back(request);
       }
-      const ScriptedAnswer answer = next < script_.size()
-                                        ? script_[next]
-                                        : ScriptedAnswer{{{"HTTP/1.1 500 No Script\r\n"
-                                                           "Content-Length: 0\r\n\r\n"}}};
-      ++next;
+      ScriptedAnswer answer{
+          {{"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n"
+            "Connection: close\r\n\r\n"}}};
+      if (!request.starts_with("GET ")) {
+        answer = next < script_.size() ? script_[next]
+                                       : ScriptedAnswer{{{"HTTP/1.1 500 No Script\r\n"
+                                                          "Content-Length: 0\r\n\r\n"}}};
+        ++next;
+      }
       for (const ScriptedPiece& piece : answer.pieces) {
         if (::write(connection, piece.bytes.data(), piece.bytes.size()) < 0) break;
         std::this_thread::sleep_for(piece.pause_after);

@@ -32,6 +32,10 @@ struct ScriptedAnswer {
 
 class ScriptedHttpServer {
  public:
+  // Each POST, PUT or DELETE is given the next answer of `script`; every
+  // GET (a client opening the stream a service sends on of its own accord,
+  // whenever it chooses to) is answered 405, so the order of the script
+  // does not hang on when that comes.
   explicit ScriptedHttpServer(std::vector<ScriptedAnswer> script);
   ~ScriptedHttpServer();
 

@@ -1,0 +1,214 @@
+// Service servers (declared with add --http) driven through the supervisor:
+// server-everything in its streamable-HTTP mode on a loopback port, and
+// scripted services of ours that answer with exactly the bytes a test
+// chooses (an HTTP error, a redirect, a handshake after a same-origin move).
+#include <arpa/inet.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "integration/peers.h"
+#include "integration/running_command.h"
+#include "integration/supervisor_fixture.h"
+#include "tests/supervisor/testing/scripted_http_server.h"
+
+namespace bravebot::testing {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using ::testing::HasSubstr;
+using ::testing::IsSupersetOf;
+
+// A loopback port nothing listens on as this is called.
+int FreePort() {
+  int probe = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+  socklen_t size = sizeof(address);
+  ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &size);
+  ::close(probe);
+  return ntohs(address.sin_port);
+}
+
+std::string Http(const std::string& status, const std::string& headers, const std::string& body) {
+  return "HTTP/1.1 " + status + "\r\n" + headers +
+         "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+}
+
+class ServiceTest : public SupervisorTest {
+ protected:
+  // server-everything serving streamable HTTP on a free loopback port; its
+  // log (it says each request it took) goes to `log_`.
+  std::string StartEverything() {
+    const int port = FreePort();
+    log_ = temporary_.Join("everything.log");
+    everything_ = std::make_unique<RunningCommand>(
+        std::vector<std::string>{"/bin/sh", "-c", "exec \"$0\" streamableHttp > \"$1\"",
+                                 PeersDirectory() + "/bin/mcp-server-everything", log_},
+        std::vector<std::string>{"PORT=" + std::to_string(port),
+                                 "PATH=" + PeersDirectory() + "/bin:/usr/bin:/bin",
+                                 "HOME=" + Home()},
+        temporary_.path(), temporary_.Join("everything.err"));
+    for (int waited = 0; waited < 100; ++waited) {
+      if (Slurp(temporary_.Join("everything.err")).find("listening on port") != std::string::npos)
+        break;
+      std::this_thread::sleep_for(milliseconds(100));
+    }
+    return "http://127.0.0.1:" + std::to_string(port) + "/mcp";
+  }
+
+  std::string log_;
+  std::unique_ptr<RunningCommand> everything_;
+};
+
+TEST_F(ServiceTest, AServiceIsStartedListedCalledAndEndedOverHttp) {
+  SKIP_WITHOUT_PEERS();
+  Declare("everything", {"--http", StartEverything()});
+  Request({"everything"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  Json started = StartAndOffer(*session, "everything");
+  ASSERT_TRUE(started.contains("result")) << started.dump() << session->Log();
+  std::vector<std::string> names;
+  for (const Json& tool : started["result"]["tools"]) names.push_back(tool["name"]);
+  EXPECT_THAT(names, IsSupersetOf({"echo", "get-sum", "trigger-long-running-operation"}));
+  EXPECT_EQ(started["result"]["serverInfo"]["name"], "mcp-servers/everything");
+
+  Json echoed = session->Call("tool/call", {{"alias", "everything"},
+                                            {"tool", "echo"},
+                                            {"arguments", {{"message", "over http"}}},
+                                            {"answer", "1"}});
+  EXPECT_EQ(echoed["result"]["result"]["content"][0]["text"], "Echo: over http") << echoed.dump();
+
+  // Its progress comes on the call's event stream, before the answer.
+  Json long_call = session->Call("tool/call", {{"alias", "everything"},
+                                               {"tool", "trigger-long-running-operation"},
+                                               {"arguments", {{"duration", 1}, {"steps", 2}}},
+                                               {"meta", {{"progressToken", "p-1"}}},
+                                               {"answer", "1"}});
+  EXPECT_EQ(long_call["result"]["state"], "ran") << long_call.dump();
+  auto progress = session->WaitFor(
+      [](const Json& m) {
+        return m["method"] == "server/message" &&
+               m["params"]["message"]["method"] == "notifications/progress";
+      },
+      In(seconds(5)));
+  EXPECT_TRUE(progress) << session->Log();
+
+  EXPECT_TRUE(session->Call("server/stop", {{"alias", "everything"}}).contains("result"));
+  // The stop ended its MCP session with a DELETE.
+  EXPECT_THAT(Slurp(log_), HasSubstr("Received session termination request"));
+  EXPECT_THAT(Slurp(log_), HasSubstr("Received MCP GET request"));  // its own stream
+}
+
+TEST_F(ServiceTest, AServiceThatCannotBeReachedOrFailsIsSaidSo) {
+  Declare("gone", {"--http", "http://127.0.0.1:" + std::to_string(FreePort()) + "/mcp"});
+  ScriptedHttpServer failing({{{{Http("500 SERVER WORDS", "", "do not show me")}}}});
+  Declare("failing", {"--http", failing.Url("/mcp")});
+  Request({"failing", "gone"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  Json gone = session->Call("server/start", {{"alias", "gone"}});
+  EXPECT_EQ(gone["error"]["code"], -32003) << gone.dump();
+  EXPECT_EQ(gone["error"]["data"]["step"], "unreachable");
+  EXPECT_EQ(gone["error"]["message"],
+            "gone did not start: gone was not reached: the connection was refused");
+  Json failed = session->Call("server/start", {{"alias", "failing"}});
+  EXPECT_EQ(failed["error"]["data"]["step"], "unreachable");
+  EXPECT_EQ(failed["error"]["message"],
+            "failing did not start: failing answered POST with HTTP 500");
+  EXPECT_THAT(failed.dump(), ::testing::Not(HasSubstr("SERVER WORDS")));
+}
+
+TEST_F(ServiceTest, ASameOriginMoveIsFollowedAndAnotherPlaceGetsNothing) {
+  // Elsewhere: a service on another port, which must receive nothing.
+  ScriptedHttpServer elsewhere({});
+  ScriptedHttpServer moving(
+      {{{{Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}}});
+  Declare("moving", {"--http", moving.Url("/mcp")});
+  // Here: a trailing-slash move, then a whole handshake at the new path.
+  const std::string hello =
+      R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25",)"
+      R"("capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}})";
+  const std::string tools =
+      R"({"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"ping","inputSchema":)"
+      R"({"type":"object"}}]}})";
+  ScriptedHttpServer here({
+      {{{Http("308 Permanent Redirect", "Location: /mcp/\r\n", "")}}},
+      {{{Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-9\r\n", hello)}}},
+      {{{Http("202 Accepted", "", "")}}},
+      {{{Http("200 OK", "Content-Type: application/json\r\n", tools)}}},
+  });
+  Declare("here", {"--http", here.Url("/mcp")});
+  Request({"here", "moving"});
+  auto session = Session();
+  OpenAndApprove(*session);
+
+  Json moved = session->Call("server/start", {{"alias", "moving"}});
+  EXPECT_EQ(moved["error"]["data"]["step"], "unreachable") << moved.dump();
+  EXPECT_THAT(
+      moved["error"]["message"].get<std::string>(),
+      HasSubstr("moving was not reached at " + elsewhere.Url("/mcp") + ", where its reply points"));
+  EXPECT_EQ(elsewhere.requests().size(), 0u);
+
+  Json started = session->Call("server/start", {{"alias", "here"}});
+  ASSERT_TRUE(started.contains("result")) << started.dump() << session->Log();
+  EXPECT_EQ(started["result"]["tools"][0]["name"], "ping");
+  std::vector<std::string> requests = here.requests();
+  ASSERT_GE(requests.size(), 4u);
+  std::erase_if(requests, [](const std::string& r) { return r.starts_with("GET "); });
+  ASSERT_EQ(requests.size(), 4u);
+  EXPECT_THAT(requests[0], ::testing::StartsWith("POST /mcp HTTP/1.1"));
+  EXPECT_THAT(requests[1], ::testing::StartsWith("POST /mcp/ HTTP/1.1"));
+  // After the handshake: the session and the version agreed on each request,
+  // at the place it moved to for good.
+  EXPECT_THAT(requests[2], ::testing::StartsWith("POST /mcp/ HTTP/1.1"));
+  EXPECT_THAT(requests[2], HasSubstr("\r\nMCP-Session-Id: s-9\r\n"));
+  EXPECT_THAT(requests[2], HasSubstr("\r\nMCP-Protocol-Version: 2025-11-25\r\n"));
+  EXPECT_THAT(requests[2], HasSubstr("notifications/initialized"));
+  EXPECT_THAT(requests[3], HasSubstr("\"tools/list\""));
+}
+
+TEST_F(ServiceTest, McpRunListsAndCallsAServiceAndRefusesItsMoveAsAOneShotRunDoes) {
+  SKIP_WITHOUT_PEERS();
+  Declare("everything", {"--http", StartEverything()});
+  CommandOutput listed =
+      RunCommand({OurProgram("mcp-run"), "everything"}, Environment(), temporary_.path());
+  EXPECT_EQ(listed.status, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("everything offers 13 tools"));
+  CommandOutput called = RunCommand(
+      {OurProgram("mcp-run"), "everything", "--call", "echo", R"({"message": "via mcp-run"})"},
+      Environment(), temporary_.path());
+  EXPECT_EQ(called.status, 0) << called.err;
+  EXPECT_THAT(called.out, HasSubstr("Echo: via mcp-run"));
+
+  ScriptedHttpServer elsewhere({});
+  ScriptedHttpServer moving(
+      {{{{Http("301 Moved Permanently", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}}});
+  Declare("moving", {"--http", moving.Url("/mcp")});
+  CommandOutput refused =
+      RunCommand({OurProgram("mcp-run"), "moving"}, Environment(), temporary_.path());
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_THAT(refused.err, HasSubstr("moving was not reached at " + elsewhere.Url("/mcp") +
+                                     ", where its reply points: a one-shot run asks nobody "
+                                     "whether a server moved, so nothing was sent there"));
+  EXPECT_EQ(elsewhere.requests().size(), 0u);
+  CommandOutput bridged =
+      RunCommand({OurProgram("mcp-run"), "--stdio", "moving"}, Environment(), temporary_.path());
+  EXPECT_EQ(bridged.status, 1);
+  EXPECT_THAT(bridged.err, HasSubstr("bridging a service to standard input and output is not "
+                                     "built yet"));
+}
+
+}  // namespace
+}  // namespace bravebot::testing
