@@ -49,16 +49,19 @@ struct HttpChannelOptions {
 
 class HttpChannel : public ServerChannel, public std::enable_shared_from_this<HttpChannel> {
  public:
-  // POSTs under way at once before Write refuses another.
-  static constexpr std::size_t kMaxPostsUnderWay = 256;
+  // POSTs under way at once before Write refuses another. Each answer is
+  // bounded by kMaxLineBytes, so a service that answers every one with as
+  // much as it may holds at most 16 of those.
+  static constexpr std::size_t kMaxPostsUnderWay = 16;
 
   static std::shared_ptr<HttpChannel> Open(boost::asio::io_context& io, HttpChannelOptions options,
                                            HttpChannelEvents events);
   HttpChannel(boost::asio::io_context& io, HttpChannelOptions options, HttpChannelEvents events);
 
   bool Write(std::string line) override;
-  void PauseOutput() override {}  // HTTP answers are read as they come, each bounded
-  void ResumeOutput() override {}
+  // Backpressure: no answer or stream is read further until resumed.
+  void PauseOutput() override { http_.Pause(); }
+  void ResumeOutput() override { http_.Resume(); }
   void Stop(std::function<void(int status)> done = nullptr) override;
   bool ended() const override { return ended_; }
   bool wrote_output() const override { return wrote_output_; }

@@ -194,7 +194,28 @@ HttpClient::TransferId HttpClient::Send(const std::string& url, const HttpReques
   curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
   curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error_buffer);
   curl_multi_add_handle(multi_, easy);
+  if (paused_) curl_easy_pause(easy, CURLPAUSE_RECV);
   return id;
+}
+
+void HttpClient::Pause() {
+  if (paused_) return;
+  paused_ = true;
+  for (auto& [id, transfer] : transfers_) {
+    if (transfer->easy != nullptr) curl_easy_pause(transfer->easy, CURLPAUSE_RECV);
+  }
+}
+
+void HttpClient::Resume() {
+  if (!paused_) return;
+  paused_ = false;
+  for (auto& [id, transfer] : transfers_) {
+    if (transfer->easy != nullptr) curl_easy_pause(transfer->easy, CURLPAUSE_CONT);
+  }
+  // What libcurl held while paused is written out on its next action.
+  boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_)] {
+    if (alive.lock()) Act(CURL_SOCKET_TIMEOUT, 0);
+  });
 }
 
 void HttpClient::Cancel(TransferId id) {
@@ -268,6 +289,7 @@ void HttpClient::Arm(const std::shared_ptr<Watch>& watch) {
 void HttpClient::Act(int fd, int events) {
   std::weak_ptr<bool> alive = alive_;
   int running = 0;
+  ++actions_;
   acting_ = true;
   curl_multi_socket_action(multi_, fd, events, &running);
   acting_ = false;

@@ -63,7 +63,14 @@ class HttpClient {
                   std::chrono::milliseconds timeout, HttpHandlers handlers);
   // Ends a transfer; its handlers are not called again.
   void Cancel(TransferId id);
+  // Backpressure: no transfer reads more of its answer (what came already
+  // is still given) until Resume; transfers sent meanwhile start paused.
+  void Pause();
+  void Resume();
   std::size_t transfers() const { return transfers_.size(); }
+  // How many times libcurl was run so far: a paused client that kept being
+  // woken by a socket it does not read would show it.
+  std::size_t actions() const { return actions_; }
 
   // One transfer and one socket watched, as the .cc defines them.
   struct Transfer;
@@ -88,6 +95,8 @@ class HttpClient {
   std::map<int, std::shared_ptr<Watch>> watches_;
   TransferId next_id_ = 1;
   bool acting_ = false;  // inside curl_multi_socket_action
+  bool paused_ = false;
+  std::size_t actions_ = 0;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -165,5 +165,34 @@ TEST_F(HttpClientTest, ACancelledTransferSaysNothingMore) {
   EXPECT_EQ(silent.requests().size(), 1u);
 }
 
+TEST_F(HttpClientTest, APausedClientReadsNothingMoreAndIsNotWokenForIt) {
+  std::vector<testing::ScriptedPiece> pieces = {
+      {"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"}};
+  for (int i = 0; i < 64; ++i) {
+    pieces.push_back({"data: " + std::string(4000, 'x') + "\n\n", milliseconds(10)});
+  }
+  ScriptedHttpServer server({ScriptedAnswer{pieces, /*close=*/false}});
+  std::string body;
+  bool head = false;
+  http_.Send(server.Url("/mcp"), client_.Post("{}"), seconds(10),
+             {[&](const HttpResponseHead&) { head = true; },
+              [&](std::string_view bytes) { body += bytes; }, [&](Status) {}});
+  // Paused once the head came: what came with it is given, nothing after.
+  boost::asio::steady_timer pause(io_, milliseconds(100));
+  pause.async_wait([&](const boost::system::error_code&) { http_.Pause(); });
+  RunFor(milliseconds(200));
+  ASSERT_TRUE(head);
+  const std::size_t before = body.size();
+  const std::size_t actions = http_.actions();
+  RunFor(milliseconds(300));
+  EXPECT_EQ(body.size(), before);
+  EXPECT_LT(before, 64u * 4008u);  // more was sent meanwhile, and waits
+  // Not woken again and again by the socket it no longer reads.
+  EXPECT_LT(http_.actions() - actions, 20u);
+  http_.Resume();
+  RunFor(milliseconds(1500));
+  EXPECT_EQ(body.size(), 64u * 4008u);
+}
+
 }  // namespace
 }  // namespace bravebot
