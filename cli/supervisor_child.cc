@@ -45,21 +45,31 @@ Result<std::unique_ptr<SupervisorChild>> SupervisorChild::Start(const std::strin
   posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (failed != 0) return Error::FromErrno("starting " + program, failed);
+  ::fcntl(input.get(), F_SETFL, ::fcntl(input.get(), F_GETFL) | O_NONBLOCK);
   return std::unique_ptr<SupervisorChild>(
       new SupervisorChild(pid, std::move(input), std::move(output)));
 }
 
-bool SupervisorChild::WriteLine(const std::string& line) {
+bool SupervisorChild::QueueLine(const std::string& line) {
   if (!input_.valid()) return false;
-  const std::string whole = line + "\n";
-  std::size_t written = 0;
-  while (written < whole.size()) {
-    ssize_t wrote = ::write(input_.get(), whole.data() + written, whole.size() - written);
+  unwritten_ += line;
+  unwritten_ += '\n';
+  return Flush();
+}
+
+bool SupervisorChild::Flush() {
+  while (!unwritten_.empty() && input_.valid()) {
+    ssize_t wrote = ::write(input_.get(), unwritten_.data(), unwritten_.size());
     if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) return false;  // EPIPE: it ended (SIGPIPE is ignored by the caller)
-    written += static_cast<std::size_t>(wrote);
+    if (wrote < 0 && errno == EAGAIN) return true;  // the rest when it can take it
+    if (wrote <= 0) {  // EPIPE: it ended (SIGPIPE is ignored by the caller)
+      input_.reset();
+      unwritten_.clear();
+      return false;
+    }
+    unwritten_.erase(0, static_cast<std::size_t>(wrote));
   }
-  return true;
+  return input_.valid();
 }
 
 std::optional<std::string> SupervisorChild::TakeBufferedLine() {

@@ -22,8 +22,14 @@ class SupervisorChild {
   static Result<std::unique_ptr<SupervisorChild>> Start(const std::string& program);
   ~SupervisorChild();  // closes its input and waits for it
 
-  // Writes `line` and a newline to its input; false where it closed it.
-  bool WriteLine(const std::string& line);
+  // Queues `line` and a newline for its input, and writes what it can
+  // without waiting; false where it closed its input. What is left is
+  // written by Flush as its input can take it, so the session never blocks
+  // on a supervisor that is not reading while the session must read it.
+  bool QueueLine(const std::string& line);
+  bool Flush();
+  bool wants_to_write() const { return !unwritten_.empty() && input_.valid(); }
+  int input_fd() const { return input_.get(); }
 
   // A whole line it wrote, without its newline, where one was read already.
   std::optional<std::string> TakeBufferedLine();
@@ -42,7 +48,8 @@ class SupervisorChild {
   pid_t pid_;
   UniqueFd input_;
   UniqueFd output_;
-  std::string buffer_;  // what it wrote after its last whole line
+  std::string buffer_;     // what it wrote after its last whole line
+  std::string unwritten_;  // queued for its input, not written yet
   std::optional<int> status_;
 };
 

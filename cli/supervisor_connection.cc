@@ -12,7 +12,7 @@ int SupervisorConnection::Send(const std::string& method, Json params) {
   Json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
   if (!params.is_null()) request["params"] = std::move(params);
   // A supervisor that closed its input ends its output too: WaitFor sees it.
-  if (!child_.WriteLine(request.dump(-1, ' ', false, Json::error_handler_t::replace))) {
+  if (!child_.QueueLine(request.dump(-1, ' ', false, Json::error_handler_t::replace))) {
     ended_ = true;
   }
   return id;
@@ -36,22 +36,13 @@ std::optional<SupervisorConnection::Json> SupervisorConnection::WaitFor(int id) 
 
 SupervisorConnection::Wait SupervisorConnection::WaitUntilReadable(int fd) {
   for (;;) {
+    // What the supervisor wrote is taken before the input: a list it says
+    // changed is put before the next call is read.
     bool notified = false;
     while (std::optional<std::string> line = child_.TakeBufferedLine()) notified |= Take(*line);
     if (notified) return Wait::kNotified;
     if (ended_) return Wait::kEnded;
-    struct pollfd fds[2] = {{fd, POLLIN, 0}, {child_.output_fd(), POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      return Wait::kEnded;
-    }
-    // What the supervisor wrote is taken before the input: a list it says
-    // changed is put before the next call is read.
-    if (fds[1].revents != 0) {
-      if (!child_.ReadMore()) ended_ = true;
-      continue;
-    }
-    if (fds[0].revents != 0) return Wait::kReadable;
+    if (Pump(fd)) return Wait::kReadable;
   }
 }
 
@@ -61,10 +52,27 @@ bool SupervisorConnection::TakeOneLine() {
       Take(*line);
       return true;
     }
-    if (ended_ || !child_.ReadMore()) {
+    if (ended_) return false;
+    Pump(-1);
+  }
+}
+
+bool SupervisorConnection::Pump(int fd) {
+  for (;;) {
+    struct pollfd fds[3] = {{child_.output_fd(), POLLIN, 0},
+                            {child_.wants_to_write() ? child_.input_fd() : -1, POLLOUT, 0},
+                            {fd, POLLIN, 0}};
+    if (::poll(fds, 3, -1) < 0) {
+      if (errno == EINTR) continue;
       ended_ = true;
       return false;
     }
+    if (fds[1].revents != 0) child_.Flush();
+    if (fds[0].revents != 0) {
+      if (!child_.ReadMore()) ended_ = true;
+      return false;
+    }
+    if (fds[2].revents != 0) return true;
   }
 }
 

@@ -47,6 +47,10 @@ class SupervisorConnection {
   // Takes one line the supervisor wrote: an answer is kept, a notification
   // handed on. False at the end of its output.
   bool TakeOneLine();
+  // Waits until the supervisor wrote something or `fd` (-1 for none) can be
+  // read, writing what is queued for the supervisor meanwhile; true when
+  // `fd` can be read.
+  bool Pump(int fd);
   // False unless it was a notification the session must act on.
   bool Take(const std::string& line);
 

@@ -48,7 +48,12 @@ void HttpHeadReader::TakeLine(std::string_view line) {
   if (name == "content-type") {
     head_.content_type = Lowercase(Trimmed(value.substr(0, value.find(';'))));
   } else if (name == "mcp-session-id") {
-    head_.session_id = std::string(value);
+    // Visible ASCII only, as MCP says: anything else would go out in every
+    // later request's head.
+    const bool visible = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+      return c >= 0x21 && c <= 0x7e;
+    });
+    head_.session_id = visible ? std::string(value) : "";
   } else if (name == "location") {
     head_.location = std::string(value);
   }

@@ -1,8 +1,10 @@
 #include "supervisor/servers/http_channel.h"
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <utility>
 
+#include "base/shown_text.h"
 #include "supervisor/mcp/json_rpc_lines.h"
 
 namespace bravebot {
@@ -15,6 +17,9 @@ constexpr std::chrono::seconds kEndGrace{2};
 // The GET stream dropped this many times in a row with nothing on it is
 // given up: the service's requests then come only on its answers' streams.
 constexpr int kMaxListenFailures = 5;
+constexpr std::chrono::seconds kListenStayed{60};
+constexpr std::chrono::milliseconds kListenRetryLeast{1000};
+constexpr std::chrono::milliseconds kListenRetryMost{60000};
 
 }  // namespace
 
@@ -50,7 +55,7 @@ HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options
       listen_timer_(io) {}
 
 bool HttpChannel::Write(std::string line) {
-  if (stopping_ || posts_.size() >= kMaxPostsUnderWay) return false;
+  if (stopping_) return false;
   auto post = std::make_shared<Post>();
   const Json message = Json::parse(line, nullptr, /*allow_exceptions=*/false);
   std::string method;
@@ -61,6 +66,9 @@ bool HttpChannel::Write(std::string line) {
       post->id = id->get<std::int64_t>();
     }
   }
+  // Requests are what a service may hold unanswered; a notification or a
+  // reply (notifications/cancelled among them) always goes.
+  if (post->id && requests_under_way() >= kMaxPostsUnderWay) return false;
   post->initialize = method == "initialize";
   post->line = std::move(line);
   post->url = url_;
@@ -78,7 +86,11 @@ void HttpChannel::Send(std::shared_ptr<Post> post) {
   post->json.clear();
   post->events = SseParser();
   std::weak_ptr<HttpChannel> weak = weak_from_this();
-  post->transfer = http_.Send(post->url, post->request, std::chrono::milliseconds(0),
+  // A request waits for its answer as long as a program's would, until it
+  // is cancelled; a notification or a reply is taken at once, or never.
+  const std::chrono::milliseconds timeout =
+      post->id ? std::chrono::milliseconds(0) : options_.request_timeout;
+  post->transfer = http_.Send(post->url, post->request, timeout,
                               {[weak, post](const HttpResponseHead& head) {
                                  if (auto self = weak.lock()) self->OnHead(post, head);
                                },
@@ -125,7 +137,8 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
       if (head.status == 301 || head.status == 308) url_ = next.url;
       return Send(post);
     case RedirectAction::kAsk:
-      return FailPost(post, options_.alias + " was not reached at " + next.url +
+      return FailPost(post, options_.alias + " was not reached at " +
+                                EscapeControlCharacters(next.url) +
                                 ", where its reply points: whether a server moved is put to you "
                                 "before anything is sent there, and this version does not ask "
                                 "yet, so nothing was sent");
@@ -202,7 +215,14 @@ void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message
       }
     }
   }
+  const bool answered_now = post && post->answered && !post->over;
   if (events_.on_line) events_.on_line(std::move(message));
+  // Its answer came: the stream that brought it has nothing more of ours.
+  if (answered_now && !post->over) {
+    post->over = true;
+    http_.Cancel(post->transfer);
+    posts_.erase(post);
+  }
 }
 
 void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
@@ -217,6 +237,7 @@ void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
 void HttpChannel::Listen() {
   if (listening_ || stopping_) return;
   listening_ = true;
+  listen_opened_ = std::chrono::steady_clock::now();
   listen_events_ = SseParser();
   std::weak_ptr<HttpChannel> weak = weak_from_this();
   auto offered = std::make_shared<bool>(false);
@@ -237,6 +258,11 @@ void HttpChannel::Listen() {
          auto self = weak.lock();
          if (!self) return;
          self->listening_ = false;
+         // A stream that stayed a while was no failure; one dropped at once
+         // counts, whatever it sent before it dropped.
+         if (std::chrono::steady_clock::now() - self->listen_opened_ >= kListenStayed) {
+           self->listen_failures_ = 0;
+         }
          if (self->stopping_ || !*offered || ++self->listen_failures_ > kMaxListenFailures) return;
          // Resumed where it dropped, once the service's retry time has passed.
          self->listen_timer_.expires_after(self->listen_retry_);
@@ -250,10 +276,11 @@ void HttpChannel::OnStreamBytes(std::string_view bytes) {
   listen_events_.Feed(bytes);
   if (!listen_events_.last_event_id().empty()) last_event_id_ = listen_events_.last_event_id();
   if (listen_events_.retry_milliseconds()) {
-    listen_retry_ = std::chrono::milliseconds(*listen_events_.retry_milliseconds());
+    // Within bounds, so a service cannot have it reopened without pause.
+    listen_retry_ = std::chrono::milliseconds(std::clamp<std::uint64_t>(
+        *listen_events_.retry_milliseconds(), kListenRetryLeast.count(), kListenRetryMost.count()));
   }
   while (std::optional<SseEvent> event = listen_events_.Next()) {
-    listen_failures_ = 0;
     if (!event->data.empty()) Deliver(nullptr, std::move(event->data));
     if (stopping_) return;
   }
@@ -261,6 +288,20 @@ void HttpChannel::OnStreamBytes(std::string_view bytes) {
     http_.Cancel(listen_id_);
     listening_ = false;
     if (events_.on_overflow) events_.on_overflow();
+  }
+}
+
+std::size_t HttpChannel::requests_under_way() const {
+  return static_cast<std::size_t>(std::count_if(
+      posts_.begin(), posts_.end(), [](const auto& post) { return post->id.has_value(); }));
+}
+
+void HttpChannel::Forget(std::int64_t id) {
+  for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
+    if (post->id != id) continue;
+    post->over = true;
+    http_.Cancel(post->transfer);
+    posts_.erase(post);
   }
 }
 

@@ -42,6 +42,7 @@ struct HttpChannelEvents {
 struct HttpChannelOptions {
   std::string alias;
   std::string url;  // where it is declared
+  // How long a notification or a reply waits to be taken (202).
   std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
   RedirectAsker redirect_asker = RedirectAsker::kOneShot;
   ManagedPolicy policy;
@@ -49,9 +50,9 @@ struct HttpChannelOptions {
 
 class HttpChannel : public ServerChannel, public std::enable_shared_from_this<HttpChannel> {
  public:
-  // POSTs under way at once before Write refuses another. Each answer is
-  // bounded by kMaxLineBytes, so a service that answers every one with as
-  // much as it may holds at most 16 of those.
+  // Requests under way at once before Write refuses another. Each answer
+  // is bounded by kMaxLineBytes, so a service that answers every one with
+  // as much as it may holds at most 16 of those.
   static constexpr std::size_t kMaxPostsUnderWay = 16;
 
   static std::shared_ptr<HttpChannel> Open(boost::asio::io_context& io, HttpChannelOptions options,
@@ -68,6 +69,9 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   std::vector<std::string> stderr_tail() const override { return {}; }
   pid_t pid() const override { return -1; }
   std::string run_directory() const override { return ""; }
+  // A request of ours given up (cancelled): its POST is ended, so a
+  // service that would never answer it holds nothing for it.
+  void Forget(std::int64_t id) override;
 
  private:
   struct Post;
@@ -78,6 +82,7 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   // A message the service sent, in answer to `post` or on its own stream.
   void Deliver(const std::shared_ptr<Post>& post, std::string message);
   void FailPost(const std::shared_ptr<Post>& post, std::string why);
+  std::size_t requests_under_way() const;
   void Listen();
   void OnStreamBytes(std::string_view bytes);
   void Ended();
@@ -95,6 +100,7 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   SseParser listen_events_;
   std::string last_event_id_;  // where a dropped stream resumes
   std::chrono::milliseconds listen_retry_{1000};
+  std::chrono::steady_clock::time_point listen_opened_;
   int listen_failures_ = 0;
   boost::asio::steady_timer listen_timer_;
   bool wrote_output_ = false;

@@ -103,6 +103,9 @@ size_t OnHeader(char* data, size_t size, size_t count, void* transfer_pointer) {
 
 size_t OnBodyBytes(char* data, size_t size, size_t count, void* transfer_pointer) {
   auto* transfer = static_cast<HttpClient::Transfer*>(transfer_pointer);
+  // Bytes before a whole head (after a 101 nobody asked for) are no answer
+  // of HTTP's: taking them would keep them without end.
+  if (!transfer->head_whole) return 0;
   transfer->arrived.append(data, size * count);
   return size * count;
 }
@@ -275,6 +278,7 @@ void HttpClient::Arm(const std::shared_ptr<Watch>& watch) {
       if (error || current == watches_.end() || current->second != watch) return;
       if ((watch->what & wanted) == 0) return;
       Act(watch->fd, event);
+      if (!alive.lock()) return;  // a handler ended the client
       // libcurl may have stopped watching it, or replaced it, meanwhile.
       current = watches_.find(watch->fd);
       if (current != watches_.end() && current->second == watch) Arm(watch);
@@ -314,6 +318,8 @@ std::string InOurWords(const std::string& alias, CURLcode code, std::chrono::mil
              "certificate authorities, so nothing was sent";
     case CURLE_SSL_CONNECT_ERROR:
       return alias + " was not reached: a TLS connection to it could not be made";
+    case CURLE_WRITE_ERROR:
+      return alias + " answered with something that is no HTTP answer";
     case CURLE_GOT_NOTHING:
     case CURLE_PARTIAL_FILE:
     case CURLE_RECV_ERROR:
@@ -339,17 +345,29 @@ void HttpClient::Deliver() {
   std::vector<TransferId> ids;
   for (const auto& [id, transfer] : transfers_) ids.push_back(id);
   for (TransferId id : ids) {
-    // A handler may cancel any transfer, or end this client.
-    auto given = [&] { return alive.lock() && transfers_.count(id) > 0; };
-    Transfer* transfer = transfers_[id].get();
+    // A handler may cancel any transfer, its own included, or end this
+    // client: each is called as a copy, with copies of what it is given,
+    // and the transfer is looked up again after it.
+    auto found = transfers_.find(id);
+    if (found == transfers_.end()) continue;
+    Transfer* transfer = found->second.get();
+    auto given = [&] {
+      if (!alive.lock()) return false;
+      auto again = transfers_.find(id);
+      transfer = again == transfers_.end() ? nullptr : again->second.get();
+      return transfer != nullptr;
+    };
     if (transfer->head_whole && !transfer->head_given) {
       transfer->head_given = true;
-      if (transfer->handlers.on_head) transfer->handlers.on_head(transfer->head_reader.head());
+      std::function<void(const HttpResponseHead&)> on_head = transfer->handlers.on_head;
+      const HttpResponseHead head = transfer->head_reader.head();
+      if (on_head) on_head(head);
       if (!given()) continue;
     }
     if (!transfer->arrived.empty() && transfer->head_given) {
       std::string bytes = std::exchange(transfer->arrived, std::string());
-      if (transfer->handlers.on_body) transfer->handlers.on_body(bytes);
+      std::function<void(std::string_view)> on_body = transfer->handlers.on_body;
+      if (on_body) on_body(bytes);
       if (!given()) continue;
     }
     if (!transfer->ended) continue;

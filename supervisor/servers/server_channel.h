@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ class ServerChannel {
   // Its first process, and its run directory; -1 and "" for a service.
   virtual pid_t pid() const = 0;
   virtual std::string run_directory() const = 0;
+  // A request of ours, sent with `id`, was given up: a channel that holds
+  // something for it lets it go. A process's pipe holds nothing.
+  virtual void Forget(std::int64_t /*id*/) {}
 };
 
 }  // namespace bravebot

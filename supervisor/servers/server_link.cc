@@ -344,6 +344,7 @@ bool ServerLink::ReplyError(const nlohmann::ordered_json& id, const nlohmann::or
 
 void ServerLink::Cancel(std::uint64_t tag, const std::string& reason) {
   if (std::optional<std::int64_t> sent = connection_.Forget(tag)) {
+    if (process_) process_->Forget(*sent);
     Notify("notifications/cancelled", {{"requestId", *sent}, {"reason", reason}});
   }
 }

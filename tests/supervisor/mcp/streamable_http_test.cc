@@ -24,6 +24,13 @@ TEST(StreamableHttpTest, TheHeadIsReadWhateverTheCaseOfItsNames) {
   EXPECT_EQ(head.content_type, "text/event-stream");
   EXPECT_EQ(head.session_id, "abc-123");
   EXPECT_EQ(HeadOf({"HTTP/2 308\r\n", "location: /mcp/\r\n"}).location, "/mcp/");
+  // A session id that is not visible ASCII would go out in every later head.
+  EXPECT_EQ(HeadOf({"HTTP/1.1 200 OK", "Mcp-Session-Id: ab\rX-Evil: 1"}).session_id, "");
+  EXPECT_EQ(HeadOf({"HTTP/1.1 200 OK",
+                    "Mcp-Session-Id: s\xc2\x9b"
+                    "1"})
+                .session_id,
+            "");
   EXPECT_EQ(HeadOf({"HTTP/2 308\r\n"}).status, 308);
 }
 

@@ -143,6 +143,18 @@ TEST_F(HttpClientTest, EveryFailureIsSaidInOurWords) {
   ASSERT_FALSE(*refused.done);
   EXPECT_EQ(refused.done->error().message(), "docs was not reached: the connection was refused");
 
+  // Switching to another protocol nobody asked for, then bytes without end.
+  ScriptedHttpServer switching({ScriptedAnswer{
+      {{"HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n" + std::string(65536, 'x')},
+       {std::string(65536, 'y')}},
+      /*close=*/false}});
+  Outcome switched = Run(switching.Url("/mcp"), client_.Post("{}"));
+  ASSERT_TRUE(switched.done);
+  ASSERT_FALSE(*switched.done);
+  EXPECT_EQ(switched.done->error().message(),
+            "docs answered with something that is no HTTP answer");
+  EXPECT_EQ(switched.body, "");
+
   Outcome not_a_url = Run("ftp://127.0.0.1/mcp", client_.Post("{}"));
   ASSERT_TRUE(not_a_url.done);
   ASSERT_FALSE(*not_a_url.done);
