@@ -206,5 +206,22 @@ TEST_F(HttpClientTest, APausedClientReadsNothingMoreAndIsNotWokenForIt) {
   EXPECT_EQ(body.size(), 64u * 4008u);
 }
 
+TEST_F(HttpClientTest, AHostTwoReadersReadApartIsRefusedAndGetsNothing) {
+  ScriptedHttpServer server({Answer("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")});
+  const std::string port = std::to_string(server.port());
+  // libcurl reads each as 127.0.0.1, where the url says something else.
+  for (const std::string& url : {"http://127.1:" + port + "/mcp", "http://0x7f.1:" + port + "/mcp",
+                                 "http://2130706433:" + port + "/mcp"}) {
+    Outcome outcome = Run(url, client_.Post("{}"));
+    ASSERT_TRUE(outcome.done) << url;
+    ASSERT_FALSE(*outcome.done) << url;
+    EXPECT_EQ(outcome.done->error().message(),
+              "docs was not reached: its url spells its host in a way a connection could read "
+              "as another, so nothing was sent")
+        << url;
+  }
+  EXPECT_EQ(server.requests().size(), 0u);
+}
+
 }  // namespace
 }  // namespace bravebot
