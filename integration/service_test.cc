@@ -130,6 +130,42 @@ TEST_F(ServiceTest, AServiceThatCannotBeReachedOrFailsIsSaidSo) {
   EXPECT_THAT(failed.dump(), ::testing::Not(HasSubstr("SERVER WORDS")));
 }
 
+TEST_F(ServiceTest, ABrokenAnswerToTheHandshakeIsSaidInOurWords) {
+  ScriptedHttpServer cut(
+      {{{{"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+          "Connection: close\r\n\r\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,"}}}});
+  ScriptedHttpServer html(
+      {{{{Http("200 OK", "Content-Type: text/html\r\n", "<html>SERVER WORDS</html>")}}}});
+  ScriptedHttpServer garbled(
+      {{{{Http("200 OK", "Content-Type: application/json\r\n", "not json \x1b[2J")}}}});
+  ScriptedHttpServer silent({ScriptedAnswer{{}, /*close=*/false}});
+  Declare("cut", {"--http", cut.Url("/mcp")});
+  Declare("html", {"--http", html.Url("/mcp")});
+  Declare("garbled", {"--http", garbled.Url("/mcp")});
+  Declare("silent", {"--http", silent.Url("/mcp")});
+  Request({"cut", "garbled", "html", "silent"});
+  auto session = Session();
+  OpenAndApprove(*session, {{"startupTimeoutSeconds", 1}});
+
+  Json was_cut = session->Call("server/start", {{"alias", "cut"}});
+  EXPECT_EQ(was_cut["error"]["data"]["step"], "unreachable") << was_cut.dump();
+  EXPECT_EQ(was_cut["error"]["message"],
+            "cut did not start: cut ended its event stream in the middle of an event, before its "
+            "answer came");
+  Json was_html = session->Call("server/start", {{"alias", "html"}});
+  EXPECT_EQ(was_html["error"]["message"],
+            "html did not start: html answered POST with HTTP 200 and a body that is neither "
+            "application/json nor text/event-stream");
+  EXPECT_THAT(was_html.dump(), ::testing::Not(HasSubstr("SERVER WORDS")));
+  Json was_garbled = session->Call("server/start", {{"alias", "garbled"}});
+  EXPECT_EQ(was_garbled["error"]["data"]["step"], "not-json") << was_garbled.dump();
+  EXPECT_THAT(was_garbled["error"]["message"].get<std::string>(), HasSubstr("\\x1b[2J"));
+  Json was_silent = session->Call("server/start", {{"alias", "silent"}}, seconds(10));
+  EXPECT_EQ(was_silent["error"]["data"]["step"], "timeout") << was_silent.dump();
+  EXPECT_EQ(was_silent["error"]["message"],
+            "silent did not start: no answer to initialize within 1 s");
+}
+
 TEST_F(ServiceTest, ASameOriginMoveIsFollowedAndAnotherPlaceGetsNothing) {
   // Elsewhere: a service on another port, which must receive nothing.
   ScriptedHttpServer elsewhere({});
