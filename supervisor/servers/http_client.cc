@@ -126,7 +126,7 @@ HttpClient::~HttpClient() {
   *alive_ = false;
   timer_.cancel();
   for (auto& [id, transfer] : transfers_) {
-    curl_multi_remove_handle(multi_, transfer->easy);
+    if (transfer->easy != nullptr) curl_multi_remove_handle(multi_, transfer->easy);
   }
   transfers_.clear();
   watches_.clear();
@@ -294,9 +294,7 @@ void HttpClient::Act(int fd, int events) {
   std::weak_ptr<bool> alive = alive_;
   int running = 0;
   ++actions_;
-  acting_ = true;
   curl_multi_socket_action(multi_, fd, events, &running);
-  acting_ = false;
   if (alive.lock()) Deliver();
 }
 

@@ -94,7 +94,6 @@ class HttpClient {
   std::map<TransferId, std::unique_ptr<Transfer>> transfers_;
   std::map<int, std::shared_ptr<Watch>> watches_;
   TransferId next_id_ = 1;
-  bool acting_ = false;  // inside curl_multi_socket_action
   bool paused_ = false;
   std::size_t actions_ = 0;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
