@@ -112,11 +112,15 @@ void TerminalSession::StartServers(const Json& servers) {
   }
   std::vector<std::pair<std::string, Json>> started;
   for (const auto& [alias, id] : starts) {
-    if (std::optional<Json> result = ResultOf(connection_.WaitFor(id))) {
-      started.emplace_back(alias, std::move(*result));
-    }
+    std::optional<Json> result = ResultOf(connection_.WaitFor(id));
+    if (result) result = Moved(alias, std::move(*result));
+    if (result) started.emplace_back(alias, std::move(*result));
   }
   for (const auto& [alias, result] : started) {
+    if (result.contains("movedTo")) {
+      Print(alias + " is declared at " + result.value("movedTo", "") + " from now on\n");
+      if (result.contains("moveNote")) Print(result.value("moveNote", "") + "\n");
+    }
     running_.insert(alias);
     PutList(alias, result);
   }
@@ -202,6 +206,7 @@ void TerminalSession::MakeCall(const std::string& line) {
     params["answer"] = IsYes(typed) ? "1" : "3";
     decided = ResultOf(connection_.Call("tool/call", params));
   }
+  if (decided) decided = Moved(call->alias, std::move(*decided));
   if (!decided) return;
   if ((*decided)["state"] == "ran") {
     Print(CallResultText(call->alias, call->tool, (*decided)["result"]));
@@ -209,6 +214,19 @@ void TerminalSession::MakeCall(const std::string& line) {
   } else {
     Print(decided->value("text", "") + "\n");
   }
+}
+
+std::optional<TerminalSession::Json> TerminalSession::Moved(const std::string& alias, Json answer) {
+  if (answer.value("state", "") != "redirect") return answer;
+  // Asked at the terminal; nobody at one is never asked (the supervisor
+  // refuses the move itself), so no answer here is a no.
+  std::string typed;
+  if (questions_) {
+    questions_->Show("\n");
+    typed = questions_->Ask(answer.value("question", ""));
+  }
+  return ResultOf(connection_.Call("redirect/answer",
+                                   {{"alias", alias}, {"answer", IsYes(typed) ? "y" : "n"}}));
 }
 
 void TerminalSession::Close() {

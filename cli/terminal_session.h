@@ -61,6 +61,9 @@ class TerminalSession {
   // server/toolsChanged), and puts it to the person where it waits.
   void PutList(const std::string& alias, const Json& list);
   void MakeCall(const std::string& line);
+  // Where `answer` is a service's question about a move, puts it and gives
+  // what redirect/answer answers; else `answer` as it is.
+  std::optional<Json> Moved(const std::string& alias, Json answer);
   void Print(const std::string& text);
 
   TerminalQuestions* questions_;

@@ -16,6 +16,7 @@
 
 #include "integration/peers.h"
 #include "integration/running_command.h"
+#include "integration/scripted_services.h"
 #include "integration/supervisor_fixture.h"
 #include "tests/supervisor/testing/scripted_http_server.h"
 
@@ -38,11 +39,6 @@ int FreePort() {
   ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &size);
   ::close(probe);
   return ntohs(address.sin_port);
-}
-
-std::string Http(const std::string& status, const std::string& headers, const std::string& body) {
-  return "HTTP/1.1 " + status + "\r\n" + headers +
-         "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
 }
 
 class ServiceTest : public SupervisorTest {
@@ -190,11 +186,10 @@ TEST_F(ServiceTest, ASameOriginMoveIsFollowedAndAnotherPlaceGetsNothing) {
   auto session = Session();
   OpenAndApprove(*session);
 
+  // Another place is asked about, and gets nothing meanwhile.
   Json moved = session->Call("server/start", {{"alias", "moving"}});
-  EXPECT_EQ(moved["error"]["data"]["step"], "unreachable") << moved.dump();
-  EXPECT_THAT(
-      moved["error"]["message"].get<std::string>(),
-      HasSubstr("moving was not reached at " + elsewhere.Url("/mcp") + ", where its reply points"));
+  EXPECT_EQ(moved["result"]["state"], "redirect") << moved.dump();
+  EXPECT_EQ(moved["result"]["to"], elsewhere.Url("/mcp"));
   EXPECT_EQ(elsewhere.requests().size(), 0u);
 
   Json started = session->Call("server/start", {{"alias", "here"}});
@@ -244,6 +239,95 @@ TEST_F(ServiceTest, McpRunListsAndCallsAServiceAndRefusesItsMoveAsAOneShotRunDoe
   EXPECT_EQ(bridged.status, 1);
   EXPECT_THAT(bridged.err, HasSubstr("bridging a service to standard input and output is not "
                                      "built yet"));
+}
+
+TEST_F(ServiceTest, AMoveElsewhereIsAskedAndAYesDeclaresItThereAndAsksForItsListAgain) {
+  ScriptedHttpServer elsewhere(Handshakes(2));
+  ScriptedHttpServer moving(
+      {{{{Http("301 Moved Permanently", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}}});
+  Declare("docs", {"--http", moving.Url("/mcp")});
+  Request({"docs"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  Json asked = session->Call("server/start", {{"alias", "docs"}});
+  ASSERT_EQ(asked["result"]["state"], "redirect") << asked.dump();
+  EXPECT_EQ(asked["result"]["from"], moving.Url("/mcp"));
+  EXPECT_EQ(asked["result"]["to"], elsewhere.Url("/mcp"));
+  EXPECT_EQ(asked["result"]["question"],
+            "  docs is declared at " + moving.Url("/mcp") + "\n  and its reply points to " +
+                elsewhere.Url("/mcp") +
+                "\n  reaching 127.0.0.1:" + std::to_string(elsewhere.port()) +
+                "\n  Nothing was sent there. A yes declares the server at that address and sends "
+                "it what was being\n  sent, and every later request to the server goes there "
+                "too, in this session and the next. Say\n  no unless you know the server "
+                "moved.\n\n  declare this server where its reply points? [y/N]");
+  EXPECT_EQ(elsewhere.requests().size(), 0u);  // nothing before the yes
+
+  Json moved = session->Call("redirect/answer", {{"alias", "docs"}, {"answer", "y"}});
+  ASSERT_TRUE(moved.contains("result")) << moved.dump() << session->Log();
+  EXPECT_EQ(moved["result"]["tools"][0]["name"], "ping");
+  EXPECT_EQ(moved["result"]["movedTo"], elsewhere.Url("/mcp"));
+  EXPECT_GE(elsewhere.requests().size(), 3u);
+  session->Call("session/close");
+
+  // Declared and approved there: the next session starts it unasked, and
+  // puts its list again, read at the new place.
+  CommandOutput got = RunCommand({OurProgram("bravebot-mcp"), "get", "docs"}, Environment());
+  EXPECT_THAT(got.out, HasSubstr(elsewhere.Url("/mcp")));
+  EXPECT_THAT(got.out, ::testing::Not(HasSubstr("unapproved")));
+  auto next = Session();
+  Json opened = next->Call("session/open", {{"directory", Checkout()}});
+  EXPECT_EQ(opened["result"]["servers"][0]["state"], "start") << opened.dump();
+  Json again = next->Call("server/start", {{"alias", "docs"}});
+  EXPECT_EQ(again["result"]["toolsState"], "ask") << again.dump();
+  EXPECT_EQ(moving.requests().size(), 1u);
+}
+
+TEST_F(ServiceTest, ANoToAMoveChangesNothingAndACallThatMeetsOneIsAsked) {
+  // The second call is request 4: initialize, tools/list, the call refused.
+  ScriptedHttpServer elsewhere({{{{Http("200 OK", "Content-Type: application/json\r\n",
+                                        R"({"jsonrpc":"2.0","id":4,"result":{"content":[]}})")}}}});
+  std::vector<ScriptedAnswer> script = Handshakes(1);
+  script.push_back(
+      {{{Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}});
+  script.push_back(
+      {{{Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}});
+  ScriptedHttpServer here(script);
+  ScriptedHttpServer moving(
+      {{{{Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}}});
+  Declare("moving", {"--http", moving.Url("/mcp")});
+  Declare("here", {"--http", here.Url("/mcp")});
+  Request({"here", "moving"});
+  auto session = Session();
+  OpenAndApprove(*session);
+
+  ASSERT_EQ(session->Call("server/start", {{"alias", "moving"}})["result"]["state"], "redirect");
+  Json no = session->Call("redirect/answer", {{"alias", "moving"}, {"answer", "n"}});
+  EXPECT_EQ(no["error"]["code"], -32003) << no.dump();
+  EXPECT_THAT(no["error"]["message"].get<std::string>(),
+              HasSubstr("you said no, so nothing was sent there and it stays declared where it "
+                        "was"));
+  EXPECT_EQ(elsewhere.requests().size(), 0u);
+  CommandOutput got = RunCommand({OurProgram("bravebot-mcp"), "get", "moving"}, Environment());
+  EXPECT_THAT(got.out, HasSubstr(moving.Url("/mcp")));
+  EXPECT_EQ(
+      session->Call("redirect/answer", {{"alias", "moving"}, {"answer", "y"}})["error"]["code"],
+      -32002);
+
+  StartAndOffer(*session, "here");
+  Json call = {{"alias", "here"}, {"tool", "ping"}, {"answer", "1"}};
+  Json asked = session->Call("tool/call", call);
+  ASSERT_EQ(asked["result"]["state"], "redirect") << asked.dump();
+  Json refused = session->Call("redirect/answer", {{"alias", "here"}, {"answer", "n"}});
+  EXPECT_EQ(refused["result"]["state"], "refused") << refused.dump();
+  EXPECT_THAT(refused["result"]["text"].get<std::string>(),
+              HasSubstr("the user said no, so nothing was sent there. Do not retry here:ping"));
+  EXPECT_EQ(elsewhere.requests().size(), 0u);
+
+  ASSERT_EQ(session->Call("tool/call", call)["result"]["state"], "redirect");
+  Json ran = session->Call("redirect/answer", {{"alias", "here"}, {"answer", "y"}});
+  EXPECT_EQ(ran["result"]["state"], "ran") << ran.dump() << session->Log();
+  EXPECT_EQ(elsewhere.requests().size(), 1u);
 }
 
 }  // namespace

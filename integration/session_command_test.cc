@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "integration/peers.h"
+#include "integration/scripted_services.h"
 #include "integration/supervisor_fixture.h"
 #include "integration/terminal.h"
 
@@ -237,6 +238,25 @@ TEST_F(SessionCommandTest, WhatAServerReturnsReachesNoTerminalRaw) {
   EXPECT_THAT(session.out, Not(HasSubstr("\x1b")));
   EXPECT_THAT(session.out, Not(HasSubstr("\x07")));
   EXPECT_THAT(session.out, Not(HasSubstr("\xe2\x80\x8b")));
+}
+
+TEST_F(SessionCommandTest, AServiceThatMovedIsAskedAboutAtTheTerminal) {
+  ScriptedHttpServer elsewhere(Handshakes(1));
+  ScriptedHttpServer moving(
+      {{{{Http("308 Permanent Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}}});
+  Declare("docs", {"--http", moving.Url("/mcp")});
+  Request({"docs"});
+  CommandOutput session =
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "session"}, Environment(), Checkout(),
+                              {{kServerQuestion, "1\n"},
+                               {"declare this server where its reply points? [y/N]", "y\n"},
+                               {kListQuestion, "y\n"},
+                               {"docs: 1 tool offered to the model", kEndOfInput}});
+  EXPECT_EQ(session.status, 0) << session.out;
+  EXPECT_THAT(session.out, HasSubstr("  and its reply points to " + elsewhere.Url("/mcp")));
+  EXPECT_THAT(session.out,
+              HasSubstr("docs is declared at " + elsewhere.Url("/mcp") + " from now on"));
+  EXPECT_THAT(Slurp(Profile() + "/mcp.json"), HasSubstr(elsewhere.Url("/mcp")));
 }
 
 }  // namespace

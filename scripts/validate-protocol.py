@@ -265,6 +265,15 @@ def with_changes(value, path, new=None, drop=False):
     return value
 
 
+REDIRECT_QUESTION = {
+    "state": "redirect",
+    "question": "  docs is declared at https://docs.example.com/mcp\n  and its reply points to"
+                " https://mcp.example.net/mcp\n  ...\n\n  declare this server where its reply"
+                " points? [y/N]",
+    "from": "https://docs.example.com/mcp",
+    "to": "https://mcp.example.net/mcp",
+}
+
 GOOD = [
     answers("session/open", response(1, OPENED)),
     answers("session/open", response("open-1", {
@@ -312,6 +321,12 @@ GOOD = [
                                " status 1 before answering",
                                {"status": 1, "tool": "get_alerts", "method": "tools/call"})),
     answers("session/released", response(13, {"released": True})),
+    answers("server/start", response(3, REDIRECT_QUESTION)),
+    answers("tool/call", response(12, REDIRECT_QUESTION)),
+    answers("redirect/answer", response(15, dict(
+        STARTED, movedTo="https://mcp.example.net/mcp"))),
+    answers("redirect/answer", response(15, {
+        "state": "ran", "private": True, "result": {"content": []}})),
     answers("tools/offered", response(14, {"tools": [MODEL_TOOL]})),
     answers("tools/offered", response(14, {"tools": []})),
     note(notification("server/toolsChanged", dict({"alias": "weather", "tools": [TOOL]},
@@ -402,6 +417,7 @@ GOOD = [
     sends("tool/call", request(12, "tool/call", {
         "alias": "weather", "tool": "get_current_conditions", "arguments": {},
         "meta": {"progressToken": 5}, "answer": "2"})),
+    sends("redirect/answer", request(15, "redirect/answer", {"alias": "docs", "answer": "y"})),
     sends("session/released", request(13, "session/released")),
     sends("session/released", request(13, "session/released", {"released": False})),
     sends("tools/offered", request(14, "tools/offered", {"servers": ["weather"]})),

@@ -224,6 +224,19 @@ std::optional<McpIncoming> McpConnection::Fail(std::int64_t id, McpFault why) {
   return incoming;
 }
 
+std::optional<std::uint64_t> McpConnection::TagOf(std::int64_t id) const {
+  auto pending = pending_.find(id);
+  if (pending == pending_.end()) return std::nullopt;
+  return pending->second.tag;
+}
+
+std::optional<std::int64_t> McpConnection::IdOf(std::uint64_t tag) const {
+  for (const auto& [id, pending] : pending_) {
+    if (pending.tag == tag) return id;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::int64_t> McpConnection::Forget(std::uint64_t tag) {
   for (auto it = pending_.begin(); it != pending_.end(); ++it) {
     if (it->second.tag == tag) {

@@ -90,6 +90,11 @@ class McpConnection {
   // no request of ours waits under that id.
   std::optional<McpIncoming> Fail(std::int64_t id, McpFault why);
 
+  // The tag of the request still waiting under `id`, and the id of the one
+  // under `tag`.
+  std::optional<std::uint64_t> TagOf(std::int64_t id) const;
+  std::optional<std::int64_t> IdOf(std::uint64_t tag) const;
+
   // Forgets the request under `tag`: an answer to it is dropped. Gives the
   // id it was sent with, to name it in notifications/cancelled.
   std::optional<std::int64_t> Forget(std::uint64_t tag);

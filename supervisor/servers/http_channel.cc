@@ -36,7 +36,8 @@ struct HttpChannel::Post {
   std::optional<AnswerBody> body;
   std::string json;  // a JSON answer, as it comes
   SseParser events;
-  bool over = false;  // answered, failed or given up
+  bool over = false;     // answered, failed or given up
+  std::string moved_to;  // where its answer pointed, while the person is asked
 };
 
 std::shared_ptr<HttpChannel> HttpChannel::Open(boost::asio::io_context& io,
@@ -137,11 +138,18 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
       if (head.status == 301 || head.status == 308) url_ = next.url;
       return Send(post);
     case RedirectAction::kAsk:
-      return FailPost(post, options_.alias + " was not reached at " +
-                                EscapeControlCharacters(next.url) +
-                                ", where its reply points: whether a server moved is put to you "
-                                "before anything is sent there, and this version does not ask "
-                                "yet, so nothing was sent");
+      // Nothing is sent there before the person says yes; a notification
+      // or a reply, which nobody waits on, is not worth the question.
+      if (!post->id || !events_.on_redirect) {
+        return FailPost(post, options_.alias + " was not reached at " +
+                                  EscapeControlCharacters(next.url) +
+                                  ", where its reply points, so nothing was sent there");
+      }
+      http_.Cancel(post->transfer);
+      posts_.erase(post);
+      post->moved_to = next.url;
+      held_[*post->id] = post;
+      return events_.on_redirect(*post->id, next.question, next.url);
     case RedirectAction::kRefuse:
       return FailPost(post, next.reason);
   }
@@ -291,6 +299,29 @@ void HttpChannel::OnStreamBytes(std::string_view bytes) {
   }
 }
 
+void HttpChannel::AnswerRedirect(std::int64_t id, bool yes) {
+  auto held = held_.find(id);
+  if (held == held_.end() || stopping_) return;
+  std::shared_ptr<Post> post = std::move(held->second);
+  held_.erase(held);
+  if (!yes) {
+    post->over = true;
+    if (events_.on_request_failed) {
+      events_.on_request_failed(
+          id, options_.alias + " was not reached at " + EscapeControlCharacters(post->moved_to) +
+                  ", where its reply points: you said no, so nothing was sent there and it "
+                  "stays declared where it was");
+    }
+    return;
+  }
+  // The server moved: this request goes there, and every later one.
+  url_ = post->moved_to;
+  post->url = post->moved_to;
+  post->followed = 0;
+  posts_.insert(post);
+  Send(post);
+}
+
 std::size_t HttpChannel::requests_under_way() const {
   return static_cast<std::size_t>(std::count_if(
       posts_.begin(), posts_.end(), [](const auto& post) { return post->id.has_value(); }));
@@ -319,6 +350,7 @@ void HttpChannel::Stop(std::function<void(int status)> done) {
     http_.Cancel(post->transfer);
   }
   posts_.clear();
+  held_.clear();
   http_.Cancel(listen_id_);
   std::weak_ptr<HttpChannel> weak = weak_from_this();
   if (!client_.has_session()) {

@@ -16,6 +16,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -36,6 +37,10 @@ struct HttpChannelEvents {
   std::function<void()> on_overflow;              // an answer or an event too long to read
   // A request of ours that will get no answer: its id, and why, in our words.
   std::function<void(std::int64_t id, std::string why)> on_request_failed;
+  // The answer to request `id` points to another place, and a person can be
+  // asked whether the server moved: `question` is the spec's text. Nothing
+  // was sent there; the request waits for AnswerRedirect.
+  std::function<void(std::int64_t id, std::string question, std::string target)> on_redirect;
   std::function<void(int status)> on_exit;  // it was stopped
 };
 
@@ -72,6 +77,7 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   // A request of ours given up (cancelled): its POST is ended, so a
   // service that would never answer it holds nothing for it.
   void Forget(std::int64_t id) override;
+  void AnswerRedirect(std::int64_t id, bool yes) override;
 
  private:
   struct Post;
@@ -94,6 +100,8 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   HttpClient http_;
   StreamableHttpClient client_;
   std::set<std::shared_ptr<Post>> posts_;
+  // Requests whose answer pointed elsewhere, waiting for the person, by id.
+  std::map<std::int64_t, std::shared_ptr<Post>> held_;
   // The GET stream.
   bool listening_ = false;
   HttpClient::TransferId listen_id_ = 0;

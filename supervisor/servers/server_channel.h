@@ -38,6 +38,10 @@ class ServerChannel {
   // A request of ours, sent with `id`, was given up: a channel that holds
   // something for it lets it go. A process's pipe holds nothing.
   virtual void Forget(std::int64_t /*id*/) {}
+  // The person's answer to whether the server moved where the answer to
+  // request `id` pointed (HttpChannelEvents::on_redirect): a yes sends it
+  // there, and every later request; a no fails it.
+  virtual void AnswerRedirect(std::int64_t /*id*/, bool /*yes*/) {}
 };
 
 }  // namespace bravebot

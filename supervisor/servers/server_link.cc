@@ -137,6 +137,9 @@ void ServerLink::OpenService(const Declaration& declaration, const ServerStartOp
   events.on_exit = [weak](int status) {
     if (auto self = weak.lock()) self->OnExit(status);
   };
+  events.on_redirect = [weak](std::int64_t id, std::string question, std::string target) {
+    if (auto self = weak.lock()) self->OnRedirect(id, std::move(question), std::move(target));
+  };
   process_ = HttpChannel::Open(io_, std::move(channel), std::move(events));
   if (events_.on_launched) events_.on_launched();
   if (output_paused_) process_->PauseOutput();
@@ -155,6 +158,29 @@ void ServerLink::OnRequestFailed(std::int64_t id, const std::string& why) {
     return;
   }
   events_.on_answer(std::move(*failed));
+}
+
+void ServerLink::OnRedirect(std::int64_t id, std::string question, std::string target) {
+  std::optional<std::uint64_t> tag = connection_.TagOf(id);
+  if (!tag || start_over_ || broken_ || !events_.on_redirect) {
+    if (process_) process_->AnswerRedirect(id, false);
+    return;
+  }
+  // A person takes their time: the start's time starts again at the answer.
+  if (*tag == kStartupTag) startup_timer_.cancel();
+  asked_moves_[*tag] = target;
+  events_.on_redirect(*tag, std::move(question), std::move(target));
+}
+
+void ServerLink::AnswerRedirect(std::uint64_t tag, bool yes) {
+  auto asked = asked_moves_.find(tag);
+  if (asked == asked_moves_.end()) return;
+  if (yes) moved_to_ = asked->second;
+  asked_moves_.erase(asked);
+  std::optional<std::int64_t> id = connection_.IdOf(tag);
+  if (!id || !process_) return;
+  if (tag == kStartupTag && !started_ && !start_over_) ArmStartupTimer();
+  process_->AnswerRedirect(*id, yes);
 }
 
 // The start's time runs from when it was asked for: its launch counts.

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -67,6 +68,11 @@ struct LinkEvents {
   std::function<void(const std::string& why)> on_broken;
   // Once started: it ended, by itself or stopped.
   std::function<void(int status)> on_exit;
+  // A service's answer to the request under `tag` (0: its start) points to
+  // another place, and a person can be asked whether it moved: nothing was
+  // sent there, and the request waits for AnswerRedirect. A start's time
+  // stands still meanwhile.
+  std::function<void(std::uint64_t tag, std::string question, std::string target)> on_redirect;
 };
 
 class ServerLink : public std::enable_shared_from_this<ServerLink> {
@@ -100,6 +106,10 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   bool ReplyError(const nlohmann::ordered_json& id, const nlohmann::ordered_json& error);
   // Forgets the request under `tag` and tells the server it was cancelled.
   void Cancel(std::uint64_t tag, const std::string& reason);
+  // The person's answer to on_redirect for the request under `tag`.
+  void AnswerRedirect(std::uint64_t tag, bool yes);
+  // Where a service was said to have moved, by a yes; "" where it did not.
+  const std::string& moved_to() const { return moved_to_; }
   // Forgets every request of ours still unanswered.
   void ForgetRequests() { connection_.ForgetAll(); }
 
@@ -135,6 +145,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   void OpenService(const Declaration& declaration, const ServerStartOptions& options);
   void OnOverflow();
   void OnRequestFailed(std::int64_t id, const std::string& why);
+  void OnRedirect(std::int64_t id, std::string question, std::string target);
   void ArmStartupTimer();
   void OnLine(const std::string& line);
   void OnExit(int status);
@@ -154,8 +165,10 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   McpConnection connection_;
   McpStartup startup_;
   boost::asio::steady_timer startup_timer_;
-  boost::asio::steady_timer closed_timer_;  // from its output's end, for its own end
-  bool service_ = false;                    // reached over HTTP, not started as a process
+  boost::asio::steady_timer closed_timer_;            // from its output's end, for its own end
+  bool service_ = false;                              // reached over HTTP, not started as a process
+  std::map<std::uint64_t, std::string> asked_moves_;  // by tag, while the person is asked
+  std::string moved_to_;
   bool started_ = false;
   bool start_over_ = false;  // the start failed (or was abandoned)
   bool broken_ = false;

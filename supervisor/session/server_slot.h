@@ -51,6 +51,9 @@ struct ServerSlot {
   std::map<std::uint64_t, ToolCall> tool_calls;
   // Its list read again, after it said the list changed.
   std::optional<ListReading> list_reading;
+  // Its requests whose answer pointed elsewhere, by tag (0: its start), with
+  // where: each waits for redirect/answer, in this order.
+  std::map<std::uint64_t, std::string> asked_moves;
   std::size_t server_requests = 0;  // its requests the session has not answered
   std::vector<Json> stop_ids;       // server/stop requests waiting for its end
   bool ended_on_request = false;    // stopped by the session, or for a failure

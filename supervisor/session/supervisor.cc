@@ -157,7 +157,7 @@ void Supervisor::Dispatch(const Json& id, const std::string& method, const Json*
       method == "server/notify" || method == "server/reply" || method == "request/cancel" ||
       method == "server/stop" || method == "session/status" || method == "session/close" ||
       method == "tools/answer" || method == "tool/call" || method == "session/released" ||
-      method == "tools/offered";
+      method == "tools/offered" || method == "redirect/answer";
   if (!known) {
     return RespondError(
         id, Refusal(kRpcMethodNotFound, "the supervisor has no method " + QuoteLine(method, 80)));
@@ -182,6 +182,9 @@ void Supervisor::Dispatch(const Json& id, const std::string& method, const Json*
   }
   if (method == "session/released") return Released(id, RpcParams(params, {"released"}));
   if (method == "tools/offered") return OfferedTools(id, RpcParams(params, {"servers"}));
+  if (method == "redirect/answer") {
+    return AnswerRedirect(id, RpcParams(params, {"alias", "answer"}));
+  }
   RpcParams none(params, {});
   if (none.problem()) return RespondError(id, *none.problem());
   if (method == "session/status") return SessionStatus(id);
@@ -360,6 +363,9 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
     Broken(slots_[name], name + " was stopped: " + NamedFor(name, why));
   };
   events.on_exit = [this, name](int status) { OnServerExit(name, status); };
+  events.on_redirect = [this, name](std::uint64_t tag, std::string question, std::string target) {
+    OnRedirect(name, tag, std::move(question), std::move(target));
+  };
 
   ServerLink::Options link_options;
   link_options.startup_timeout = std::chrono::seconds(settings_->startup_timeout_seconds);
@@ -702,6 +708,11 @@ void Supervisor::Started(ServerSlot& slot) {
   Json list = tools_->TakeList(slot.opened.alias, ComputeDigest(*slot.opened.declaration).hex,
                                std::move(slot.link->tools()));
   for (auto& [name, value] : list.items()) result[name] = std::move(value);
+  // It moved, by a yes: the handshake there is done, so the move is kept.
+  if (!slot.link->moved_to().empty()) {
+    result["movedTo"] = slot.link->moved_to();
+    if (std::optional<std::string> why = RecordMove(slot)) result["moveNote"] = *why;
+  }
   const Json id = slot.start_id;
   in_flight_.erase(IdKey(id));
   slot.start_id = nullptr;

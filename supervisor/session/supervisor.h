@@ -80,6 +80,14 @@ class Supervisor {
   void CallTool(const Json& id, RpcParams params);
   void Released(const Json& id, RpcParams params);
   void OfferedTools(const Json& id, RpcParams params);
+  // A service's answer pointed elsewhere (supervisor_moves.cc): the waiting
+  // request is answered with the question, and redirect/answer decides.
+  void OnRedirect(const std::string& alias, std::uint64_t tag, std::string question,
+                  std::string target);
+  void AnswerRedirect(const Json& id, RpcParams params);
+  // Declares the server where it moved and approves that, unless nothing
+  // is written; why not, where it could not be.
+  std::optional<std::string> RecordMove(ServerSlot& slot);
   void SessionStatus(const Json& id);
   void Close(const Json& id);
 

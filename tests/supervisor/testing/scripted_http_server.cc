@@ -97,7 +97,9 @@ void ScriptedHttpServer::Serve() {
       ScriptedAnswer answer{
           {{"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n"
             "Connection: close\r\n\r\n"}}};
-      if (!request.starts_with("GET ")) {
+      if (request.starts_with("DELETE ")) {
+        answer = {{{"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"}}};
+      } else if (!request.starts_with("GET ")) {
         answer = next < script_.size() ? script_[next]
                                        : ScriptedAnswer{{{"HTTP/1.1 500 No Script\r\n"
                                                           "Content-Length: 0\r\n\r\n"}}};

@@ -32,10 +32,10 @@ struct ScriptedAnswer {
 
 class ScriptedHttpServer {
  public:
-  // Each POST, PUT or DELETE is given the next answer of `script`; every
-  // GET (a client opening the stream a service sends on of its own accord,
-  // whenever it chooses to) is answered 405, so the order of the script
-  // does not hang on when that comes.
+  // Each POST is given the next answer of `script`. Every GET (a client
+  // opening the stream a service sends on of its own accord, whenever it
+  // chooses to) is answered 405 and every DELETE (a session ended) 200, so
+  // the order of the script does not hang on when those come.
   explicit ScriptedHttpServer(std::vector<ScriptedAnswer> script);
   ~ScriptedHttpServer();
 
