@@ -169,18 +169,9 @@ TEST_F(ServiceTest, ASameOriginMoveIsFollowedAndAnotherPlaceGetsNothing) {
       {{{{Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}}});
   Declare("moving", {"--http", moving.Url("/mcp")});
   // Here: a trailing-slash move, then a whole handshake at the new path.
-  const std::string hello =
-      R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25",)"
-      R"("capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}})";
-  const std::string tools =
-      R"({"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"ping","inputSchema":)"
-      R"({"type":"object"}}]}})";
-  ScriptedHttpServer here({
-      {{{Http("308 Permanent Redirect", "Location: /mcp/\r\n", "")}}},
-      {{{Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-9\r\n", hello)}}},
-      {{{Http("202 Accepted", "", "")}}},
-      {{{Http("200 OK", "Content-Type: application/json\r\n", tools)}}},
-  });
+  std::vector<ScriptedAnswer> script = Handshakes(1);
+  script.insert(script.begin(), {{{Http("308 Permanent Redirect", "Location: /mcp/\r\n", "")}}});
+  ScriptedHttpServer here(script);
   Declare("here", {"--http", here.Url("/mcp")});
   Request({"here", "moving"});
   auto session = Session();
