@@ -13,6 +13,7 @@
 #include "cli/supervisor_child.h"
 #include "cli/terminal_questions.h"
 #include "cli/terminal_session.h"
+#include "supervisor/mcp/line_splitter.h"
 
 namespace bravebot {
 namespace {
@@ -44,16 +45,16 @@ class InputLines {
 
   // A whole line read already, into `line`, or what else there is.
   Got Next(std::string& line) {
-    const std::size_t end = buffer_.find('\n');
-    if (end != std::string::npos) {
-      line = buffer_.substr(0, end);
-      buffer_.erase(0, end + 1);
+    if (std::optional<std::string> whole = lines_.Next()) {
+      line = std::move(*whole);
       return Got::kLine;
     }
-    if (buffer_.size() > kLongestInputLine) return Got::kTooLong;
+    if (lines_.overflowed()) return Got::kTooLong;
     if (!ended_) return Got::kNothingYet;
-    line = std::exchange(buffer_, "");  // a last line with no line end
-    return line.empty() ? Got::kEnd : Got::kLine;
+    std::optional<std::string> last = lines_.Rest();  // a last line with no line end
+    if (!last || last->empty()) return Got::kEnd;
+    line = std::move(*last);
+    return Got::kLine;
   }
 
   // Reads what standard input holds; call it once it can be read.
@@ -65,11 +66,11 @@ class InputLines {
       ended_ = true;
       return;
     }
-    buffer_.append(chunk, static_cast<std::size_t>(got));
+    lines_.Feed(std::string_view(chunk, static_cast<std::size_t>(got)));
   }
 
  private:
-  std::string buffer_;
+  LineSplitter lines_{kLongestInputLine};
   bool ended_ = false;
 };
 

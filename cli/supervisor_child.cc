@@ -72,13 +72,7 @@ bool SupervisorChild::Flush() {
   return input_.valid();
 }
 
-std::optional<std::string> SupervisorChild::TakeBufferedLine() {
-  const std::size_t end = buffer_.find('\n');
-  if (end == std::string::npos) return std::nullopt;
-  std::string line = buffer_.substr(0, end);
-  buffer_.erase(0, end + 1);
-  return line;
-}
+std::optional<std::string> SupervisorChild::TakeBufferedLine() { return lines_.Next(); }
 
 bool SupervisorChild::ReadMore() {
   char chunk[65536];
@@ -86,7 +80,7 @@ bool SupervisorChild::ReadMore() {
     ssize_t got = ::read(output_.get(), chunk, sizeof(chunk));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return false;
-    buffer_.append(chunk, static_cast<std::size_t>(got));
+    lines_.Feed(std::string_view(chunk, static_cast<std::size_t>(got)));
     return true;
   }
 }

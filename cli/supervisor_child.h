@@ -13,6 +13,7 @@
 
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "supervisor/mcp/line_splitter.h"
 
 namespace bravebot {
 
@@ -36,6 +37,8 @@ class SupervisorChild {
   // Reads what it wrote so far (blocking until something comes); false at
   // the end of its output.
   bool ReadMore();
+  // It wrote a line longer than any message: it keeps the protocol no more.
+  bool overflowed() const { return lines_.overflowed(); }
   int output_fd() const { return output_.get(); }
 
   // Closes its input, which ends it, and gives its exit status as a shell
@@ -48,7 +51,9 @@ class SupervisorChild {
   pid_t pid_;
   UniqueFd input_;
   UniqueFd output_;
-  std::string buffer_;     // what it wrote after its last whole line
+  // What it wrote, split into lines; none is longer than kMaxLineBytes
+  // from a supervisor that keeps the protocol.
+  LineSplitter lines_;
   std::string unwritten_;  // queued for its input, not written yet
   std::optional<int> status_;
 };

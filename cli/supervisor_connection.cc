@@ -69,7 +69,7 @@ bool SupervisorConnection::Pump(int fd) {
     }
     if (fds[1].revents != 0) child_.Flush();
     if (fds[0].revents != 0) {
-      if (!child_.ReadMore()) ended_ = true;
+      if (!child_.ReadMore() || child_.overflowed()) ended_ = true;
       return false;
     }
     if (fds[2].revents != 0) return true;
