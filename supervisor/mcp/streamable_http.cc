@@ -1,17 +1,12 @@
 #include "supervisor/mcp/streamable_http.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
+
+#include "confine/url.h"
 
 namespace bravebot {
 namespace {
-
-std::string Lowercase(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
 
 std::string_view Trimmed(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -43,10 +38,10 @@ void HttpHeadReader::TakeLine(std::string_view line) {
   }
   const std::size_t colon = line.find(':');
   if (colon == std::string_view::npos) return;
-  const std::string name = Lowercase(Trimmed(line.substr(0, colon)));
+  const std::string name = AsciiLowercase(Trimmed(line.substr(0, colon)));
   std::string_view value = Trimmed(line.substr(colon + 1));
   if (name == "content-type") {
-    head_.content_type = Lowercase(Trimmed(value.substr(0, value.find(';'))));
+    head_.content_type = AsciiLowercase(Trimmed(value.substr(0, value.find(';'))));
   } else if (name == "mcp-session-id") {
     // Visible ASCII only, as MCP says: anything else would go out in every
     // later request's head.
