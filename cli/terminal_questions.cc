@@ -5,6 +5,8 @@
 
 #include <cerrno>
 
+#include "supervisor/tools/call_decision.h"
+
 namespace bravebot {
 
 std::unique_ptr<TerminalQuestions> TerminalQuestions::Open() {
@@ -43,6 +45,6 @@ std::string TerminalQuestions::Ask(const std::string& text) {
   return typed;
 }
 
-bool IsYes(const std::string& typed) { return typed == "y" || typed == "Y" || typed == "yes"; }
+bool IsYes(const std::string& typed) { return IsYesAnswer(typed); }
 
 }  // namespace bravebot

@@ -30,7 +30,8 @@ class TerminalQuestions {
   UniqueFd terminal_;
 };
 
-// True for the yes of a [y/N] question: y, Y or yes.
+// True for the yes of a [y/N] question: y, Y or yes (or 1, as the
+// supervisor reads every yes).
 bool IsYes(const std::string& typed);
 
 }  // namespace bravebot

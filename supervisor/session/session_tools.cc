@@ -127,8 +127,7 @@ Result<Json> SessionTools::AnswerOffer(const std::string& alias, const std::stri
                  alias + "'s list has no question waiting: " + StatusLine(alias));
   }
   // In --plain the question is answered y or n; a yes there is answer 1.
-  const bool yes = typed == "1" || typed == "y" || typed == "Y" || typed == "yes";
-  if (!yes) {
+  if (!IsYesAnswer(typed)) {
     list.offer = ListOffer::kDeclined;
     return Json{{"offered", false}};
   }

@@ -9,6 +9,7 @@
 #include "supervisor/session/supervisor.h"
 #include "supervisor/store/approval_store.h"
 #include "supervisor/store/declaration_store.h"
+#include "supervisor/tools/call_decision.h"
 
 namespace bravebot {
 namespace {
@@ -34,10 +35,6 @@ Status RecordServerMove(const ProfileDirectory& profile, const Declaration& befo
     file.Approve(moved);
     file.KeepOnlyThoseOf(after.declarations);
   });
-}
-
-bool IsYesAnswer(const std::string& typed) {
-  return typed == "1" || typed == "y" || typed == "Y" || typed == "yes";
 }
 
 }  // namespace

@@ -134,8 +134,12 @@ std::string PlainCallQuestion(const std::string& alias, const std::string& tool,
   return question + "Proceed? [y/N]";
 }
 
+bool IsYesAnswer(std::string_view typed) {
+  return typed == "1" || typed == "y" || typed == "Y" || typed == "yes";
+}
+
 CallAnswer ReadCallAnswer(const std::string& typed, bool can_record) {
-  if (typed == "1" || typed == "y" || typed == "Y" || typed == "yes") return CallAnswer::kYes;
+  if (IsYesAnswer(typed)) return CallAnswer::kYes;
   if (typed == "2" && can_record) return CallAnswer::kYesAndRecord;
   return CallAnswer::kNo;
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "supervisor/tools/mcp_rules.h"
 
@@ -64,6 +65,10 @@ std::string PlainCallQuestion(const std::string& alias, const std::string& tool,
 // else, n and the end of input included, declines it.
 enum class CallAnswer { kYes, kYesAndRecord, kNo };
 CallAnswer ReadCallAnswer(const std::string& typed, bool can_record);
+
+// A yes, as a person types it at any of the session's questions that take
+// one: 1, y, Y or yes.
+bool IsYesAnswer(std::string_view typed);
 
 }  // namespace bravebot
 
