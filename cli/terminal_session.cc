@@ -38,14 +38,15 @@ bool TerminalSession::OnNotification(const Json& notification) {
                           ? notification["params"]
                           : Json::object();
   if (method == "server/stderr") {
-    // The supervisor escaped it already; the words are the server's own.
-    err_ << params.value("line", "") << "\n" << std::flush;
+    // The supervisor escaped it already. The words are the server's own, so
+    // each line says whose it is, and none can pass for a line of ours.
+    err_ << params.value("alias", "") << ": " << params.value("line", "") << "\n" << std::flush;
   } else if (method == "server/exited") {
     running_.erase(params.value("alias", ""));
     Print(params.value("alias", "") + " exited with status " +
           std::to_string(params.value("status", -1)) + "; it is not started again\n");
   } else if (method == "server/toolsChanged") {
-    changed_lists_.push_back(params);
+    changed_lists_[params.value("alias", "")] = params;
     return true;
   } else if (method == "server/message" && params.contains("message") &&
              params["message"].contains("id")) {
@@ -118,7 +119,8 @@ void TerminalSession::StartServers(const Json& servers) {
   }
   for (const auto& [alias, result] : started) {
     if (result.contains("movedTo")) {
-      Print(alias + " is declared at " + result.value("movedTo", "") + " from now on\n");
+      Print(alias + " is declared at " + EscapeControlCharacters(result.value("movedTo", "")) +
+            " from now on\n");
       if (result.contains("moveNote")) Print(result.value("moveNote", "") + "\n");
     }
     running_.insert(alias);
@@ -140,8 +142,10 @@ void TerminalSession::PutList(const std::string& alias, const Json& list) {
   while (!offer.empty() && offer.back() == '\n') offer.pop_back();
   questions_->Show("\n" + offer + "\n\n" + LintText(alias, list["lint"]) + "\n");
   const std::string typed = questions_->Ask(kOfferQuestionPlain);
-  std::optional<Json> answered = ResultOf(
-      connection_.Call("tools/answer", {{"alias", alias}, {"answer", IsYes(typed) ? "y" : "n"}}));
+  std::optional<Json> answered =
+      ResultOf(connection_.Call("tools/answer", {{"alias", alias},
+                                                 {"answer", IsYes(typed) ? "y" : "n"},
+                                                 {"toolsDigest", list.value("toolsDigest", "")}}));
   if (!answered) return;
   if (answered->contains("note")) Print((*answered)["note"].get<std::string>() + "\n");
   Print((*answered)["offered"] == true
@@ -151,9 +155,9 @@ void TerminalSession::PutList(const std::string& alias, const Json& list) {
 
 void TerminalSession::PutChangedLists() {
   while (!changed_lists_.empty() && !supervisor_ended_) {
-    Json changed = std::move(changed_lists_.front());
-    changed_lists_.pop_front();
-    const std::string alias = changed.value("alias", "");
+    const std::string alias = changed_lists_.begin()->first;
+    Json changed = std::move(changed_lists_.begin()->second);
+    changed_lists_.erase(changed_lists_.begin());
     Print(alias + " says its list of tools changed; it was read again\n");
     PutList(alias, changed);
   }

@@ -7,7 +7,7 @@
 #ifndef BRAVEBOT_CLI_TERMINAL_SESSION_H_
 #define BRAVEBOT_CLI_TERMINAL_SESSION_H_
 
-#include <deque>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -70,8 +70,10 @@ class TerminalSession {
   std::ostream& out_;
   std::ostream& err_;
   SupervisorConnection connection_;
-  std::deque<Json> changed_lists_;  // server/toolsChanged params, oldest first
-  std::set<std::string> running_;   // the servers started, until they end
+  // The newest server/toolsChanged of each server not put yet: one that
+  // changes its list again and again is asked once, and holds one list.
+  std::map<std::string, Json> changed_lists_;
+  std::set<std::string> running_;  // the servers started, until they end
   bool supervisor_ended_ = false;
 };
 

@@ -411,6 +411,8 @@ GOOD = [
     sends("request/cancel", request(7, "request/cancel", {"id": 4})),
     sends("server/stop", request(8, "server/stop", {"alias": "weather"})),
     sends("tools/answer", request(11, "tools/answer", {"alias": "weather", "answer": "y"})),
+    sends("tools/answer", request(11, "tools/answer", {
+        "alias": "weather", "answer": "y", "toolsDigest": "ab" * 32})),
     sends("tool/call", request(12, "tool/call", {
         "alias": "weather", "tool": "get_current_conditions",
         "arguments": {"city_name": "Toronto, Canada"}})),

@@ -7,6 +7,8 @@
 //   fail        answers with JSON-RPC error -32602 whose message is
 //               "SERVER WORDS: do not show me"
 //   own_error   answers with a result marked isError, text "it broke"
+// With LIST_CHANGES_AT_ONCE set, it switches to LIST_NEXT and says its list
+// changed right after it first sends it.
 // Every tool's description is the value of LIST_DESCRIPTION ("Does its
 // job."), so a declaration whose stored value changes keeps its digest and
 // serves another list. Its capabilities say its list may change.
@@ -45,6 +47,7 @@ std::string TextContent(const std::string& text, bool is_error = false) {
 
 int main() {
   std::string description = FromEnvironment("LIST_DESCRIPTION", "Does its job.");
+  bool changed_at_once = false;
   while (true) {
     json message = fake_server::ReadMessage();
     if (message.is_null()) return 0;
@@ -58,6 +61,13 @@ int main() {
       fake_server::WriteResult(id, result.dump());
     } else if (method == "tools/list") {
       fake_server::WriteResult(id, Tools(description).dump());
+      // LIST_CHANGES_AT_ONCE: its first list is no sooner sent than changed,
+      // while the person is still reading it.
+      if (!changed_at_once && std::getenv("LIST_CHANGES_AT_ONCE") != nullptr) {
+        changed_at_once = true;
+        description = FromEnvironment("LIST_NEXT", "Does another job.");
+        fake_server::WriteLine(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})");
+      }
     } else if (method == "tools/call") {
       const json& params = message["params"];
       const std::string tool = params.value("name", "");

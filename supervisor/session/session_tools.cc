@@ -116,7 +116,8 @@ Status SessionTools::RecordList(const ServerList& list) const {
   });
 }
 
-Result<Json> SessionTools::AnswerOffer(const std::string& alias, const std::string& typed) {
+Result<Json> SessionTools::AnswerOffer(const std::string& alias, const std::string& typed,
+                                       const std::optional<std::string>& shown) {
   auto found = lists_.find(alias);
   if (found == lists_.end()) {
     return Error(ErrorCode::kRefused, alias + " has no list to answer for: server/start reads it");
@@ -125,6 +126,12 @@ Result<Json> SessionTools::AnswerOffer(const std::string& alias, const std::stri
   if (list.offer != ListOffer::kPending) {
     return Error(ErrorCode::kRefused,
                  alias + "'s list has no question waiting: " + StatusLine(alias));
+  }
+  if (shown && *shown != list.digest) {
+    return Error(ErrorCode::kRefused,
+                 alias +
+                     "'s list changed since it was shown, so the answer was not taken: "
+                     "server/toolsChanged brings the list to answer for");
   }
   // In --plain the question is answered y or n; a yes there is answer 1.
   if (!IsYesAnswer(typed)) {

@@ -58,7 +58,11 @@ class SessionTools {
   // tools/answer: 1 (or y) offers the list and writes its tools line, except
   // where nothing is written; anything else offers nothing and records
   // nothing. kRefused where no question waits.
-  Result<Json> AnswerOffer(const std::string& alias, const std::string& typed);
+  // `shown`, where given, is the toolsDigest of the list the person was
+  // shown: a list that changed since is not the one answered, and the
+  // answer is refused.
+  Result<Json> AnswerOffer(const std::string& alias, const std::string& typed,
+                           const std::optional<std::string>& shown = std::nullopt);
 
   // tool/call: decides the call, asks, records answer 2. kSend: send it.
   CallPlan PlanCall(const std::string& alias, const std::string& tool,

@@ -176,7 +176,9 @@ void Supervisor::Dispatch(const Json& id, const std::string& method, const Json*
   }
   if (method == "request/cancel") return Cancel(id, RpcParams(params, {"id"}));
   if (method == "server/stop") return StopServer(id, RpcParams(params, {"alias"}));
-  if (method == "tools/answer") return AnswerTools(id, RpcParams(params, {"alias", "answer"}));
+  if (method == "tools/answer") {
+    return AnswerTools(id, RpcParams(params, {"alias", "answer", "toolsDigest"}));
+  }
   if (method == "tool/call") {
     return CallTool(id, RpcParams(params, {"alias", "tool", "arguments", "meta", "answer"}));
   }
@@ -705,14 +707,16 @@ void Supervisor::Started(ServerSlot& slot) {
       {"instructions", hello.instructions ? Json(*hello.instructions) : Json()},
       {"tools", Json(slot.link->tools())},
   };
-  Json list = tools_->TakeList(slot.opened.alias, ComputeDigest(*slot.opened.declaration).hex,
-                               std::move(slot.link->tools()));
-  for (auto& [name, value] : list.items()) result[name] = std::move(value);
-  // It moved, by a yes: the handshake there is done, so the move is kept.
+  // It moved, by a yes: the handshake there is done, so the move is kept,
+  // and its list, read at the new place, is judged as that declaration's.
   if (!slot.link->moved_to().empty()) {
     result["movedTo"] = slot.link->moved_to();
     if (std::optional<std::string> why = RecordMove(slot)) result["moveNote"] = *why;
+    slot.opened.declaration->url = slot.link->moved_to();
   }
+  Json list = tools_->TakeList(slot.opened.alias, ComputeDigest(*slot.opened.declaration).hex,
+                               std::move(slot.link->tools()));
+  for (auto& [name, value] : list.items()) result[name] = std::move(value);
   const Json id = slot.start_id;
   in_flight_.erase(IdKey(id));
   slot.start_id = nullptr;

@@ -26,9 +26,11 @@ bool IsObjectText(std::string_view text) {
 void Supervisor::AnswerTools(const Json& id, RpcParams params) {
   std::optional<std::string> alias = params.String("alias");
   std::optional<std::string> answer = params.String("answer");
+  std::optional<std::string> shown;
+  if (params.Has("toolsDigest")) shown = params.String("toolsDigest");
   if (params.problem()) return RespondError(id, *params.problem());
   if (Find(id, alias) == nullptr) return;
-  Result<Json> answered = tools_->AnswerOffer(*alias, *answer);
+  Result<Json> answered = tools_->AnswerOffer(*alias, *answer, shown);
   if (!answered) return RespondError(id, Refusal(kRpcWrongState, answered.error().message()));
   Respond(id, std::move(*answered));
 }
