@@ -16,6 +16,7 @@
 #include "base/shown_text.h"
 #include "cli/mcp_run_arguments.h"
 #include "cli/profile_access.h"
+#include "cli/service_bridge.h"
 #include "cli/start_options.h"
 #include "cli/stdio_bridge.h"
 #include "cli/stop_on_signal.h"
@@ -39,12 +40,14 @@ everything it started. Nothing is asked: naming the server is the consent.
                         without being declared (only its home is written)
   --call TOOL JSON      call one tool with these arguments and print the result
   --stdio               join the confined server to mcp-run's own standard input
-                        and output, unchanged, so any MCP client can use it
+                        and output, unchanged, so any MCP client can use it; a
+                        service's messages go over HTTP, one a line
   --timeout SECONDS     how long start-up and each answer may take (default 30;
                         not with --stdio, where the client does the waiting)
 
-With --stdio, mcp-run exits with the server's exit status. SIGTERM, SIGINT and
-SIGHUP stop the server and remove its temporary directory.
+With --stdio, mcp-run exits with a program server's exit status. SIGTERM,
+SIGINT and SIGHUP stop the server and remove its temporary directory, or end
+a service's session.
 )";
 
 // Every message is shown escaped: it may quote a path a server made.
@@ -208,12 +211,6 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   if (!profile) return SayFailure(context, profile.error().message());
   Result<Declaration> declaration = DeclarationToRun(*arguments, context, *profile);
   if (!declaration) return SayFailure(context, declaration.error().message());
-  if (declaration->transport != Transport::kStdio && arguments->bridge) {
-    return SayFailure(context, declaration->alias +
-                                   " is a service somewhere else: mcp-run lists its tools and "
-                                   "calls one, and bridging a service to standard input and "
-                                   "output is not built yet");
-  }
 
   // A server that closes its input early must not end mcp-run by SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
@@ -233,6 +230,10 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
     return outcome.result.value("isError", false) ? kExitFailed : kExitOk;
   }
 
+  // A service is bridged over HTTP: nothing of it runs here.
+  if (declaration->transport != Transport::kStdio) {
+    return BridgeService(*declaration, options, context.err);
+  }
   Result<ConfinedServer> server = ConfinedServer::Start(*declaration, options);
   if (!server) {
     // A refusal at its start names the server already, and is said as it is.

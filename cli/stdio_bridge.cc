@@ -9,6 +9,8 @@
 #include <optional>
 #include <vector>
 
+#include "cli/non_blocking.h"
+
 // One poll() loop over the four descriptors rather than Boost.Asio, the house
 // choice for event loops: Asio's epoll reactor refuses regular files, and a
 // person may well redirect a file into mcp-run or its output into one.
@@ -61,25 +63,6 @@ void SetNonBlocking(int fd) {
   int flags = ::fcntl(fd, F_GETFL);
   if (flags >= 0) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
-
-// O_NONBLOCK on one of mcp-run's own descriptors while this lives, and its
-// flags as they were afterwards: the open file may be shared with the shell
-// that started mcp-run (a terminal), which expects it blocking.
-class NonBlockingWhileAlive {
- public:
-  explicit NonBlockingWhileAlive(int fd) : fd_(fd), flags_(::fcntl(fd, F_GETFL)) {
-    if (flags_ >= 0) ::fcntl(fd_, F_SETFL, flags_ | O_NONBLOCK);
-  }
-  ~NonBlockingWhileAlive() {
-    if (flags_ >= 0) ::fcntl(fd_, F_SETFL, flags_);
-  }
-  NonBlockingWhileAlive(const NonBlockingWhileAlive&) = delete;
-  NonBlockingWhileAlive& operator=(const NonBlockingWhileAlive&) = delete;
-
- private:
-  int fd_;
-  int flags_;
-};
 
 int MillisecondsUntil(Clock::time_point when) {
   auto left = std::chrono::ceil<std::chrono::milliseconds>(when - Clock::now()).count();

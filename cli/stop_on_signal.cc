@@ -21,6 +21,8 @@ struct Watched {
   std::mutex mutex;
   pid_t server_group = 0;
   std::string run_directory;
+  std::function<void(int signal)> stop;  // in place of the above
+  bool stop_called = false;
   int stdin_flags = -1;  // as mcp-run was given them
   int stdout_flags = -1;
 };
@@ -49,8 +51,12 @@ void KillServer(pid_t group) {
   }
 }
 
-// Ends mcp-run as `signal` ends a program, so that whoever started it (a
-// shell, a loop that stops on Ctrl-C) sees that it was ended by it.
+void RestoreFlags(const Watched& state) {
+  // The bridge makes them non-blocking, and the open files may be the shell's.
+  if (state.stdin_flags >= 0) ::fcntl(STDIN_FILENO, F_SETFL, state.stdin_flags);
+  if (state.stdout_flags >= 0) ::fcntl(STDOUT_FILENO, F_SETFL, state.stdout_flags);
+}
+
 [[noreturn]] void EndBy(int signal) {
   ::signal(signal, SIG_DFL);
   sigset_t just_this;
@@ -70,6 +76,11 @@ void WaitForStopSignals() {
     // Held to the end: mcp-run's own thread cannot start or forget a server
     // meanwhile.
     std::lock_guard<std::mutex> lock(state.mutex);
+    if (state.stop && !state.stop_called) {
+      state.stop_called = true;
+      state.stop(signal);
+      continue;
+    }
     if (state.server_group > 0) {
       KillServer(state.server_group);
       // mcp-run's own thread may be removing it too; neither stops the other.
@@ -77,9 +88,7 @@ void WaitForStopSignals() {
         RemoveRunDirectory(state.run_directory);
       }
     }
-    // The bridge makes them non-blocking, and the open files may be the shell's.
-    if (state.stdin_flags >= 0) ::fcntl(STDIN_FILENO, F_SETFL, state.stdin_flags);
-    if (state.stdout_flags >= 0) ::fcntl(STDOUT_FILENO, F_SETFL, state.stdout_flags);
+    RestoreFlags(state);
     EndBy(signal);
   }
 }
@@ -102,11 +111,24 @@ StopOnSignal::StopOnSignal(pid_t server_group, std::string run_directory) {
   state.run_directory = std::move(run_directory);
 }
 
+StopOnSignal::StopOnSignal(std::function<void(int signal)> stop) {
+  Watched& state = State();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.stop = std::move(stop);
+  state.stop_called = false;
+}
+
 StopOnSignal::~StopOnSignal() {
   Watched& state = State();
   std::lock_guard<std::mutex> lock(state.mutex);
   state.server_group = 0;
   state.run_directory.clear();
+  state.stop = nullptr;
+}
+
+void EndBySignal(int signal) {
+  RestoreFlags(State());
+  EndBy(signal);
 }
 
 }  // namespace bravebot

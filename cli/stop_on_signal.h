@@ -20,6 +20,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 
 namespace bravebot {
@@ -34,11 +35,21 @@ class StopOnSignal {
   // While this lives, a signal kills the process group `server_group` with
   // SIGKILL and removes `run_directory` before mcp-run ends. One at a time.
   StopOnSignal(pid_t server_group, std::string run_directory);
+  // While this lives, a signal calls `stop` instead, from the waiting
+  // thread: for a service, which is told its session ended (a DELETE) on
+  // mcp-run's own loop, which then ends mcp-run with EndBySignal. A second
+  // signal meanwhile ends mcp-run at once.
+  explicit StopOnSignal(std::function<void(int signal)> stop);
   ~StopOnSignal();
 
   StopOnSignal(const StopOnSignal&) = delete;
   StopOnSignal& operator=(const StopOnSignal&) = delete;
 };
+
+// Ends mcp-run as `signal` ends a program, so that whoever started it (a
+// shell, a loop that stops on Ctrl-C) sees that it was ended by it; its
+// standard input and output get back the flags they came with.
+[[noreturn]] void EndBySignal(int signal);
 
 }  // namespace bravebot
 

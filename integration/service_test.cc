@@ -6,10 +6,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <thread>
@@ -215,8 +217,9 @@ TEST_F(ServiceTest, McpRunListsAndCallsAServiceAndRefusesItsMoveAsAOneShotRunDoe
   EXPECT_THAT(called.out, HasSubstr("Echo: via mcp-run"));
 
   ScriptedHttpServer elsewhere({});
-  ScriptedHttpServer moving(
-      {{{{Http("301 Moved Permanently", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}}});
+  const ScriptedAnswer moved = {
+      {{Http("301 Moved Permanently", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}};
+  ScriptedHttpServer moving({moved, moved});
   Declare("moving", {"--http", moving.Url("/mcp")});
   CommandOutput refused =
       RunCommand({OurProgram("mcp-run"), "moving"}, Environment(), temporary_.path());
@@ -225,11 +228,164 @@ TEST_F(ServiceTest, McpRunListsAndCallsAServiceAndRefusesItsMoveAsAOneShotRunDoe
                                      ", where its reply points: a one-shot run asks nobody "
                                      "whether a server moved, so nothing was sent there"));
   EXPECT_EQ(elsewhere.requests().size(), 0u);
-  CommandOutput bridged =
-      RunCommand({OurProgram("mcp-run"), "--stdio", "moving"}, Environment(), temporary_.path());
-  EXPECT_EQ(bridged.status, 1);
-  EXPECT_THAT(bridged.err, HasSubstr("bridging a service to standard input and output is not "
-                                     "built yet"));
+
+  // Bridged, the client's request meets the move and is answered in the
+  // same words; still nothing is sent there.
+  CommandOutput bridged = RunWithoutTerminal(
+      {OurProgram("mcp-run"), "--stdio", "moving"}, Environment(), temporary_.path(),
+      R"({"jsonrpc":"2.0","id":"hello","method":"initialize","params":{}})"
+      "\n");
+  EXPECT_EQ(bridged.status, 0) << bridged.err;
+  Json answer = Json::parse(bridged.out, nullptr, false);
+  EXPECT_EQ(answer["id"], "hello") << bridged.out;
+  EXPECT_EQ(answer["error"]["code"], -32603);
+  EXPECT_THAT(answer["error"]["message"].get<std::string>(),
+              HasSubstr("a one-shot run asks nobody whether a server moved"));
+  EXPECT_THAT(bridged.err, HasSubstr("mcp-run: moving was not reached at "));
+  EXPECT_EQ(elsewhere.requests().size(), 0u);
+}
+
+TEST_F(ServiceTest, McpRunBridgesAServiceToTheSdksStdioClient) {
+  SKIP_WITHOUT_PEERS();
+  Declare("everything", {"--http", StartEverything()});
+  // The SDK's own stdio client, starting mcp-run --stdio as if it were the
+  // server; beside a link to the SDK, since ES modules do not read NODE_PATH.
+  std::filesystem::create_directory_symlink(PeersDirectory() + "/client/node_modules",
+                                            temporary_.Join("node_modules"));
+  const std::string script = temporary_.Join("service-bridge.mjs");
+  std::ofstream(script) << R"(
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const [command, ...args] = process.argv.slice(2);
+const client = new Client({ name: "service-bridge", version: "1.0.0" });
+await client.connect(new StdioClientTransport({ command, args, env: process.env }));
+const { tools } = await client.listTools();
+const sum = await client.callTool({ name: "get-sum", arguments: { a: 20, b: 22 } });
+let progress = 0;
+await client.callTool(
+  { name: "trigger-long-running-operation", arguments: { duration: 1, steps: 2 } },
+  undefined, { onprogress: () => { progress += 1; } });
+console.log(JSON.stringify({ count: tools.length, sum: sum.content[0].text, progress }));
+await client.close();
+)";
+  std::vector<std::string> environment = Environment();
+  CommandOutput run = RunCommand({"/usr/bin/timeout", "60", "/usr/bin/node", script,
+                                  OurProgram("mcp-run"), "--stdio", "everything"},
+                                 environment, temporary_.path());
+  ASSERT_EQ(run.status, 0) << run.err;
+  Json answer = Json::parse(run.out, nullptr, false);
+  ASSERT_TRUE(answer.is_object()) << run.out;
+  EXPECT_EQ(answer["count"], 13);
+  EXPECT_EQ(answer["sum"], "The sum of 20 and 22 is 42.");
+  // Sent by the service on the call's stream, before its answer. Not both
+  // for sure: the SDK calls a progress handler on a later turn of its loop,
+  // and drops it once the answer is read, so the last progress read in the
+  // same chunk as the answer is not seen (so too with a stdio server).
+  EXPECT_GE(answer["progress"], 1);
+  // The client's end ended the service's session: the DELETE came.
+  for (int waited = 0; waited < 50 && Slurp(log_).find("session termination") == std::string::npos;
+       ++waited) {
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  EXPECT_THAT(Slurp(log_), HasSubstr("Received session termination request"));
+}
+
+// Every POST a scripted service read, its GETs and DELETEs left out.
+std::vector<std::string> Posts(const ScriptedHttpServer& service) {
+  std::vector<std::string> posts = service.requests();
+  std::erase_if(posts, [](const std::string& r) { return !r.starts_with("POST "); });
+  return posts;
+}
+
+TEST_F(ServiceTest, ASessionTheServiceEndedIsSaidAndANewOneBeginsWhenTheClientAsks) {
+  std::vector<ScriptedAnswer> script = Handshakes(1);
+  script.erase(script.begin() + 2);  // the client lists nothing here
+  script.push_back({{{Http("404 Not Found", "", "SERVER WORDS")}}});
+  script.push_back(Handshakes(1)[0]);
+  ScriptedHttpServer service(script);
+  Declare("docs", {"--http", service.Url("/mcp")});
+  RunningCommand bridge({OurProgram("mcp-run"), "--stdio", "docs"}, Environment(),
+                        temporary_.path(), temporary_.Join("bridge.err"));
+  ASSERT_TRUE(bridge.Write(R"({"jsonrpc":"2.0","id":"a","method":"initialize","params":{}})"
+                           "\n",
+                           In(seconds(5))));
+  std::vector<std::string> hello = bridge.ReadLines(1, In(seconds(10)));
+  ASSERT_EQ(hello.size(), 1u);
+  EXPECT_EQ(Json::parse(hello[0])["id"], "a");
+  ASSERT_TRUE(bridge.Write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                           "\n"
+                           R"({"jsonrpc":"2.0","id":"b","method":"tools/list"})"
+                           "\n",
+                           In(seconds(5))));
+  std::vector<std::string> ended = bridge.ReadLines(1, In(seconds(10)));
+  ASSERT_EQ(ended.size(), 1u);
+  Json failed = Json::parse(ended[0]);
+  EXPECT_EQ(failed["id"], "b");
+  EXPECT_EQ(failed["error"]["message"],
+            "docs answered POST with HTTP 404 for its MCP session: the service ended that "
+            "session, and a new one begins only with a new handshake");
+  // Nothing more is sent in that session; the client's new handshake goes
+  // without it, and makes a new one.
+  ASSERT_TRUE(bridge.Write(R"({"jsonrpc":"2.0","id":"c","method":"initialize","params":{}})"
+                           "\n",
+                           In(seconds(5))));
+  std::vector<std::string> again = bridge.ReadLines(1, In(seconds(10)));
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(Json::parse(again[0])["result"]["serverInfo"]["name"], "scripted");
+  bridge.CloseInput();
+  EXPECT_EQ(bridge.Wait(In(seconds(10))), 0);
+  std::vector<std::string> posts = Posts(service);
+  ASSERT_EQ(posts.size(), 4u);
+  EXPECT_THAT(posts[2], HasSubstr("\r\nMCP-Session-Id: s-9\r\n"));
+  EXPECT_THAT(posts[3], HasSubstr("\"initialize\""));
+  EXPECT_THAT(posts[3], ::testing::Not(HasSubstr("MCP-Session-Id")));
+  EXPECT_THAT(Slurp(temporary_.Join("bridge.err")), ::testing::Not(HasSubstr("SERVER WORDS")));
+}
+
+TEST_F(ServiceTest, ASignalToTheBridgeEndsTheServicesSessionFirst) {
+  ScriptedHttpServer service(Handshakes(1));
+  Declare("docs", {"--http", service.Url("/mcp")});
+  RunningCommand bridge({OurProgram("mcp-run"), "--stdio", "docs"}, Environment(),
+                        temporary_.path(), temporary_.Join("bridge.err"));
+  ASSERT_TRUE(bridge.Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})"
+                           "\n",
+                           In(seconds(5))));
+  ASSERT_EQ(bridge.ReadLines(1, In(seconds(10))).size(), 1u);
+  ::kill(bridge.pid(), SIGTERM);
+  EXPECT_EQ(bridge.Wait(In(seconds(10))), 128 + SIGTERM);
+  std::vector<std::string> requests = service.requests();
+  ASSERT_FALSE(requests.empty());
+  EXPECT_THAT(requests.back(), ::testing::StartsWith("DELETE /mcp HTTP/1.1"));
+  EXPECT_THAT(requests.back(), HasSubstr("\r\nMCP-Session-Id: s-9\r\n"));
+}
+
+TEST_F(ServiceTest, ASessionTheServiceEndedEndsTheServerUntilTheSessionStartsItAgain) {
+  std::vector<ScriptedAnswer> script = Handshakes(1);
+  script.push_back({{{Http("404 Not Found", "", "")}}});
+  for (ScriptedAnswer& answer : Handshakes(1)) script.push_back(answer);
+  ScriptedHttpServer service(script);
+  Declare("docs", {"--http", service.Url("/mcp")});
+  Request({"docs"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  StartAndOffer(*session, "docs");
+  Json call = session->Call("tool/call", {{"alias", "docs"}, {"tool", "ping"}, {"answer", "1"}});
+  EXPECT_THAT(call.dump(), HasSubstr("HTTP 404 for its MCP session")) << call.dump();
+  auto exited = session->WaitFor([](const Json& m) { return m["method"] == "server/exited"; },
+                                 In(seconds(5)));
+  ASSERT_TRUE(exited) << session->Log();
+  EXPECT_EQ((*exited)["params"]["alias"], "docs");
+
+  // Only now, asked, is a new handshake made: without the old session.
+  Json restarted = session->Call("server/start", {{"alias", "docs"}});
+  ASSERT_TRUE(restarted.contains("result")) << restarted.dump() << session->Log();
+  EXPECT_EQ(restarted["result"]["tools"][0]["name"], "ping");
+  std::vector<std::string> posts = Posts(service);
+  ASSERT_EQ(posts.size(), 7u);
+  EXPECT_THAT(posts[4], HasSubstr("\"initialize\""));
+  EXPECT_THAT(posts[4], ::testing::Not(HasSubstr("MCP-Session-Id")));
+  // Running again, it is not started twice.
+  EXPECT_EQ(session->Call("server/start", {{"alias", "docs"}})["error"]["code"], -32002);
 }
 
 TEST_F(ServiceTest, AMoveElsewhereIsAskedAndAYesDeclaresItThereAndAsksForItsListAgain) {

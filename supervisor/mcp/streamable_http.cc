@@ -98,10 +98,10 @@ Result<AnswerBody> ReadAnswerHead(std::string_view alias, const HttpRequest& req
       request.headers.end() !=
           std::find_if(request.headers.begin(), request.headers.end(),
                        [](const auto& h) { return h.first == "MCP-Session-Id"; })) {
-    return Error(ErrorCode::kRefused,
+    return Error(ErrorCode::kNotFound,
                  std::string(alias) + " answered " + request.method +
-                     " with HTTP 404 for its MCP session: the server ended it, and a new one "
-                     "starts only when the server is started again");
+                     " with HTTP 404 for its MCP session: the service ended that session, and "
+                     "a new one begins only with a new handshake");
   }
   if (status < 200 || status >= 300) {
     return Refused(alias, request, "HTTP " + std::to_string(status));

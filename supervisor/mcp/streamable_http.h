@@ -64,6 +64,9 @@ class StreamableHttpClient {
   // The handshake was answered: keeps the session id its head gave, and the
   // version agreed, sent from now on.
   void TakeHandshake(const HttpResponseHead& head, std::string protocol_version);
+  // The session is over (the server ended it, or a new handshake begins):
+  // requests carry neither its id nor its version from now on.
+  void ForgetSession() { session_id_.clear(), protocol_version_.clear(); }
   bool has_session() const { return !session_id_.empty(); }
 
  private:
@@ -84,8 +87,10 @@ enum class AnswerBody {
 // Reads an answer's head to `request`. `answer_expected` is true where the
 // request was a JSON-RPC request (an answer must come in the body), false
 // for a notification or a reply (202 is what comes). Every failure is
-// kRefused in our words, naming `alias`, the method and the status, and
-// nothing the server wrote: "docs answered POST with HTTP 500".
+// in our words, naming `alias`, the method and the status, and nothing the
+// server wrote: "docs answered POST with HTTP 500"; kRefused, but kNotFound
+// for a 404 to a request that carried a session id: the server ended that
+// session.
 Result<AnswerBody> ReadAnswerHead(std::string_view alias, const HttpRequest& request,
                                   const HttpResponseHead& head, bool answer_expected);
 

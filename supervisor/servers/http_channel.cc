@@ -4,6 +4,7 @@
 #include <boost/asio/post.hpp>
 #include <utility>
 
+#include "base/json_depth.h"
 #include "base/shown_text.h"
 #include "supervisor/mcp/json_rpc_lines.h"
 
@@ -21,7 +22,33 @@ constexpr std::chrono::seconds kListenStayed{60};
 constexpr std::chrono::milliseconds kListenRetryLeast{1000};
 constexpr std::chrono::milliseconds kListenRetryMost{60000};
 
+// A message, parsed only where that is cheap and safe: JSON nested deeper
+// or wider than we read anywhere (base/json_depth.h) is left unparsed, and
+// reaches McpConnection, which refuses it in words.
+Json ParseWithinBounds(std::string_view line) {
+  if (NestsDeeperThan(line) || HasObjectWiderThan(line)) return Json(Json::value_t::discarded);
+  return Json::parse(line, nullptr, /*allow_exceptions=*/false);
+}
+
 }  // namespace
+
+Result<HttpChannelOptions> ServiceChannelOptions(const Declaration& declaration,
+                                                 const ServerStartOptions& options,
+                                                 RedirectAsker asker) {
+  HttpChannelOptions channel;
+  channel.alias = declaration.alias;
+  channel.url = declaration.url;
+  channel.redirect_asker = asker;
+  if (options.policy) {
+    // The administrator's file decides for a service as for a program.
+    ManagedDecision decision = Decide(*options.policy, declaration, "");
+    if (!decision.allowed) {
+      return Error(ErrorCode::kRefused, ManagedRefusalSentence(declaration.alias, decision));
+    }
+    channel.policy = *options.policy;
+  }
+  return channel;
+}
 
 struct HttpChannel::Post {
   std::string line;
@@ -58,7 +85,7 @@ HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options
 bool HttpChannel::Write(std::string line) {
   if (stopping_) return false;
   auto post = std::make_shared<Post>();
-  const Json message = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+  const Json message = ParseWithinBounds(line);
   std::string method;
   if (message.is_object()) {
     method = message.value("method", "");
@@ -71,6 +98,11 @@ bool HttpChannel::Write(std::string line) {
   // reply (notifications/cancelled among them) always goes.
   if (post->id && requests_under_way() >= kMaxPostsUnderWay) return false;
   post->initialize = method == "initialize";
+  if (post->initialize && client_.has_session()) {
+    // A new handshake is a new session: the old one's id and stream go.
+    client_.ForgetSession();
+    StopListening();
+  }
   post->line = std::move(line);
   post->url = url_;
   posts_.insert(post);
@@ -108,6 +140,9 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
   post->head = head;
   Result<AnswerBody> body =
       ReadAnswerHead(options_.alias, post->request, head, post->id.has_value());
+  if (!body && body.error().code() == ErrorCode::kNotFound) {
+    return SessionEnded(body.error().message());
+  }
   if (!body) return FailPost(post, body.error().message());
   if (*body != AnswerBody::kRedirect) {
     post->body = *body;
@@ -205,7 +240,7 @@ void HttpChannel::OnDone(const std::shared_ptr<Post>& post, Status done) {
 void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message) {
   wrote_output_ = true;
   if (post && post->id && !post->answered) {
-    const Json parsed = Json::parse(message, nullptr, /*allow_exceptions=*/false);
+    const Json parsed = ParseWithinBounds(message);
     auto id = parsed.is_object() ? parsed.find("id") : parsed.end();
     if (parsed.is_object() && !parsed.contains("method") && id != parsed.end() &&
         id->is_number_integer() && id->get<std::int64_t>() == *post->id) {
@@ -242,6 +277,23 @@ void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
   }
 }
 
+void HttpChannel::SessionEnded(const std::string& why) {
+  client_.ForgetSession();
+  StopListening();
+  for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
+    if (post->id) FailPost(post, why);
+  }
+  if (events_.on_session_ended) events_.on_session_ended(why);
+}
+
+void HttpChannel::StopListening() {
+  listen_timer_.cancel();
+  if (listening_) http_.Cancel(listen_id_);
+  listening_ = false;
+  listen_failures_ = 0;
+  last_event_id_.clear();
+}
+
 void HttpChannel::Listen() {
   if (listening_ || stopping_) return;
   listening_ = true;
@@ -249,11 +301,16 @@ void HttpChannel::Listen() {
   listen_events_ = SseParser();
   std::weak_ptr<HttpChannel> weak = weak_from_this();
   auto offered = std::make_shared<bool>(false);
+  const HttpRequest listen = client_.Listen(last_event_id_);
   listen_id_ = http_.Send(
-      url_, client_.Listen(last_event_id_), std::chrono::milliseconds(0),
-      {[weak, offered](const HttpResponseHead& head) {
+      url_, listen, std::chrono::milliseconds(0),
+      {[weak, offered, listen](const HttpResponseHead& head) {
          auto self = weak.lock();
          if (!self) return;
+         Result<AnswerBody> ended = ReadAnswerHead(self->options_.alias, listen, head, false);
+         if (!ended && ended.error().code() == ErrorCode::kNotFound) {
+           return self->SessionEnded(ended.error().message());
+         }
          *offered = head.status == 200 && head.content_type == "text/event-stream";
          // 405: the service offers no stream; it sends only on its answers.
          if (!*offered) self->http_.Cancel(self->listen_id_);

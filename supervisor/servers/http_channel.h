@@ -23,10 +23,12 @@
 #include <string>
 #include <vector>
 
+#include "confine/declaration.h"
 #include "supervisor/mcp/sse_parser.h"
 #include "supervisor/mcp/streamable_http.h"
 #include "supervisor/policy/managed_policy.h"
 #include "supervisor/policy/redirect_decision.h"
+#include "supervisor/servers/confined_server.h"
 #include "supervisor/servers/http_client.h"
 #include "supervisor/servers/server_channel.h"
 
@@ -41,6 +43,10 @@ struct HttpChannelEvents {
   // asked whether the server moved: `question` is the spec's text. Nothing
   // was sent there; the request waits for AnswerRedirect.
   std::function<void(std::int64_t id, std::string question, std::string target)> on_redirect;
+  // The service ended its MCP session (a 404 to a request that carried its
+  // id): every request under way has failed with `why` first. Requests go
+  // without a session from now on, until an initialize makes a new one.
+  std::function<void(std::string why)> on_session_ended;
   std::function<void(int status)> on_exit;  // it was stopped
 };
 
@@ -52,6 +58,14 @@ struct HttpChannelOptions {
   RedirectAsker redirect_asker = RedirectAsker::kOneShot;
   ManagedPolicy policy;
 };
+
+// How the service `declaration` is reached when `options` start it: where,
+// under the administrator file's host rules, with `asker` to say who could
+// be asked of a move. kRefused, in the administrator's words, where that
+// file refuses the service itself.
+Result<HttpChannelOptions> ServiceChannelOptions(const Declaration& declaration,
+                                                 const ServerStartOptions& options,
+                                                 RedirectAsker asker);
 
 class HttpChannel : public ServerChannel, public std::enable_shared_from_this<HttpChannel> {
  public:
@@ -88,6 +102,9 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   // A message the service sent, in answer to `post` or on its own stream.
   void Deliver(const std::shared_ptr<Post>& post, std::string message);
   void FailPost(const std::shared_ptr<Post>& post, std::string why);
+  void SessionEnded(const std::string& why);
+  // The GET stream is closed and not opened again until the next handshake.
+  void StopListening();
   std::size_t requests_under_way() const;
   void Listen();
   void OnStreamBytes(std::string_view bytes);

@@ -109,21 +109,15 @@ void ServerLink::OpenService(const Declaration& declaration, const ServerStartOp
     for (auto& done : std::exchange(stopped_, {})) done(-1);
     return;
   }
-  // The administrator's file decides for a service as for a program.
-  if (options.policy) {
-    ManagedDecision decision = Decide(*options.policy, declaration, "");
-    if (!decision.allowed) {
-      StartFailure failure = Failure("refused", "");
-      failure.message = ManagedRefusalSentence(alias_, decision);
-      return StartFailed(std::move(failure));
-    }
+  Result<HttpChannelOptions> channel =
+      ServiceChannelOptions(declaration, options, options_.redirect_asker);
+  if (!channel) {
+    StartFailure failure = Failure("refused", "");
+    failure.message = channel.error().message();
+    return StartFailed(std::move(failure));
   }
+  channel->alias = alias_;
   std::weak_ptr<ServerLink> weak = weak_from_this();
-  HttpChannelOptions channel;
-  channel.alias = alias_;
-  channel.url = declaration.url;
-  channel.redirect_asker = options_.redirect_asker;
-  if (options.policy) channel.policy = *options.policy;
   HttpChannelEvents events;
   events.on_line = [weak](std::string line) {
     if (auto self = weak.lock()) self->OnLine(line);
@@ -140,10 +134,26 @@ void ServerLink::OpenService(const Declaration& declaration, const ServerStartOp
   events.on_redirect = [weak](std::int64_t id, std::string question, std::string target) {
     if (auto self = weak.lock()) self->OnRedirect(id, std::move(question), std::move(target));
   };
-  process_ = HttpChannel::Open(io_, std::move(channel), std::move(events));
+  events.on_session_ended = [weak](std::string why) {
+    if (auto self = weak.lock()) self->OnSessionEnded(why);
+  };
+  process_ = HttpChannel::Open(io_, std::move(*channel), std::move(events));
   if (events_.on_launched) events_.on_launched();
   if (output_paused_) process_->PauseOutput();
   process_->Write(startup_.Begin());
+}
+
+// The service ended the MCP session this link made: nothing more can be
+// asked of it here. Its requests failed already, in the same words; a start
+// under way fails with them. A new handshake is a new start, and only the
+// session asks for one (server/start).
+void ServerLink::OnSessionEnded(const std::string& why) {
+  if (start_over_ || broken_ || stop_asked_) return;
+  if (!started_) return StartFailed(Failure("unreachable", why));
+  broken_ = true;
+  session_ended_ = true;
+  events_.on_broken(why);
+  process_->Stop();
 }
 
 // A service that could not be reached, or answered a request with an HTTP

@@ -110,6 +110,9 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   void AnswerRedirect(std::uint64_t tag, bool yes);
   // Where a service was said to have moved, by a yes; "" where it did not.
   const std::string& moved_to() const { return moved_to_; }
+  // Whether the service ended the MCP session this link made (on_broken
+  // said so): a new start makes a new one.
+  bool session_ended() const { return session_ended_; }
   // Forgets every request of ours still unanswered.
   void ForgetRequests() { connection_.ForgetAll(); }
 
@@ -145,6 +148,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   void OpenService(const Declaration& declaration, const ServerStartOptions& options);
   void OnOverflow();
   void OnRequestFailed(std::int64_t id, const std::string& why);
+  void OnSessionEnded(const std::string& why);
   void OnRedirect(std::int64_t id, std::string question, std::string target);
   void ArmStartupTimer();
   void OnLine(const std::string& line);
@@ -172,6 +176,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   bool started_ = false;
   bool start_over_ = false;  // the start failed (or was abandoned)
   bool broken_ = false;
+  bool session_ended_ = false;  // a service ended the MCP session it made
 };
 
 }  // namespace bravebot

@@ -317,10 +317,21 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
             *alias + " is not to be started: its state is " + StateWord(slot->opened.state) +
                 (slot->opened.state == ServerState::kAsk ? ", so answer its question first" : "")));
   }
-  if (slot->life != ServerLife::kNotStarted) {
+  // A service that ended the MCP session it was started in is the one
+  // server started again: a new handshake makes a new session.
+  const bool session_ended =
+      slot->life == ServerLife::kEnded && slot->link && slot->link->session_ended();
+  if (slot->life != ServerLife::kNotStarted && !session_ended) {
     return RespondError(
         id, Refusal(kRpcWrongState, *alias + " was started already in this session; a server is "
                                              "started once"));
+  }
+  if (session_ended) {
+    slot->link.reset();
+    slot->status.reset();
+    slot->end_word.clear();
+    slot->ended_on_request = false;
+    slot->asked_moves.clear();
   }
   StartFailure refused;
   refused.step = "confinement";

@@ -99,9 +99,17 @@ TEST(StreamableHttpTest, AFailedAnswerIsSaidInOurWords) {
   Result<AnswerBody> ended =
       ReadAnswerHead("docs", client.Post("{}"), HeadOf({"HTTP/1.1 404 Not Found"}), true);
   ASSERT_FALSE(ended);
+  EXPECT_EQ(ended.error().code(), ErrorCode::kNotFound);
   EXPECT_EQ(ended.error().message(),
-            "docs answered POST with HTTP 404 for its MCP session: the server ended it, and a new "
-            "one starts only when the server is started again");
+            "docs answered POST with HTTP 404 for its MCP session: the service ended that "
+            "session, and a new one begins only with a new handshake");
+  // Without a session, a 404 is an HTTP error like any other.
+  client.ForgetSession();
+  Result<AnswerBody> missing =
+      ReadAnswerHead("docs", client.Post("{}"), HeadOf({"HTTP/1.1 404 Not Found"}), true);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code(), ErrorCode::kRefused);
+  EXPECT_EQ(missing.error().message(), "docs answered POST with HTTP 404");
 }
 
 }  // namespace

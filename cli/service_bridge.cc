@@ -1,0 +1,303 @@
+#include "cli/service_bridge.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "base/json_depth.h"
+#include "base/shown_text.h"
+#include "cli/bridged_ids.h"
+#include "cli/command.h"
+#include "cli/non_blocking.h"
+#include "cli/stdio_bridge.h"
+#include "cli/stop_on_signal.h"
+#include "supervisor/mcp/line_splitter.h"
+#include "supervisor/servers/http_channel.h"
+
+// Boost.Asio, unlike the program bridge's poll() loop, since libcurl runs on
+// it: its epoll reactor takes a regular file or /dev/null given as standard
+// input or output too, reading and writing it at once, as it never blocks.
+namespace bravebot {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using boost::asio::posix::stream_descriptor;
+
+class ServiceBridge {
+ public:
+  ServiceBridge(boost::asio::io_context& io, std::string alias, std::ostream& err)
+      : io_(io),
+        alias_(std::move(alias)),
+        err_(err),
+        input_(io, ::dup(STDIN_FILENO)),
+        output_(io, ::dup(STDOUT_FILENO)),
+        grace_(io) {}
+
+  void Start(HttpChannelOptions options) {
+    HttpChannelEvents events;
+    events.on_line = [this](std::string line) { FromService(std::move(line)); };
+    events.on_request_failed = [this](std::int64_t id, std::string why) { RequestFailed(id, why); };
+    events.on_overflow = [this] {
+      Fail(alias_ + " sent a message longer than 16 MiB, which bravebot-mcp does not read");
+    };
+    events.on_session_ended = [this](std::string why) { Say(why); };
+    events.on_exit = [this](int) {
+      channel_ended_ = true;
+      FinishOnceWritten();
+    };
+    channel_ = HttpChannel::Open(io_, std::move(options), std::move(events));
+    ReadInput();
+  }
+
+  // From the loop: a signal asked mcp-run to end.
+  void StopBySignal(int signal) {
+    signal_ = signal;
+    End();
+  }
+
+  int status() const { return status_; }
+  int signal() const { return signal_; }
+
+ private:
+  void Say(const std::string& why) { err_ << "mcp-run: " << EscapeControlCharacters(why) << "\n"; }
+
+  void ReadInput() {
+    if (reading_ || !input_open_ || held_ || ending_) return;
+    reading_ = true;
+    input_.async_read_some(boost::asio::buffer(read_buffer_),
+                           [this](const boost::system::error_code& error, std::size_t got) {
+                             reading_ = false;
+                             from_client_.Feed(std::string_view(read_buffer_.data(), got));
+                             TakeClientLines();
+                             if (error) return InputEnded();
+                             ReadInput();
+                           });
+  }
+
+  void TakeClientLines() {
+    while (!held_ && !ending_) {
+      std::optional<std::string> line = from_client_.Next();
+      if (!line) break;
+      ToService(std::move(*line));
+    }
+    if (from_client_.overflowed() && !ending_) {
+      Fail("the client wrote a line longer than 16 MiB, which bravebot-mcp does not read");
+    }
+  }
+
+  void InputEnded() {
+    input_open_ = false;
+    if (std::optional<std::string> last = from_client_.Rest(); last && !held_) {
+      ToService(std::move(*last));
+    }
+    // Its requests still under way are given a while to be answered.
+    grace_.expires_after(kBridgeGraceAfterInput);
+    grace_.async_wait([this](const boost::system::error_code& error) {
+      if (!error) End();
+    });
+    EndWhenAnswered();
+  }
+
+  // One message of the client's, on its way to the service.
+  void ToService(std::string line) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) return;
+    Json message = NestsDeeperThan(line) || HasObjectWiderThan(line)
+                       ? Json(Json::value_t::discarded)
+                       : Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!message.is_object()) {
+      Say("a line the client wrote is not a JSON-RPC message, so it was not sent to " + alias_);
+      return ToClient(Json{{"jsonrpc", "2.0"},
+                           {"id", nullptr},
+                           {"error", {{"code", -32700}, {"message", "Parse error"}}}}
+                          .dump());
+    }
+    const bool request = message.contains("method") && message.contains("id");
+    // Until the handshake is answered there is no session to send in: a
+    // client that writes on without waiting for it waits here.
+    if (handshake_ || (request && ids_.under_way() >= HttpChannel::kMaxPostsUnderWay)) {
+      held_ = std::move(line);  // sent once an answer makes room
+      return;
+    }
+    if (request) {
+      const std::int64_t ours = ids_.Outgoing(message);
+      if (message["method"] == "initialize") handshake_ = ours;
+      channel_->Write(message.dump());
+      return;
+    }
+    if (message.value("method", "") == "notifications/cancelled") {
+      if (std::optional<std::int64_t> ours = ids_.Cancelled(message)) {
+        channel_->Write(message.dump());
+        channel_->Forget(*ours);
+        ids_.Finish(*ours);
+        return Answered(*ours);
+      }
+    }
+    // A notification, or a reply to the service's own request: as it came.
+    channel_->Write(std::move(line));
+  }
+
+  void FromService(std::string line) {
+    Json message = NestsDeeperThan(line) || HasObjectWiderThan(line)
+                       ? Json(Json::value_t::discarded)
+                       : Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    std::int64_t ours = 0;
+    if (message.is_object()) {
+      auto id = message.find("id");
+      if (id != message.end() && id->is_number_integer()) ours = id->get<std::int64_t>();
+    }
+    if (message.is_object() && !message.contains("method") && ids_.Incoming(message)) {
+      ToClient(message.dump());
+      return Answered(ours);
+    }
+    ToClient(std::move(line));
+  }
+
+  void RequestFailed(std::int64_t id, const std::string& why) {
+    Say(why);
+    if (std::optional<Json> client = ids_.Finish(id)) {
+      ToClient(Json{{"jsonrpc", "2.0"},
+                    {"id", std::move(*client)},
+                    {"error", {{"code", kBridgeRequestFailed}, {"message", why}}}}
+                   .dump());
+    }
+    Answered(id);
+  }
+
+  // A request is done: one held back can go, from the loop, once the
+  // channel has let go of the one answered.
+  void Answered(std::int64_t ours) {
+    if (handshake_ == ours) handshake_.reset();
+    boost::asio::post(io_, [this] {
+      if (held_ && !ending_ && !handshake_ && ids_.under_way() < HttpChannel::kMaxPostsUnderWay) {
+        ToService(*std::exchange(held_, std::nullopt));
+        TakeClientLines();
+        if (!input_open_) {
+          if (std::optional<std::string> last = from_client_.Rest(); last && !held_) {
+            ToService(std::move(*last));
+          }
+        }
+      }
+      ReadInput();
+      EndWhenAnswered();
+    });
+  }
+
+  void EndWhenAnswered() {
+    if (!input_open_ && !held_ && ids_.under_way() == 0) End();
+  }
+
+  void ToClient(std::string line) {
+    if (client_gone_) return;
+    to_client_ += line;
+    to_client_ += '\n';
+    if (to_client_.size() > kBridgeBufferBytes && !paused_) {
+      paused_ = true;  // the service's answers wait while the client does not read
+      channel_->PauseOutput();
+    }
+    WriteOutput();
+  }
+
+  void WriteOutput() {
+    if (writing_ || to_client_.empty()) return;
+    writing_ = true;
+    output_.async_write_some(boost::asio::buffer(to_client_),
+                             [this](const boost::system::error_code& error, std::size_t put) {
+                               writing_ = false;
+                               if (error) {
+                                 client_gone_ = true;  // nobody reads what the service says
+                                 to_client_.clear();
+                                 End();
+                                 return FinishOnceWritten();
+                               }
+                               to_client_.erase(0, put);
+                               if (paused_ && to_client_.size() <= kBridgeBufferBytes / 2) {
+                                 paused_ = false;
+                                 channel_->ResumeOutput();
+                               }
+                               WriteOutput();
+                               FinishOnceWritten();
+                             });
+  }
+
+  void Fail(const std::string& why) {
+    Say(why);
+    status_ = kExitFailed;
+    End();
+  }
+
+  // The service's session is ended (DELETE); mcp-run ends once what it sent
+  // is written to the client.
+  void End() {
+    if (ending_) return;
+    ending_ = true;
+    grace_.cancel();
+    channel_->Stop();
+  }
+
+  void FinishOnceWritten() {
+    if (channel_ended_ && (to_client_.empty() || client_gone_)) io_.stop();
+  }
+
+  boost::asio::io_context& io_;
+  std::string alias_;
+  std::ostream& err_;
+  stream_descriptor input_;
+  stream_descriptor output_;
+  boost::asio::steady_timer grace_;  // after the client's input ended
+  std::shared_ptr<HttpChannel> channel_;
+  BridgedIds ids_;
+  std::array<char, 65536> read_buffer_;
+  LineSplitter from_client_;
+  std::optional<std::string> held_;        // a message waiting for room, or the handshake
+  std::optional<std::int64_t> handshake_;  // our id of an initialize under way
+  std::string to_client_;
+  bool reading_ = false;
+  bool input_open_ = true;
+  bool writing_ = false;
+  bool paused_ = false;
+  bool client_gone_ = false;
+  bool ending_ = false;
+  bool channel_ended_ = false;
+  int status_ = kExitOk;
+  int signal_ = 0;
+};
+
+}  // namespace
+
+int BridgeService(const Declaration& declaration, const ServerStartOptions& options,
+                  std::ostream& err) {
+  Result<HttpChannelOptions> channel =
+      ServiceChannelOptions(declaration, options, RedirectAsker::kOneShot);
+  if (!channel) {
+    err << "mcp-run: " << EscapeControlCharacters(channel.error().message()) << "\n";
+    return kExitFailed;
+  }
+  int signal = 0;
+  int status = kExitOk;
+  {
+    // Asio makes both non-blocking; the open files may be the shell's.
+    NonBlockingWhileAlive input(STDIN_FILENO);
+    NonBlockingWhileAlive output(STDOUT_FILENO);
+    boost::asio::io_context io;
+    ServiceBridge bridge(io, declaration.alias, err);
+    bridge.Start(std::move(*channel));
+    StopOnSignal stop_on_signal([&io, &bridge](int taken) {
+      boost::asio::post(io, [&bridge, taken] { bridge.StopBySignal(taken); });
+    });
+    io.run();
+    signal = bridge.signal();
+    status = bridge.status();
+  }
+  if (signal != 0) EndBySignal(signal);
+  return status;
+}
+
+}  // namespace bravebot
