@@ -43,6 +43,13 @@ int FreePort() {
   return ntohs(address.sin_port);
 }
 
+// Every POST a scripted service read, its GETs and DELETEs left out.
+std::vector<std::string> Posts(const ScriptedHttpServer& service) {
+  std::vector<std::string> posts = service.requests();
+  std::erase_if(posts, [](const std::string& r) { return !r.starts_with("POST "); });
+  return posts;
+}
+
 class ServiceTest : public SupervisorTest {
  protected:
   // server-everything serving streamable HTTP on a free loopback port; its
@@ -290,13 +297,6 @@ await client.close();
   EXPECT_THAT(Slurp(log_), HasSubstr("Received session termination request"));
 }
 
-// Every POST a scripted service read, its GETs and DELETEs left out.
-std::vector<std::string> Posts(const ScriptedHttpServer& service) {
-  std::vector<std::string> posts = service.requests();
-  std::erase_if(posts, [](const std::string& r) { return !r.starts_with("POST "); });
-  return posts;
-}
-
 TEST_F(ServiceTest, ASessionTheServiceEndedIsSaidAndANewOneBeginsWhenTheClientAsks) {
   std::vector<ScriptedAnswer> script = Handshakes(1);
   script.erase(script.begin() + 2);  // the client lists nothing here
@@ -430,10 +430,16 @@ TEST_F(ServiceTest, AMoveElsewhereIsAskedAndAYesDeclaresItThereAndAsksForItsList
   EXPECT_EQ(moving.requests().size(), 1u);
 }
 
-TEST_F(ServiceTest, ANoToAMoveChangesNothingAndACallThatMeetsOneIsAsked) {
+TEST_F(ServiceTest, ANoToAMoveChangesNothingAndAYesToACallsMoveShakesHandsThereFirst) {
+  // Elsewhere is another service: a yes makes the handshake there first.
   // The second call is request 4: initialize, tools/list, the call refused.
-  ScriptedHttpServer elsewhere({{{{Http("200 OK", "Content-Type: application/json\r\n",
-                                        R"({"jsonrpc":"2.0","id":4,"result":{"content":[]}})")}}}});
+  ScriptedHttpServer elsewhere(
+      {{{{Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-new\r\n",
+               R"({"jsonrpc":"2.0","id":-1,"result":{"protocolVersion":"2025-06-18",)"
+               R"("capabilities":{},"serverInfo":{"name":"moved","version":"1"}}})")}}},
+       {{{Http("202 Accepted", "", "")}}},
+       {{{Http("200 OK", "Content-Type: application/json\r\n",
+               R"({"jsonrpc":"2.0","id":4,"result":{"content":[]}})")}}}});
   std::vector<ScriptedAnswer> script = Handshakes(1);
   script.push_back(
       {{{Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}});
@@ -474,7 +480,18 @@ TEST_F(ServiceTest, ANoToAMoveChangesNothingAndACallThatMeetsOneIsAsked) {
   ASSERT_EQ(session->Call("tool/call", call)["result"]["state"], "redirect");
   Json ran = session->Call("redirect/answer", {{"alias", "here"}, {"answer", "y"}});
   EXPECT_EQ(ran["result"]["state"], "ran") << ran.dump() << session->Log();
-  EXPECT_EQ(elsewhere.requests().size(), 1u);
+  std::vector<std::string> there = Posts(elsewhere);
+  ASSERT_EQ(there.size(), 3u);
+  EXPECT_THAT(there[0], HasSubstr("\"initialize\""));
+  EXPECT_THAT(there[0], ::testing::Not(HasSubstr("MCP-Session-Id")));  // not here's session
+  EXPECT_THAT(there[1], HasSubstr("notifications/initialized"));
+  EXPECT_THAT(there[2], HasSubstr("\"tools/call\""));
+  EXPECT_THAT(there[2], HasSubstr("\r\nMCP-Session-Id: s-new\r\n"));
+  EXPECT_THAT(there[2], HasSubstr("\r\nMCP-Protocol-Version: 2025-06-18\r\n"));
+  // Kept as a start's move is: declared and approved there.
+  CommandOutput moved = RunCommand({OurProgram("bravebot-mcp"), "get", "here"}, Environment());
+  EXPECT_THAT(moved.out, HasSubstr(elsewhere.Url("/mcp")));
+  EXPECT_THAT(moved.out, ::testing::Not(HasSubstr("unapproved")));
 }
 
 }  // namespace

@@ -46,6 +46,8 @@ class SseParser {
   // was cut in the middle of an event, which is never dispatched.
   bool EndedMidEvent() const { return event_started_ || !line_.empty(); }
   bool overflowed() const { return overflowed_; }
+  // The bytes it holds of an event not yet whole.
+  std::size_t held_bytes() const { return line_.size() + type_.size() + data_.size(); }
   // What a reconnection sends as Last-Event-ID: "" before any `id`.
   const std::string& last_event_id() const { return last_event_id_; }
   // The reconnection time the stream asked for, in milliseconds.

@@ -65,6 +65,10 @@ struct HttpChannel::Post {
   SseParser events;
   bool over = false;     // answered, failed or given up
   std::string moved_to;  // where its answer pointed, while the person is asked
+  // Ours, not the link's: the handshake made at a new place, whose answer
+  // goes to nobody; `then` is the request that waits for it there.
+  bool own = false;
+  std::shared_ptr<Post> then;
 };
 
 std::shared_ptr<HttpChannel> HttpChannel::Open(boost::asio::io_context& io,
@@ -98,10 +102,12 @@ bool HttpChannel::Write(std::string line) {
   // reply (notifications/cancelled among them) always goes.
   if (post->id && requests_under_way() >= kMaxPostsUnderWay) return false;
   post->initialize = method == "initialize";
-  if (post->initialize && client_.has_session()) {
+  if (post->initialize) {
     // A new handshake is a new session: the old one's id and stream go.
     client_.ForgetSession();
     StopListening();
+    initialize_line_ = line;  // made again wherever the service moves
+    shaken_hands_ = false;
   }
   post->line = std::move(line);
   post->url = url_;
@@ -174,8 +180,9 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
       return Send(post);
     case RedirectAction::kAsk:
       // Nothing is sent there before the person says yes; a notification
-      // or a reply, which nobody waits on, is not worth the question.
-      if (!post->id || !events_.on_redirect) {
+      // or a reply, which nobody waits on, is not worth the question, nor
+      // is a second move met by the handshake a yes led to.
+      if (!post->id || post->own || !events_.on_redirect) {
         return FailPost(post, options_.alias + " was not reached at " +
                                   EscapeControlCharacters(next.url) +
                                   ", where its reply points, so nothing was sent there");
@@ -194,6 +201,7 @@ void HttpChannel::OnBody(const std::shared_ptr<Post>& post, std::string_view byt
   if (post->over || !post->body) return;
   if (*post->body == AnswerBody::kJson) {
     post->json.append(bytes);
+    if (GaveUpForRoom(post)) return;
     if (post->json.size() > kMaxLineBytes) {
       post->over = true;
       http_.Cancel(post->transfer);
@@ -209,6 +217,7 @@ void HttpChannel::OnBody(const std::shared_ptr<Post>& post, std::string_view byt
     Deliver(post, std::move(event->data));
     if (post->over || stopping_) return;
   }
+  if (GaveUpForRoom(post)) return;
   if (post->events.overflowed()) {
     post->over = true;
     http_.Cancel(post->transfer);
@@ -255,9 +264,11 @@ void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message
                                   ? (*result)["protocolVersion"].get<std::string>()
                                   : "";
         client_.TakeHandshake(post->head, std::move(version));
+        shaken_hands_ = true;
       }
     }
   }
+  if (post && post->own && post->answered) return ShookHandsAfterMove(post, message);
   const bool answered_now = post && post->answered && !post->over;
   if (events_.on_line) events_.on_line(std::move(message));
   // Its answer came: the stream that brought it has nothing more of ours.
@@ -272,6 +283,11 @@ void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
   post->over = true;
   http_.Cancel(post->transfer);
   posts_.erase(post);
+  if (post->then && !post->then->over) {
+    return FailPost(std::exchange(post->then, nullptr),
+                    options_.alias + " moved to " + EscapeControlCharacters(url_) +
+                        ", and its handshake there failed: " + why);
+  }
   if (post->id && !post->answered && events_.on_request_failed) {
     events_.on_request_failed(*post->id, std::move(why));
   }
@@ -375,8 +391,52 @@ void HttpChannel::AnswerRedirect(std::int64_t id, bool yes) {
   url_ = post->moved_to;
   post->url = post->moved_to;
   post->followed = 0;
+  if (shaken_hands_ && !post->initialize) return ShakeHandsAfterMove(post);
   posts_.insert(post);
   Send(post);
+}
+
+// Another place is another service, which knows nothing of the session made
+// where the server was: the handshake is made there first, as it was made
+// at the start, and the request that met the move waits for it.
+void HttpChannel::ShakeHandsAfterMove(std::shared_ptr<Post> waiting) {
+  client_.ForgetSession();
+  StopListening();
+  shaken_hands_ = false;
+  Json hello = Json::parse(initialize_line_, nullptr, /*allow_exceptions=*/false);
+  hello["id"] = kOwnHandshakeId;
+  auto post = std::make_shared<Post>();
+  post->line = hello.dump();
+  post->id = kOwnHandshakeId;
+  post->initialize = true;
+  post->own = true;
+  post->url = url_;
+  post->then = std::move(waiting);
+  posts_.insert(post);
+  Send(post);
+}
+
+void HttpChannel::ShookHandsAfterMove(const std::shared_ptr<Post>& post,
+                                      const std::string& answer) {
+  std::shared_ptr<Post> waiting = std::exchange(post->then, nullptr);
+  post->over = true;
+  http_.Cancel(post->transfer);
+  posts_.erase(post);
+  const Json parsed = ParseWithinBounds(answer);
+  if (!parsed.contains("result") || !parsed["result"].is_object()) {
+    return FailPost(waiting, options_.alias + " moved to " + EscapeControlCharacters(url_) +
+                                 ", and did not take its handshake there");
+  }
+  auto initialized = std::make_shared<Post>();
+  initialized->line = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
+  initialized->url = url_;
+  posts_.insert(initialized);
+  Send(initialized);
+  Listen();
+  if (events_.on_moved) events_.on_moved(url_);
+  if (waiting->over || stopping_) return;
+  posts_.insert(waiting);
+  Send(waiting);
 }
 
 std::size_t HttpChannel::requests_under_way() const {
@@ -384,8 +444,23 @@ std::size_t HttpChannel::requests_under_way() const {
       posts_.begin(), posts_.end(), [](const auto& post) { return post->id.has_value(); }));
 }
 
+std::size_t HttpChannel::answer_bytes_held() const {
+  std::size_t held = 0;
+  for (const auto& post : posts_) held += post->json.size() + post->events.held_bytes();
+  return held;
+}
+
+bool HttpChannel::GaveUpForRoom(const std::shared_ptr<Post>& post) {
+  if (answer_bytes_held() <= kMaxAnswerBytesHeld) return false;
+  FailPost(post, options_.alias + "'s answers under way hold more than " +
+                     std::to_string(kMaxAnswerBytesHeld >> 20) +
+                     " MiB at once, which bravebot-mcp does not hold, so this one was given up");
+  return true;
+}
+
 void HttpChannel::Forget(std::int64_t id) {
   for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
+    if (post->then && post->then->id == id) post->then->over = true;  // it goes nowhere now
     if (post->id != id) continue;
     post->over = true;
     http_.Cancel(post->transfer);

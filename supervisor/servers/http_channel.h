@@ -47,6 +47,9 @@ struct HttpChannelEvents {
   // id): every request under way has failed with `why` first. Requests go
   // without a session from now on, until an initialize makes a new one.
   std::function<void(std::string why)> on_session_ended;
+  // After a yes to a move met once the handshake was made: the handshake was
+  // made again at `url`, where the request that met it is now sent.
+  std::function<void(const std::string& url)> on_moved;
   std::function<void(int status)> on_exit;  // it was stopped
 };
 
@@ -73,6 +76,14 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   // is bounded by kMaxLineBytes, so a service that answers every one with
   // as much as it may holds at most 16 of those.
   static constexpr std::size_t kMaxPostsUnderWay = 16;
+  // What the answers under way may hold at once, all of them, before the
+  // one that would hold more is given up: a service that answers 16
+  // requests at once with as much as each may is held to this, not 16
+  // times 16 MiB. Its GET stream holds 16 MiB more at most.
+  static constexpr std::size_t kMaxAnswerBytesHeld = std::size_t{32} << 20;
+  // The id of the handshake made at a place the service moved to: below
+  // every id a link gives.
+  static constexpr std::int64_t kOwnHandshakeId = -1;
 
   static std::shared_ptr<HttpChannel> Open(boost::asio::io_context& io, HttpChannelOptions options,
                                            HttpChannelEvents events);
@@ -103,9 +114,14 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   void Deliver(const std::shared_ptr<Post>& post, std::string message);
   void FailPost(const std::shared_ptr<Post>& post, std::string why);
   void SessionEnded(const std::string& why);
+  void ShakeHandsAfterMove(std::shared_ptr<Post> waiting);
+  void ShookHandsAfterMove(const std::shared_ptr<Post>& post, const std::string& answer);
   // The GET stream is closed and not opened again until the next handshake.
   void StopListening();
   std::size_t requests_under_way() const;
+  std::size_t answer_bytes_held() const;
+  // Gives up `post` where the answers under way hold more than they may.
+  bool GaveUpForRoom(const std::shared_ptr<Post>& post);
   void Listen();
   void OnStreamBytes(std::string_view bytes);
   void Ended();
@@ -113,7 +129,9 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   boost::asio::io_context& io_;
   HttpChannelOptions options_;
   HttpChannelEvents events_;
-  std::string url_;  // where requests go: the declared url, or where it moved for good
+  std::string url_;              // where requests go: the declared url, or where it moved for good
+  std::string initialize_line_;  // the handshake, as the link made it
+  bool shaken_hands_ = false;    // initialize was answered where requests go
   HttpClient http_;
   StreamableHttpClient client_;
   std::set<std::shared_ptr<Post>> posts_;

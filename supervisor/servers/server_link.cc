@@ -137,6 +137,10 @@ void ServerLink::OpenService(const Declaration& declaration, const ServerStartOp
   events.on_session_ended = [weak](std::string why) {
     if (auto self = weak.lock()) self->OnSessionEnded(why);
   };
+  events.on_moved = [weak](const std::string& url) {
+    auto self = weak.lock();
+    if (self && self->started_ && self->events_.on_moved) self->events_.on_moved(url);
+  };
   process_ = HttpChannel::Open(io_, std::move(*channel), std::move(events));
   if (events_.on_launched) events_.on_launched();
   if (output_paused_) process_->PauseOutput();

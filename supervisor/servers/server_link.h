@@ -73,6 +73,10 @@ struct LinkEvents {
   // sent there, and the request waits for AnswerRedirect. A start's time
   // stands still meanwhile.
   std::function<void(std::uint64_t tag, std::string question, std::string target)> on_redirect;
+  // Once started: a yes to such a move took the service to `url`, and the
+  // handshake was made there; the request waiting is sent there now. A
+  // start's move is told by moved_to() once it has started.
+  std::function<void(const std::string& url)> on_moved;
 };
 
 class ServerLink : public std::enable_shared_from_this<ServerLink> {

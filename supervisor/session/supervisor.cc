@@ -379,6 +379,7 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   events.on_redirect = [this, name](std::uint64_t tag, std::string question, std::string target) {
     OnRedirect(name, tag, std::move(question), std::move(target));
   };
+  events.on_moved = [this, name](const std::string& url) { OnMoved(slots_[name], url); };
 
   ServerLink::Options link_options;
   link_options.startup_timeout = std::chrono::seconds(settings_->startup_timeout_seconds);

@@ -88,6 +88,8 @@ class Supervisor {
   // Declares the server where it moved and approves that, unless nothing
   // is written; why not, where it could not be.
   std::optional<std::string> RecordMove(ServerSlot& slot);
+  // A yes to a move met by a call took the running service to `url`.
+  void OnMoved(ServerSlot& slot, const std::string& url);
   void SessionStatus(const Json& id);
   void Close(const Json& id);
 

@@ -1,9 +1,10 @@
 // The supervisor's side of a service that moved: a request whose answer
 // pointed to another place is answered with the spec's question, and
 // redirect/answer decides it. A yes sends it there (and every later
-// request); once a start's handshake is done there, the declaration is
-// rewritten to that place and approved, so the next session goes there too
-// and puts its list to the person again. A no changes nothing.
+// request); once the handshake is done there (a start's, or the one made
+// again for a call that met it), the declaration is rewritten to that place
+// and approved, so the next session goes there too and puts its list to the
+// person again. A no changes nothing.
 #include "base/shown_text.h"
 #include "confine/digest.h"
 #include "supervisor/session/supervisor.h"
@@ -108,6 +109,13 @@ std::optional<std::string> Supervisor::RecordMove(ServerSlot& slot) {
       RecordServerMove(*session_->profile, *slot.opened.declaration, slot.link->moved_to());
   if (!recorded) return only_here + recorded.error().message();
   return std::nullopt;
+}
+
+void Supervisor::OnMoved(ServerSlot& slot, const std::string& url) {
+  // Kept as a start's move is: written, unless nothing may be, and said in
+  // the log where it could not be.
+  if (std::optional<std::string> why = RecordMove(slot)) Log(slot.opened.alias + ": " + *why);
+  slot.opened.declaration->url = url;
 }
 
 }  // namespace bravebot

@@ -61,6 +61,7 @@ ScriptedHttpServer::~ScriptedHttpServer() {
   }
   ::shutdown(listener_, SHUT_RDWR);
   thread_.join();
+  for (std::thread& answering : answering_) answering.join();
   ::close(listener_);
 }
 
@@ -105,20 +106,31 @@ void ScriptedHttpServer::Serve() {
                                                           "Content-Length: 0\r\n\r\n"}}};
         ++next;
       }
-      for (const ScriptedPiece& piece : answer.pieces) {
-        if (::write(connection, piece.bytes.data(), piece.bytes.size()) < 0) break;
-        std::this_thread::sleep_for(piece.pause_after);
-      }
-      if (!answer.close) {
-        char byte;
-        while (::read(connection, &byte, 1) > 0) {  // until the client or the test ends it
-        }
-      }
+      // Each answered on a thread of its own, so that one held open does
+      // not hold up the next request.
+      std::lock_guard<std::mutex> lock(mutex_);
+      answering_.emplace_back([this, connection, answer] { Answer(connection, answer); });
+      continue;
     }
     std::lock_guard<std::mutex> lock(mutex_);
     std::erase(open_connections_, connection);
     ::close(connection);
   }
+}
+
+void ScriptedHttpServer::Answer(int connection, const ScriptedAnswer& answer) {
+  for (const ScriptedPiece& piece : answer.pieces) {
+    if (::write(connection, piece.bytes.data(), piece.bytes.size()) < 0) break;
+    std::this_thread::sleep_for(piece.pause_after);
+  }
+  if (!answer.close) {
+    char byte;
+    while (::read(connection, &byte, 1) > 0) {  // until the client or the test ends it
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::erase(open_connections_, connection);
+  ::close(connection);
 }
 
 }  // namespace bravebot::testing

@@ -46,6 +46,7 @@ class ScriptedHttpServer {
 
  private:
   void Serve();
+  void Answer(int connection, const ScriptedAnswer& answer);
 
   std::vector<ScriptedAnswer> script_;
   int listener_ = -1;
@@ -55,6 +56,7 @@ class ScriptedHttpServer {
   std::vector<int> open_connections_;
   bool stopping_ = false;
   std::thread thread_;
+  std::vector<std::thread> answering_;  // one a request, each until its answer is written
 };
 
 }  // namespace bravebot::testing

@@ -1,0 +1,78 @@
+#include "supervisor/servers/http_channel.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <boost/asio/steady_timer.hpp>
+#include <map>
+
+#include "tests/supervisor/testing/scripted_http_server.h"
+
+namespace bravebot {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::ScriptedAnswer;
+using testing::ScriptedHttpServer;
+
+// An answer whose head says more is coming than ever comes: `bytes` of its
+// body are sent, and the rest never is.
+ScriptedAnswer EndlessAnswer(std::size_t bytes) {
+  return {{{"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 99999999\r\n"
+            "\r\n" +
+            std::string(bytes, ' ')}},
+          /*close=*/false};
+}
+
+std::string Request(int id) {
+  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call"})";
+}
+
+TEST(HttpChannelTest, AnswersUnderWayAreHeldToTheirBoundTogether) {
+  // Three answers of 12 MiB each, none of them ever whole: each alone is
+  // within 16 MiB, all three are more than the 32 MiB held at once.
+  constexpr std::size_t kPart = std::size_t{12} << 20;
+  ScriptedHttpServer service({EndlessAnswer(kPart), EndlessAnswer(kPart), EndlessAnswer(kPart)});
+  boost::asio::io_context io;
+  std::map<std::int64_t, std::string> failed;
+  HttpChannelEvents events;
+  events.on_request_failed = [&](std::int64_t id, std::string why) {
+    failed[id] = std::move(why);
+    io.stop();
+  };
+  HttpChannelOptions options;
+  options.alias = "docs";
+  options.url = service.Url("/mcp");
+  auto channel = HttpChannel::Open(io, options, std::move(events));
+  for (int id = 1; id <= 3; ++id) ASSERT_TRUE(channel->Write(Request(id)));
+  boost::asio::steady_timer guard(io, std::chrono::seconds(20));
+  guard.async_wait([&](const boost::system::error_code& error) {
+    if (!error) io.stop();
+  });
+  io.run();
+  ASSERT_EQ(failed.size(), 1u) << "no answer was given up";
+  EXPECT_EQ(failed.begin()->second,
+            "docs's answers under way hold more than 32 MiB at once, which bravebot-mcp does not "
+            "hold, so this one was given up");
+  channel->Stop();
+}
+
+TEST(HttpChannelTest, NoMoreThanSixteenRequestsAreUnderWayAtOnce) {
+  std::vector<ScriptedAnswer> silent(HttpChannel::kMaxPostsUnderWay + 1, EndlessAnswer(0));
+  ScriptedHttpServer service(silent);
+  boost::asio::io_context io;
+  HttpChannelOptions options;
+  options.alias = "docs";
+  options.url = service.Url("/mcp");
+  auto channel = HttpChannel::Open(io, options, {});
+  for (std::size_t id = 1; id <= HttpChannel::kMaxPostsUnderWay; ++id) {
+    EXPECT_TRUE(channel->Write(Request(static_cast<int>(id))));
+  }
+  EXPECT_FALSE(channel->Write(Request(99)));
+  // A notification always goes.
+  EXPECT_TRUE(channel->Write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"));
+  channel->Stop();
+}
+
+}  // namespace
+}  // namespace bravebot
