@@ -210,6 +210,69 @@ TEST_F(ServiceTest, ASameOriginMoveIsFollowedAndAnotherPlaceGetsNothing) {
   EXPECT_THAT(requests[3], HasSubstr("\"tools/list\""));
 }
 
+TEST_F(ServiceTest, EachKindOfRedirectIsDecidedAndOnlyAMoveElsewhereIsAsked) {
+  ScriptedHttpServer elsewhere({});
+  const std::string to_elsewhere = "Location: " + elsewhere.Url("/mcp") + "\r\n";
+  const std::string port = std::to_string(elsewhere.port());
+  // Each start below is one POST here, in this order.
+  ScriptedHttpServer redirector(
+      {{{{Http("302 Found", to_elsewhere, "")}}},
+       {{{Http("303 See Other", "Location: /other\r\n", "")}}},
+       {{{Http("307 Temporary Redirect",
+               "Location: http://me:s3cret@127.0.0.1:" + port + "/mcp\r\n", "")}}},
+       {{{Http("308 Permanent Redirect", "Location: http://localhost:" + port + "/mcp\r\n",
+               "")}}}});
+  // Twenty moves within one place, each to the next path.
+  std::vector<ScriptedAnswer> chain;
+  for (int step = 1; step <= 20; ++step) {
+    chain.push_back({{{Http("307 Temporary Redirect",
+                            "Location: /mcp/" + std::to_string(step) + "\r\n", "")}}});
+  }
+  ScriptedHttpServer looping(chain);
+  const std::string managed = temporary_.Join("managed.json");
+  std::ofstream(managed) << R"({"mcp": {"deny": [{"host": "localhost"}]}})";
+  more_environment_.push_back("BRAVEBOT_MANAGED_FILE=" + managed);
+  for (const char* alias : {"found", "see-other", "password", "denied"}) {
+    Declare(alias, {"--http", redirector.Url("/mcp")});
+  }
+  Declare("looping", {"--http", looping.Url("/mcp")});
+  Request({"denied", "found", "looping", "password", "see-other"});
+  auto session = Session();
+  OpenAndApprove(*session);
+
+  // 302: another port is another place, asked about.
+  Json found = session->Call("server/start", {{"alias", "found"}});
+  EXPECT_EQ(found["result"]["state"], "redirect") << found.dump();
+  EXPECT_EQ(
+      session->Call("redirect/answer", {{"alias", "found"}, {"answer", "n"}})["error"]["code"],
+      -32003);
+  // 303, even within one place, would turn the message into a GET:
+  // refused, nothing asked. (Elsewhere, it is a move like the others.)
+  Json see_other = session->Call("server/start", {{"alias", "see-other"}});
+  EXPECT_EQ(see_other["error"]["code"], -32003) << see_other.dump();
+  EXPECT_THAT(see_other["error"]["message"].get<std::string>(), HasSubstr("303 See Other"));
+  // A place no declaration can hold, or one the administrator refuses:
+  // refused without asking, and the password never shown.
+  Json password = session->Call("server/start", {{"alias", "password"}});
+  EXPECT_THAT(password["error"]["message"].get<std::string>(),
+              HasSubstr("that url holds a user or a password"))
+      << password.dump();
+  EXPECT_THAT(password.dump(), ::testing::Not(HasSubstr("s3cret")));
+  Json denied = session->Call("server/start", {{"alias", "denied"}});
+  EXPECT_THAT(denied["error"]["message"].get<std::string>(),
+              HasSubstr("which this machine's administrator manages, denies this one in its "
+                        "mcp.deny"))
+      << denied.dump();
+  // Moves within one place are followed, but not without end.
+  Json looped = session->Call("server/start", {{"alias", "looping"}});
+  EXPECT_THAT(looped["error"]["message"].get<std::string>(),
+              HasSubstr("its replies redirected 11 times within 127.0.0.1:" +
+                        std::to_string(looping.port()) + ", more than bravebot-mcp follows"))
+      << looped.dump();
+  EXPECT_EQ(looping.requests().size(), 11u);
+  EXPECT_EQ(elsewhere.requests().size(), 0u);  // nothing was ever sent there
+}
+
 TEST_F(ServiceTest, McpRunListsAndCallsAServiceAndRefusesItsMoveAsAOneShotRunDoes) {
   SKIP_WITHOUT_PEERS();
   Declare("everything", {"--http", StartEverything()});

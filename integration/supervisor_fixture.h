@@ -32,9 +32,13 @@ class SupervisorTest : public ::testing::Test {
   std::string Profile() const { return temporary_.Join("profile"); }
   std::string Checkout() const { return temporary_.Join("checkout"); }
   std::vector<std::string> Environment() const {
-    return {"BRAVEBOT_HOME=" + Profile(), "HOME=" + Home(), "PATH=/usr/bin:/bin",
-            "TMPDIR=" + temporary_.path()};
+    std::vector<std::string> environment = {"BRAVEBOT_HOME=" + Profile(), "HOME=" + Home(),
+                                            "PATH=/usr/bin:/bin", "TMPDIR=" + temporary_.path()};
+    environment.insert(environment.end(), more_environment_.begin(), more_environment_.end());
+    return environment;
   }
+  // NAME=value words every command and session of the test is given too.
+  std::vector<std::string> more_environment_;
 
   // Declares `alias` with add's words, as a piped add does: not approved.
   void Declare(const std::string& alias, std::vector<std::string> words) {
