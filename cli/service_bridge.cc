@@ -7,6 +7,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <deque>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -70,7 +71,7 @@ class ServiceBridge {
   void Say(const std::string& why) { err_ << "mcp-run: " << EscapeControlCharacters(why) << "\n"; }
 
   void ReadInput() {
-    if (reading_ || !input_open_ || held_ || ending_) return;
+    if (reading_ || !input_open_ || ending_ || held_bytes_ > kBridgeBufferBytes) return;
     reading_ = true;
     input_.async_read_some(boost::asio::buffer(read_buffer_),
                            [this](const boost::system::error_code& error, std::size_t got) {
@@ -83,10 +84,10 @@ class ServiceBridge {
   }
 
   void TakeClientLines() {
-    while (!held_ && !ending_) {
+    while (!ending_) {
       std::optional<std::string> line = from_client_.Next();
       if (!line) break;
-      ToService(std::move(*line));
+      FromClient(std::move(*line));
     }
     if (from_client_.overflowed() && !ending_) {
       Fail("the client wrote a line longer than 16 MiB, which bravebot-mcp does not read");
@@ -95,9 +96,7 @@ class ServiceBridge {
 
   void InputEnded() {
     input_open_ = false;
-    if (std::optional<std::string> last = from_client_.Rest(); last && !held_) {
-      ToService(std::move(*last));
-    }
+    if (std::optional<std::string> last = from_client_.Rest()) FromClient(std::move(*last));
     // Its requests still under way are given a while to be answered.
     grace_.expires_after(kBridgeGraceAfterInput);
     grace_.async_wait([this](const boost::system::error_code& error) {
@@ -106,12 +105,22 @@ class ServiceBridge {
     EndWhenAnswered();
   }
 
-  // One message of the client's, on its way to the service.
-  void ToService(std::string line) {
+  static Json Parse(std::string_view line) {
+    return NestsDeeperThan(line) || HasObjectWiderThan(line)
+               ? Json(Json::value_t::discarded)
+               : Json::parse(line, nullptr, /*allow_exceptions=*/false);
+  }
+  static bool IsRequest(const Json& message) {
+    return message.contains("method") && message.contains("id");
+  }
+
+  // One line of the client's. A reply to the service's own request goes at
+  // once, whatever waits: the service may be waiting on it to answer what
+  // is under way. A request or a notification waits its turn behind those
+  // held before it, and while the handshake or 16 requests are under way.
+  void FromClient(std::string line) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
-    Json message = NestsDeeperThan(line) || HasObjectWiderThan(line)
-                       ? Json(Json::value_t::discarded)
-                       : Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    Json message = Parse(line);
     if (!message.is_object()) {
       Say("a line the client wrote is not a JSON-RPC message, so it was not sent to " + alias_);
       return ToClient(Json{{"jsonrpc", "2.0"},
@@ -119,45 +128,62 @@ class ServiceBridge {
                            {"error", {{"code", -32700}, {"message", "Parse error"}}}}
                           .dump());
     }
-    const bool request = message.contains("method") && message.contains("id");
-    // Until the handshake is answered there is no session to send in: a
-    // client that writes on without waiting for it waits here.
-    if (handshake_ || (request && ids_.under_way() >= HttpChannel::kMaxPostsUnderWay)) {
-      held_ = std::move(line);  // sent once an answer makes room
+    if (!message.contains("method")) {
+      channel_->Write(std::move(line));
       return;
     }
-    if (request) {
+    if (!held_.empty() || !MaySend(message)) {
+      held_bytes_ += line.size();
+      held_.push_back(std::move(line));
+      return;
+    }
+    ToService(std::move(message), std::move(line));
+  }
+
+  bool MaySend(const Json& message) const {
+    return !handshake_ &&
+           (!IsRequest(message) || ids_.under_way() < HttpChannel::kMaxPostsUnderWay);
+  }
+
+  void ToService(Json message, std::string line) {
+    if (IsRequest(message)) {
       const std::int64_t ours = ids_.Outgoing(message);
       if (message["method"] == "initialize") handshake_ = ours;
-      channel_->Write(message.dump());
+      if (!channel_->Write(message.dump())) {
+        RequestFailed(ours, alias_ + " was not sent the request: mcp-run is ending");
+      }
       return;
     }
-    if (message.value("method", "") == "notifications/cancelled") {
-      if (std::optional<std::int64_t> ours = ids_.Cancelled(message)) {
-        channel_->Write(message.dump());
-        channel_->Forget(*ours);
-        ids_.Finish(*ours);
-        return Answered(*ours);
-      }
+    if (message["method"] == "notifications/cancelled") {
+      std::optional<std::int64_t> ours = ids_.Cancelled(message);
+      // One for a request no longer under way is dropped: its id may be
+      // one of ours by now, for another request.
+      if (!ours) return;
+      channel_->Write(message.dump());
+      channel_->Forget(*ours);
+      ids_.Finish(*ours);
+      return Answered(*ours);
     }
-    // A notification, or a reply to the service's own request: as it came.
-    channel_->Write(std::move(line));
+    channel_->Write(std::move(line));  // a notification, as it came
   }
 
   void FromService(std::string line) {
-    Json message = NestsDeeperThan(line) || HasObjectWiderThan(line)
-                       ? Json(Json::value_t::discarded)
-                       : Json::parse(line, nullptr, /*allow_exceptions=*/false);
-    std::int64_t ours = 0;
-    if (message.is_object()) {
-      auto id = message.find("id");
-      if (id != message.end() && id->is_number_integer()) ours = id->get<std::int64_t>();
+    Json message = Parse(line);
+    if (!message.is_object() || message.contains("method")) return ToClient(std::move(line));
+    auto id = message.find("id");
+    const std::int64_t ours =
+        id != message.end() && id->is_number_integer() ? id->get<std::int64_t>() : 0;
+    if (!ids_.Incoming(message)) {
+      // Not an answer to a request under way: its id is ours, and would
+      // read to the client as one of its own.
+      Say(alias_ + " sent an answer to no request under way; it was not passed on");
+      return;
     }
-    if (message.is_object() && !message.contains("method") && ids_.Incoming(message)) {
-      ToClient(message.dump());
-      return Answered(ours);
-    }
-    ToClient(std::move(line));
+    // However it came (on another request's stream even), that request is
+    // done: its POST is let go.
+    channel_->Forget(ours);
+    ToClient(message.dump());
+    Answered(ours);
   }
 
   void RequestFailed(std::int64_t id, const std::string& why) {
@@ -171,19 +197,18 @@ class ServiceBridge {
     Answered(id);
   }
 
-  // A request is done: one held back can go, from the loop, once the
+  // A request is done: what was held back can go, from the loop, once the
   // channel has let go of the one answered.
   void Answered(std::int64_t ours) {
     if (handshake_ == ours) handshake_.reset();
     boost::asio::post(io_, [this] {
-      if (held_ && !ending_ && !handshake_ && ids_.under_way() < HttpChannel::kMaxPostsUnderWay) {
-        ToService(*std::exchange(held_, std::nullopt));
-        TakeClientLines();
-        if (!input_open_) {
-          if (std::optional<std::string> last = from_client_.Rest(); last && !held_) {
-            ToService(std::move(*last));
-          }
-        }
+      while (!held_.empty() && !ending_) {
+        Json message = Parse(held_.front());
+        if (!MaySend(message)) break;
+        std::string line = std::move(held_.front());
+        held_.pop_front();
+        held_bytes_ -= line.size();
+        ToService(std::move(message), std::move(line));
       }
       ReadInput();
       EndWhenAnswered();
@@ -191,7 +216,7 @@ class ServiceBridge {
   }
 
   void EndWhenAnswered() {
-    if (!input_open_ && !held_ && ids_.under_way() == 0) End();
+    if (!input_open_ && held_.empty() && ids_.under_way() == 0) End();
   }
 
   void ToClient(std::string line) {
@@ -256,7 +281,8 @@ class ServiceBridge {
   BridgedIds ids_;
   std::array<char, 65536> read_buffer_;
   LineSplitter from_client_;
-  std::optional<std::string> held_;        // a message waiting for room, or the handshake
+  std::deque<std::string> held_;  // requests and notifications waiting their turn
+  std::size_t held_bytes_ = 0;
   std::optional<std::int64_t> handshake_;  // our id of an initialize under way
   std::string to_client_;
   bool reading_ = false;

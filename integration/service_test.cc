@@ -364,7 +364,11 @@ TEST_F(ServiceTest, ASessionTheServiceEndedIsSaidAndANewOneBeginsWhenTheClientAs
   std::vector<ScriptedAnswer> script = Handshakes(1);
   script.erase(script.begin() + 2);  // the client lists nothing here
   script.push_back({{{Http("404 Not Found", "", "SERVER WORDS")}}});
-  script.push_back(Handshakes(1)[0]);
+  // The new handshake is the bridge's third request.
+  script.push_back(
+      {{{Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-10\r\n",
+              R"({"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-11-25",)"
+              R"("capabilities":{},"serverInfo":{"name":"scripted","version":"1"}}})")}}});
   ScriptedHttpServer service(script);
   Declare("docs", {"--http", service.Url("/mcp")});
   RunningCommand bridge({OurProgram("mcp-run"), "--stdio", "docs"}, Environment(),

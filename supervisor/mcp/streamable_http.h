@@ -68,6 +68,7 @@ class StreamableHttpClient {
   // requests carry neither its id nor its version from now on.
   void ForgetSession() { session_id_.clear(), protocol_version_.clear(); }
   bool has_session() const { return !session_id_.empty(); }
+  const std::string& session_id() const { return session_id_; }
 
  private:
   std::vector<std::pair<std::string, std::string>> SessionHeaders() const;

@@ -25,6 +25,14 @@ constexpr std::chrono::milliseconds kListenRetryMost{60000};
 // A message, parsed only where that is cheap and safe: JSON nested deeper
 // or wider than we read anywhere (base/json_depth.h) is left unparsed, and
 // reaches McpConnection, which refuses it in words.
+// The session a request was sent in: its MCP-Session-Id, "" for none.
+std::string SessionOf(const HttpRequest& request) {
+  for (const auto& [name, value] : request.headers) {
+    if (name == "MCP-Session-Id") return value;
+  }
+  return "";
+}
+
 Json ParseWithinBounds(std::string_view line) {
   if (NestsDeeperThan(line) || HasObjectWiderThan(line)) return Json(Json::value_t::discarded);
   return Json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -92,7 +100,9 @@ bool HttpChannel::Write(std::string line) {
   const Json message = ParseWithinBounds(line);
   std::string method;
   if (message.is_object()) {
-    method = message.value("method", "");
+    if (auto named = message.find("method"); named != message.end() && named->is_string()) {
+      method = named->get<std::string>();
+    }
     auto id = message.find("id");
     if (!method.empty() && id != message.end() && id->is_number_integer()) {
       post->id = id->get<std::int64_t>();
@@ -146,7 +156,11 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
   post->head = head;
   Result<AnswerBody> body =
       ReadAnswerHead(options_.alias, post->request, head, post->id.has_value());
-  if (!body && body.error().code() == ErrorCode::kNotFound) {
+  // Only a 404 in the session now under way ends it: one to a request
+  // still out from a session before (a handshake made again since) fails
+  // just that request.
+  if (!body && body.error().code() == ErrorCode::kNotFound &&
+      SessionOf(post->request) == client_.session_id()) {
     return SessionEnded(body.error().message());
   }
   if (!body) return FailPost(post, body.error().message());
@@ -174,9 +188,10 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
     case RedirectAction::kFollow:
       http_.Cancel(post->transfer);
       ++post->followed;
+      // A move for good holds for every later request too, where the
+      // request was sent where they go (not to a place left since).
+      if ((head.status == 301 || head.status == 308) && post->url == url_) url_ = next.url;
       post->url = next.url;
-      // A move for good holds for every later request too.
-      if (head.status == 301 || head.status == 308) url_ = next.url;
       return Send(post);
     case RedirectAction::kAsk:
       // Nothing is sent there before the person says yes; a notification
@@ -297,7 +312,7 @@ void HttpChannel::SessionEnded(const std::string& why) {
   client_.ForgetSession();
   StopListening();
   for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
-    if (post->id) FailPost(post, why);
+    if (post->id && !post->over) FailPost(post, why);
   }
   if (events_.on_session_ended) events_.on_session_ended(why);
 }
@@ -323,12 +338,10 @@ void HttpChannel::Listen() {
       {[weak, offered, listen](const HttpResponseHead& head) {
          auto self = weak.lock();
          if (!self) return;
-         Result<AnswerBody> ended = ReadAnswerHead(self->options_.alias, listen, head, false);
-         if (!ended && ended.error().code() == ErrorCode::kNotFound) {
-           return self->SessionEnded(ended.error().message());
-         }
          *offered = head.status == 200 && head.content_type == "text/event-stream";
          // 405: the service offers no stream; it sends only on its answers.
+         // A 404 is read the same way, since many services answer a GET
+         // they do not serve so: only a POST's 404 ends the session.
          if (!*offered) self->http_.Cancel(self->listen_id_);
        },
        [weak, offered](std::string_view bytes) {
@@ -433,7 +446,7 @@ void HttpChannel::ShookHandsAfterMove(const std::shared_ptr<Post>& post,
   posts_.insert(initialized);
   Send(initialized);
   Listen();
-  if (events_.on_moved) events_.on_moved(url_);
+  if (events_.on_moved) events_.on_moved(post->url);
   if (waiting->over || stopping_) return;
   posts_.insert(waiting);
   Send(waiting);
