@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
@@ -58,14 +59,15 @@ class ServiceBridge {
     ReadInput();
   }
 
-  // From the loop: a signal asked mcp-run to end.
-  void StopBySignal(int signal) {
-    signal_ = signal;
+  // From the loop: a signal asked mcp-run to end. What the service sent is
+  // not waited on to reach a client that may not read it any more.
+  void StopBySignal() {
+    client_gone_ = true;
+    to_client_.clear();
     End();
   }
 
   int status() const { return status_; }
-  int signal() const { return signal_; }
 
  private:
   void Say(const std::string& why) { err_ << "mcp-run: " << EscapeControlCharacters(why) << "\n"; }
@@ -128,11 +130,8 @@ class ServiceBridge {
                            {"error", {{"code", -32700}, {"message", "Parse error"}}}}
                           .dump());
     }
-    if (!message.contains("method")) {
-      channel_->Write(std::move(line));
-      return;
-    }
-    if (!held_.empty() || !MaySend(message)) {
+    const bool reply = !message.contains("method");
+    if ((!reply && !held_.empty()) || !MaySend(message)) {
       held_bytes_ += line.size();
       held_.push_back(std::move(line));
       return;
@@ -141,11 +140,15 @@ class ServiceBridge {
   }
 
   bool MaySend(const Json& message) const {
-    return !handshake_ &&
-           (!IsRequest(message) || ids_.under_way() < HttpChannel::kMaxPostsUnderWay);
+    const bool reply = !message.contains("method");
+    return (reply || !handshake_) && channel_->HasRoomFor(IsRequest(message));
   }
 
   void ToService(Json message, std::string line) {
+    if (!message.contains("method")) {
+      channel_->Write(std::move(line));  // a reply to the service's request, as it came
+      return;
+    }
     if (IsRequest(message)) {
       const std::int64_t ours = ids_.Outgoing(message);
       if (message["method"] == "initialize") handshake_ = ours;
@@ -293,7 +296,6 @@ class ServiceBridge {
   bool ending_ = false;
   bool channel_ended_ = false;
   int status_ = kExitOk;
-  int signal_ = 0;
 };
 
 }  // namespace
@@ -306,7 +308,9 @@ int BridgeService(const Declaration& declaration, const ServerStartOptions& opti
     err << "mcp-run: " << EscapeControlCharacters(channel.error().message()) << "\n";
     return kExitFailed;
   }
-  int signal = 0;
+  // Set from the thread that takes signals, and read once that thread can
+  // set it no more.
+  std::atomic<int> signal{0};
   int status = kExitOk;
   {
     // Asio makes both non-blocking; the open files may be the shell's.
@@ -315,11 +319,13 @@ int BridgeService(const Declaration& declaration, const ServerStartOptions& opti
     boost::asio::io_context io;
     ServiceBridge bridge(io, declaration.alias, err);
     bridge.Start(std::move(*channel));
-    StopOnSignal stop_on_signal([&io, &bridge](int taken) {
-      boost::asio::post(io, [&bridge, taken] { bridge.StopBySignal(taken); });
+    std::optional<StopOnSignal> stop_on_signal;
+    stop_on_signal.emplace([&io, &bridge, &signal](int taken) {
+      signal = taken;
+      boost::asio::post(io, [&bridge] { bridge.StopBySignal(); });
     });
     io.run();
-    signal = bridge.signal();
+    stop_on_signal.reset();
     status = bridge.status();
   }
   if (signal != 0) EndBySignal(signal);

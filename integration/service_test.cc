@@ -426,6 +426,35 @@ TEST_F(ServiceTest, ASignalToTheBridgeEndsTheServicesSessionFirst) {
   EXPECT_THAT(requests.back(), HasSubstr("\r\nMCP-Session-Id: s-9\r\n"));
 }
 
+TEST_F(ServiceTest, TheClientsLastWordReachesTheServiceBeforeItsSessionEnds) {
+  std::vector<ScriptedAnswer> script = Handshakes(1);
+  script.erase(script.begin() + 2);
+  // The last notification is taken slowly; it is waited for all the same.
+  script[1].when = "notifications/initialized";
+  script.push_back(
+      {{{"", milliseconds(300)}, {Http("202 Accepted", "", "")}}, true, "roots/list_changed"});
+  ScriptedHttpServer service(script);
+  Declare("docs", {"--http", service.Url("/mcp")});
+  RunningCommand bridge({OurProgram("mcp-run"), "--stdio", "docs"}, Environment(),
+                        temporary_.path(), temporary_.Join("bridge.err"));
+  ASSERT_TRUE(bridge.Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})"
+                           "\n",
+                           In(seconds(5))));
+  ASSERT_EQ(bridge.ReadLines(1, In(seconds(10))).size(), 1u);
+  ASSERT_TRUE(bridge.Write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                           "\n"
+                           R"({"jsonrpc":"2.0","method":"notifications/roots/list_changed"})"
+                           "\n",
+                           In(seconds(5))));
+  bridge.CloseInput();
+  EXPECT_EQ(bridge.Wait(In(seconds(10))), 0);
+  std::vector<std::string> requests = service.requests();
+  std::erase_if(requests, [](const std::string& r) { return r.starts_with("GET "); });
+  ASSERT_EQ(requests.size(), 4u);
+  EXPECT_THAT(requests[1] + requests[2], HasSubstr("notifications/roots/list_changed"));
+  EXPECT_THAT(requests[3], ::testing::StartsWith("DELETE /mcp HTTP/1.1"));
+}
+
 TEST_F(ServiceTest, ASessionTheServiceEndedEndsTheServerUntilTheSessionStartsItAgain) {
   std::vector<ScriptedAnswer> script = Handshakes(1);
   script.push_back({{{Http("404 Not Found", "", "")}}});
@@ -498,15 +527,24 @@ TEST_F(ServiceTest, AMoveElsewhereIsAskedAndAYesDeclaresItThereAndAsksForItsList
 }
 
 TEST_F(ServiceTest, ANoToAMoveChangesNothingAndAYesToACallsMoveShakesHandsThereFirst) {
-  // Elsewhere is another service: a yes makes the handshake there first.
-  // The second call is request 4: initialize, tools/list, the call refused.
+  // Elsewhere is another service: a yes makes the handshake there first,
+  // and its list is read there. The second call is request 4 (after
+  // initialize, tools/list and the call refused), the list read there 5;
+  // those two are sent at once.
   ScriptedHttpServer elsewhere(
       {{{{Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-new\r\n",
                R"({"jsonrpc":"2.0","id":-1,"result":{"protocolVersion":"2025-06-18",)"
                R"("capabilities":{},"serverInfo":{"name":"moved","version":"1"}}})")}}},
        {{{Http("202 Accepted", "", "")}}},
        {{{Http("200 OK", "Content-Type: application/json\r\n",
-               R"({"jsonrpc":"2.0","id":4,"result":{"content":[]}})")}}}});
+               R"({"jsonrpc":"2.0","id":5,"result":{"tools":[{"name":"pong","inputSchema":)"
+               R"({"type":"object"}}]}})")}},
+        true,
+        "tools/list"},
+       {{{Http("200 OK", "Content-Type: application/json\r\n",
+               R"({"jsonrpc":"2.0","id":4,"result":{"content":[]}})")}},
+        true,
+        "tools/call"}});
   std::vector<ScriptedAnswer> script = Handshakes(1);
   script.push_back(
       {{{Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}});
@@ -548,13 +586,20 @@ TEST_F(ServiceTest, ANoToAMoveChangesNothingAndAYesToACallsMoveShakesHandsThereF
   Json ran = session->Call("redirect/answer", {{"alias", "here"}, {"answer", "y"}});
   EXPECT_EQ(ran["result"]["state"], "ran") << ran.dump() << session->Log();
   std::vector<std::string> there = Posts(elsewhere);
-  ASSERT_EQ(there.size(), 3u);
+  ASSERT_EQ(there.size(), 4u);
   EXPECT_THAT(there[0], HasSubstr("\"initialize\""));
   EXPECT_THAT(there[0], ::testing::Not(HasSubstr("MCP-Session-Id")));  // not here's session
   EXPECT_THAT(there[1], HasSubstr("notifications/initialized"));
-  EXPECT_THAT(there[2], HasSubstr("\"tools/call\""));
-  EXPECT_THAT(there[2], HasSubstr("\r\nMCP-Session-Id: s-new\r\n"));
-  EXPECT_THAT(there[2], HasSubstr("\r\nMCP-Protocol-Version: 2025-06-18\r\n"));
+  std::erase_if(there,
+                [](const std::string& r) { return r.find("tools/call") == std::string::npos; });
+  ASSERT_EQ(there.size(), 1u);
+  EXPECT_THAT(there[0], HasSubstr("\r\nMCP-Session-Id: s-new\r\n"));
+  EXPECT_THAT(there[0], HasSubstr("\r\nMCP-Protocol-Version: 2025-06-18\r\n"));
+  // The list there is put to the person as the new declaration's.
+  auto changed = session->WaitFor(
+      [](const Json& m) { return m["method"] == "server/toolsChanged"; }, In(seconds(5)));
+  ASSERT_TRUE(changed) << session->Log();
+  EXPECT_EQ((*changed)["params"]["tools"][0]["name"], "pong");
   // Kept as a start's move is: declared and approved there.
   CommandOutput moved = RunCommand({OurProgram("bravebot-mcp"), "get", "here"}, Environment());
   EXPECT_THAT(moved.out, HasSubstr(elsewhere.Url("/mcp")));

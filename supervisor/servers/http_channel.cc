@@ -74,9 +74,8 @@ struct HttpChannel::Post {
   bool over = false;     // answered, failed or given up
   std::string moved_to;  // where its answer pointed, while the person is asked
   // Ours, not the link's: the handshake made at a new place, whose answer
-  // goes to nobody; `then` is the request that waits for it there.
+  // goes to nobody (what waits for it is behind_handshake_).
   bool own = false;
-  std::shared_ptr<Post> then;
 };
 
 std::shared_ptr<HttpChannel> HttpChannel::Open(boost::asio::io_context& io,
@@ -92,7 +91,8 @@ HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options
       events_(std::move(events)),
       url_(options_.url),
       http_(io, options_.alias),
-      listen_timer_(io) {}
+      listen_timer_(io),
+      end_timer_(io) {}
 
 bool HttpChannel::Write(std::string line) {
   if (stopping_) return false;
@@ -109,8 +109,9 @@ bool HttpChannel::Write(std::string line) {
     }
   }
   // Requests are what a service may hold unanswered; a notification or a
-  // reply (notifications/cancelled among them) always goes.
-  if (post->id && requests_under_way() >= kMaxPostsUnderWay) return false;
+  // reply (notifications/cancelled among them) goes while fewer than
+  // kMaxPostsAtAll are under way.
+  if (!HasRoomFor(post->id.has_value())) return false;
   post->initialize = method == "initialize";
   if (post->initialize) {
     // A new handshake is a new session: the old one's id and stream go.
@@ -122,6 +123,12 @@ bool HttpChannel::Write(std::string line) {
   post->line = std::move(line);
   post->url = url_;
   posts_.insert(post);
+  // While the handshake is made again where the service moved, what is
+  // written waits for it, to go there in the new session.
+  if (moving_) {
+    behind_handshake_.push_back(post);
+    return true;
+  }
   Send(post);
   // The handshake is done: what the service sends of its own accord comes
   // on the GET stream from now on.
@@ -247,7 +254,8 @@ void HttpChannel::OnDone(const std::shared_ptr<Post>& post, Status done) {
   if (post->body == AnswerBody::kJson && !post->json.empty()) {
     Deliver(post, std::exchange(post->json, std::string()));
   }
-  if (post->over || stopping_) return;
+  if (post->over) return;
+  if (stopping_) return Finished(post);
   if (post->id && !post->answered) {
     const bool cut = post->body == AnswerBody::kEventStream && post->events.EndedMidEvent();
     return FailPost(post, cut ? options_.alias +
@@ -294,15 +302,20 @@ void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message
   }
 }
 
-void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
+// A POST done while the channel stops: the last one lets the session end.
+void HttpChannel::Finished(const std::shared_ptr<Post>& post) {
   post->over = true;
   http_.Cancel(post->transfer);
   posts_.erase(post);
-  if (post->then && !post->then->over) {
-    return FailPost(std::exchange(post->then, nullptr),
-                    options_.alias + " moved to " + EscapeControlCharacters(url_) +
-                        ", and its handshake there failed: " + why);
-  }
+  if (posts_.empty()) EndSession();
+}
+
+void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
+  if (stopping_) return Finished(post);
+  post->over = true;
+  http_.Cancel(post->transfer);
+  posts_.erase(post);
+  if (post->own) return MoveFailed(why);
   if (post->id && !post->answered && events_.on_request_failed) {
     events_.on_request_failed(*post->id, std::move(why));
   }
@@ -400,12 +413,21 @@ void HttpChannel::AnswerRedirect(std::int64_t id, bool yes) {
     }
     return;
   }
+  if (moving_) {
+    // One move at a time: where requests go is being settled already.
+    post->over = true;
+    if (events_.on_request_failed) {
+      events_.on_request_failed(id, options_.alias + " was not sent there: it is being moved to " +
+                                        EscapeControlCharacters(url_) + " already");
+    }
+    return;
+  }
   // The server moved: this request goes there, and every later one.
   url_ = post->moved_to;
   post->url = post->moved_to;
   post->followed = 0;
-  if (shaken_hands_ && !post->initialize) return ShakeHandsAfterMove(post);
   posts_.insert(post);
+  if (shaken_hands_ && !post->initialize) return ShakeHandsAfterMove(post);
   Send(post);
 }
 
@@ -416,6 +438,8 @@ void HttpChannel::ShakeHandsAfterMove(std::shared_ptr<Post> waiting) {
   client_.ForgetSession();
   StopListening();
   shaken_hands_ = false;
+  moving_ = true;
+  behind_handshake_ = {std::move(waiting)};
   Json hello = Json::parse(initialize_line_, nullptr, /*allow_exceptions=*/false);
   hello["id"] = kOwnHandshakeId;
   auto post = std::make_shared<Post>();
@@ -424,22 +448,21 @@ void HttpChannel::ShakeHandsAfterMove(std::shared_ptr<Post> waiting) {
   post->initialize = true;
   post->own = true;
   post->url = url_;
-  post->then = std::move(waiting);
   posts_.insert(post);
   Send(post);
 }
 
 void HttpChannel::ShookHandsAfterMove(const std::shared_ptr<Post>& post,
                                       const std::string& answer) {
-  std::shared_ptr<Post> waiting = std::exchange(post->then, nullptr);
   post->over = true;
   http_.Cancel(post->transfer);
   posts_.erase(post);
   const Json parsed = ParseWithinBounds(answer);
   if (!parsed.contains("result") || !parsed["result"].is_object()) {
-    return FailPost(waiting, options_.alias + " moved to " + EscapeControlCharacters(url_) +
-                                 ", and did not take its handshake there");
+    return MoveFailed(options_.alias + " moved to " + EscapeControlCharacters(url_) +
+                      ", and did not take its handshake there");
   }
+  moving_ = false;
   auto initialized = std::make_shared<Post>();
   initialized->line = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
   initialized->url = url_;
@@ -447,9 +470,24 @@ void HttpChannel::ShookHandsAfterMove(const std::shared_ptr<Post>& post,
   Send(initialized);
   Listen();
   if (events_.on_moved) events_.on_moved(post->url);
-  if (waiting->over || stopping_) return;
-  posts_.insert(waiting);
-  Send(waiting);
+  for (const auto& waiting : std::exchange(behind_handshake_, {})) {
+    if (waiting->over || stopping_) continue;
+    waiting->url = url_;
+    Send(waiting);
+  }
+}
+
+// The handshake where the service moved failed: nothing can be asked of it
+// there, nor where it was, whose session is given up. Like a session the
+// service ended, this ends what the link can do.
+void HttpChannel::MoveFailed(const std::string& why) {
+  moving_ = false;
+  const std::string failed = options_.alias + " moved to " + EscapeControlCharacters(url_) +
+                             ", and its handshake there failed: " + why;
+  for (const auto& waiting : std::exchange(behind_handshake_, {})) {
+    if (!waiting->over) FailPost(waiting, failed);
+  }
+  if (events_.on_session_ended) events_.on_session_ended(failed);
 }
 
 std::size_t HttpChannel::requests_under_way() const {
@@ -473,7 +511,6 @@ bool HttpChannel::GaveUpForRoom(const std::shared_ptr<Post>& post) {
 
 void HttpChannel::Forget(std::int64_t id) {
   for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
-    if (post->then && post->then->id == id) post->then->over = true;  // it goes nowhere now
     if (post->id != id) continue;
     post->over = true;
     http_.Cancel(post->transfer);
@@ -490,13 +527,34 @@ void HttpChannel::Stop(std::function<void(int status)> done) {
   if (stopping_) return;
   stopping_ = true;
   listen_timer_.cancel();
+  http_.Cancel(listen_id_);
+  held_.clear();
+  // Requests are given up; what was said to the service (a cancellation, a
+  // reply) is let finish first, for kEndGrace at most, so that the last
+  // word said before the end reaches it before its session ends.
+  for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
+    if (!post->id) continue;
+    post->over = true;
+    http_.Cancel(post->transfer);
+    posts_.erase(post);
+  }
+  if (posts_.empty()) return EndSession();
+  std::weak_ptr<HttpChannel> weak = weak_from_this();
+  end_timer_.expires_after(kEndGrace);
+  end_timer_.async_wait([weak](const boost::system::error_code& error) {
+    if (auto self = weak.lock(); self && !error) self->EndSession();
+  });
+}
+
+void HttpChannel::EndSession() {
+  if (session_ending_) return;
+  session_ending_ = true;
+  end_timer_.cancel();
   for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
     post->over = true;
     http_.Cancel(post->transfer);
   }
   posts_.clear();
-  held_.clear();
-  http_.Cancel(listen_id_);
   std::weak_ptr<HttpChannel> weak = weak_from_this();
   if (!client_.has_session()) {
     boost::asio::post(io_, [weak] {

@@ -76,6 +76,8 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   // is bounded by kMaxLineBytes, so a service that answers every one with
   // as much as it may holds at most 16 of those.
   static constexpr std::size_t kMaxPostsUnderWay = 16;
+  // POSTs of every kind under way at once: notifications and replies too.
+  static constexpr std::size_t kMaxPostsAtAll = 64;
   // What the answers under way may hold at once, all of them, before the
   // one that would hold more is given up: a service that answers 16
   // requests at once with as much as each may is held to this, not 16
@@ -90,6 +92,12 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   HttpChannel(boost::asio::io_context& io, HttpChannelOptions options, HttpChannelEvents events);
 
   bool Write(std::string line) override;
+  // Whether Write would take a request (`request`), or a notification or a
+  // reply, now.
+  bool HasRoomFor(bool request) const {
+    return !stopping_ && posts_.size() < kMaxPostsAtAll &&
+           (!request || requests_under_way() < kMaxPostsUnderWay);
+  }
   // Backpressure: no answer or stream is read further until resumed.
   void PauseOutput() override { http_.Pause(); }
   void ResumeOutput() override { http_.Resume(); }
@@ -116,6 +124,7 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   void SessionEnded(const std::string& why);
   void ShakeHandsAfterMove(std::shared_ptr<Post> waiting);
   void ShookHandsAfterMove(const std::shared_ptr<Post>& post, const std::string& answer);
+  void MoveFailed(const std::string& why);
   // The GET stream is closed and not opened again until the next handshake.
   void StopListening();
   std::size_t requests_under_way() const;
@@ -124,6 +133,9 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   bool GaveUpForRoom(const std::shared_ptr<Post>& post);
   void Listen();
   void OnStreamBytes(std::string_view bytes);
+  void Finished(const std::shared_ptr<Post>& post);
+  // Every POST is over: the session is ended with DELETE, where it has one.
+  void EndSession();
   void Ended();
 
   boost::asio::io_context& io_;
@@ -132,6 +144,9 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   std::string url_;              // where requests go: the declared url, or where it moved for good
   std::string initialize_line_;  // the handshake, as the link made it
   bool shaken_hands_ = false;    // initialize was answered where requests go
+  // The handshake is made again where the service moved; what waits for it.
+  bool moving_ = false;
+  std::vector<std::shared_ptr<Post>> behind_handshake_;
   HttpClient http_;
   StreamableHttpClient client_;
   std::set<std::shared_ptr<Post>> posts_;
@@ -148,6 +163,8 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   boost::asio::steady_timer listen_timer_;
   bool wrote_output_ = false;
   bool stopping_ = false;
+  bool session_ending_ = false;
+  boost::asio::steady_timer end_timer_;  // while the last notifications finish
   bool ended_ = false;
   std::vector<std::function<void(int status)>> stopped_;
 };

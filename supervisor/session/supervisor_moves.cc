@@ -116,6 +116,9 @@ void Supervisor::OnMoved(ServerSlot& slot, const std::string& url) {
   // the log where it could not be.
   if (std::optional<std::string> why = RecordMove(slot)) Log(slot.opened.alias + ": " + *why);
   slot.opened.declaration->url = url;
+  // The list said yes to was read where it was: the one there is read and
+  // judged as the new declaration's (server/toolsChanged says what came).
+  ReadListAgain(slot);
 }
 
 }  // namespace bravebot

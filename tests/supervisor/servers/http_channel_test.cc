@@ -5,6 +5,7 @@
 
 #include <boost/asio/steady_timer.hpp>
 #include <map>
+#include <optional>
 
 #include "tests/supervisor/testing/scripted_http_server.h"
 
@@ -71,6 +72,61 @@ TEST(HttpChannelTest, NoMoreThanSixteenRequestsAreUnderWayAtOnce) {
   EXPECT_FALSE(channel->Write(Request(99)));
   // A notification always goes.
   EXPECT_TRUE(channel->Write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"));
+  channel->Stop();
+}
+
+// One whole HTTP answer: `headers` are "Name: value\r\n" lines.
+ScriptedAnswer Http(const std::string& status, const std::string& headers,
+                    const std::string& body) {
+  return {{{"HTTP/1.1 " + status + "\r\n" + headers + "Content-Length: " +
+            std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body}}};
+}
+
+TEST(HttpChannelTest, AHandshakeThatFailsWhereTheServiceMovedFailsWhatWaitedForIt) {
+  ScriptedHttpServer elsewhere({Http("500 Internal Server Error", "", "")});
+  ScriptedHttpServer here(
+      {Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-1\r\n",
+            R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}})"),
+       Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")});
+  boost::asio::io_context io;
+  std::shared_ptr<HttpChannel> channel;
+  std::map<std::int64_t, std::string> failed;
+  std::optional<std::string> ended;
+  HttpChannelEvents events;
+  events.on_line = [&](std::string) {
+    // The handshake is answered: a call meets the move.
+    channel->Write(Request(2));
+  };
+  events.on_redirect = [&](std::int64_t id, std::string, std::string) {
+    channel->AnswerRedirect(id, true);
+    // Written while the handshake is made there: it waits for it.
+    EXPECT_TRUE(channel->Write(Request(3)));
+  };
+  events.on_request_failed = [&](std::int64_t id, std::string why) { failed[id] = why; };
+  events.on_session_ended = [&](std::string why) {
+    ended = why;
+    io.stop();
+  };
+  HttpChannelOptions options;
+  options.alias = "docs";
+  options.url = here.Url("/mcp");
+  options.redirect_asker = RedirectAsker::kPerson;
+  channel = HttpChannel::Open(io, options, std::move(events));
+  channel->Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  boost::asio::steady_timer guard(io, std::chrono::seconds(10));
+  guard.async_wait([&](const boost::system::error_code& error) {
+    if (!error) io.stop();
+  });
+  io.run();
+  const std::string why = "docs moved to " + elsewhere.Url("/mcp") +
+                          ", and its handshake there failed: docs answered POST with HTTP 500";
+  ASSERT_TRUE(ended) << "the link was not told";
+  EXPECT_EQ(*ended, why);
+  EXPECT_EQ(failed[2], why);
+  EXPECT_EQ(failed[3], why);
+  // Only the handshake went there: neither call.
+  ASSERT_EQ(elsewhere.requests().size(), 1u);
+  EXPECT_THAT(elsewhere.requests()[0], HasSubstr(R"("id":-1,"method":"initialize")"));
   channel->Stop();
 }
 

@@ -75,7 +75,7 @@ std::vector<std::string> ScriptedHttpServer::requests() const {
 }
 
 void ScriptedHttpServer::Serve() {
-  std::size_t next = 0;
+  std::vector<bool> given(script_.size(), false);
   for (;;) {
     int connection = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
     if (connection < 0) return;
@@ -101,10 +101,13 @@ void ScriptedHttpServer::Serve() {
       if (request.starts_with("DELETE ")) {
         answer = {{{"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"}}};
       } else if (!request.starts_with("GET ")) {
-        answer = next < script_.size() ? script_[next]
-                                       : ScriptedAnswer{{{"HTTP/1.1 500 No Script\r\n"
-                                                          "Content-Length: 0\r\n\r\n"}}};
-        ++next;
+        answer = {{{"HTTP/1.1 500 No Script\r\nContent-Length: 0\r\n\r\n"}}};
+        for (std::size_t i = 0; i < script_.size(); ++i) {
+          if (given[i] || request.find(script_[i].when) == std::string::npos) continue;
+          given[i] = true;
+          answer = script_[i];
+          break;
+        }
       }
       // Each answered on a thread of its own, so that one held open does
       // not hold up the next request.

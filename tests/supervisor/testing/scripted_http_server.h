@@ -28,11 +28,15 @@ struct ScriptedAnswer {
   // After the last piece: close the connection (false: keep it open, an
   // answer never finished, until the server ends).
   bool close = true;
+  // Given only to a request that holds these bytes ("" for any): for
+  // requests a client sends at once, whose order of arrival is not known.
+  std::string when = "";
 };
 
 class ScriptedHttpServer {
  public:
-  // Each POST is given the next answer of `script`. Every GET (a client
+  // Each POST is given the first answer of `script` not given yet (whose
+  // `when` it holds). Every GET (a client
   // opening the stream a service sends on of its own accord, whenever it
   // chooses to) is answered 405 and every DELETE (a session ended) 200, so
   // the order of the script does not hang on when those come.
