@@ -51,6 +51,7 @@ class ServiceBridge {
       Fail(alias_ + " sent a message longer than 16 MiB, which bravebot-mcp does not read");
     };
     events.on_session_ended = [this](std::string why) { Say(why); };
+    events.on_room = [this] { SendHeld(); };
     events.on_exit = [this](int) {
       channel_ended_ = true;
       FinishOnceWritten();
@@ -65,6 +66,7 @@ class ServiceBridge {
     client_gone_ = true;
     to_client_.clear();
     End();
+    FinishOnceWritten();  // where the session ended already
   }
 
   int status() const { return status_; }
@@ -116,10 +118,11 @@ class ServiceBridge {
     return message.contains("method") && message.contains("id");
   }
 
-  // One line of the client's. A reply to the service's own request goes at
-  // once, whatever waits: the service may be waiting on it to answer what
-  // is under way. A request or a notification waits its turn behind those
-  // held before it, and while the handshake or 16 requests are under way.
+  // One line of the client's. A reply to the service's own request goes
+  // ahead of whatever waits (the service may be waiting on it to answer
+  // what is under way), while fewer than 64 POSTs are under way. A request
+  // or a notification waits its turn behind those held before it, and
+  // while the handshake or 16 requests are under way.
   void FromClient(std::string line) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
     Json message = Parse(line);
@@ -204,18 +207,28 @@ class ServiceBridge {
   // channel has let go of the one answered.
   void Answered(std::int64_t ours) {
     if (handshake_ == ours) handshake_.reset();
-    boost::asio::post(io_, [this] {
-      while (!held_.empty() && !ending_) {
-        Json message = Parse(held_.front());
-        if (!MaySend(message)) break;
-        std::string line = std::move(held_.front());
-        held_.pop_front();
-        held_bytes_ -= line.size();
-        ToService(std::move(message), std::move(line));
+    boost::asio::post(io_, [this] { SendHeld(); });
+  }
+
+  // Sends what waited and may go now: requests and notifications in their
+  // order, up to the first that may not; a reply wherever it stands.
+  void SendHeld() {
+    bool in_order = true;
+    for (auto held = held_.begin(); held != held_.end() && !ending_;) {
+      Json message = Parse(*held);
+      const bool reply = !message.contains("method");
+      if ((!reply && !in_order) || !MaySend(message)) {
+        if (!reply) in_order = false;
+        ++held;
+        continue;
       }
-      ReadInput();
-      EndWhenAnswered();
-    });
+      std::string line = std::move(*held);
+      held = held_.erase(held);
+      held_bytes_ -= line.size();
+      ToService(std::move(message), std::move(line));
+    }
+    ReadInput();
+    EndWhenAnswered();
   }
 
   void EndWhenAnswered() {

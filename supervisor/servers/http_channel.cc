@@ -22,9 +22,6 @@ constexpr std::chrono::seconds kListenStayed{60};
 constexpr std::chrono::milliseconds kListenRetryLeast{1000};
 constexpr std::chrono::milliseconds kListenRetryMost{60000};
 
-// A message, parsed only where that is cheap and safe: JSON nested deeper
-// or wider than we read anywhere (base/json_depth.h) is left unparsed, and
-// reaches McpConnection, which refuses it in words.
 // The session a request was sent in: its MCP-Session-Id, "" for none.
 std::string SessionOf(const HttpRequest& request) {
   for (const auto& [name, value] : request.headers) {
@@ -32,6 +29,10 @@ std::string SessionOf(const HttpRequest& request) {
   }
   return "";
 }
+
+// A message, parsed only where that is cheap and safe: JSON nested deeper
+// or wider than we read anywhere (base/json_depth.h) is left unparsed, and
+// reaches McpConnection, which refuses it in words.
 
 Json ParseWithinBounds(std::string_view line) {
   if (NestsDeeperThan(line) || HasObjectWiderThan(line)) return Json(Json::value_t::discarded);
@@ -108,10 +109,13 @@ bool HttpChannel::Write(std::string line) {
       post->id = id->get<std::int64_t>();
     }
   }
-  // Requests are what a service may hold unanswered; a notification or a
-  // reply (notifications/cancelled among them) goes while fewer than
-  // kMaxPostsAtAll are under way.
-  if (!HasRoomFor(post->id.has_value())) return false;
+  // Requests are what a service may hold unanswered; a notification
+  // (notifications/cancelled among them) goes while fewer than
+  // kMaxPostsAtAll are under way. A reply always goes: the service waits on
+  // it, and there are no more of them than requests it made (the owner
+  // bounds those: the supervisor, and mcp-run by HasRoomFor).
+  const bool reply = message.is_object() && method.empty() && message.contains("id");
+  if (!reply && !HasRoomFor(post->id.has_value())) return false;
   post->initialize = method == "initialize";
   if (post->initialize) {
     // A new handshake is a new session: the old one's id and stream go.
@@ -144,8 +148,10 @@ void HttpChannel::Send(std::shared_ptr<Post> post) {
   std::weak_ptr<HttpChannel> weak = weak_from_this();
   // A request waits for its answer as long as a program's would, until it
   // is cancelled; a notification or a reply is taken at once, or never.
+  // The handshake made again where the service moved is ours, and has
+  // that time too: what waits behind it waits no longer.
   const std::chrono::milliseconds timeout =
-      post->id ? std::chrono::milliseconds(0) : options_.request_timeout;
+      post->id && !post->own ? std::chrono::milliseconds(0) : options_.request_timeout;
   post->transfer = http_.Send(post->url, post->request, timeout,
                               {[weak, post](const HttpResponseHead& head) {
                                  if (auto self = weak.lock()) self->OnHead(post, head);
@@ -166,7 +172,7 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
   // Only a 404 in the session now under way ends it: one to a request
   // still out from a session before (a handshake made again since) fails
   // just that request.
-  if (!body && body.error().code() == ErrorCode::kNotFound &&
+  if (!body && body.error().code() == ErrorCode::kNotFound && !stopping_ &&
       SessionOf(post->request) == client_.session_id()) {
     return SessionEnded(body.error().message());
   }
@@ -210,7 +216,7 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
                                   ", where its reply points, so nothing was sent there");
       }
       http_.Cancel(post->transfer);
-      posts_.erase(post);
+      Erase(post);
       post->moved_to = next.url;
       held_[*post->id] = post;
       return events_.on_redirect(*post->id, next.question, next.url);
@@ -227,7 +233,7 @@ void HttpChannel::OnBody(const std::shared_ptr<Post>& post, std::string_view byt
     if (post->json.size() > kMaxLineBytes) {
       post->over = true;
       http_.Cancel(post->transfer);
-      posts_.erase(post);
+      Erase(post);
       if (events_.on_overflow) events_.on_overflow();
     }
     return;
@@ -243,7 +249,7 @@ void HttpChannel::OnBody(const std::shared_ptr<Post>& post, std::string_view byt
   if (post->events.overflowed()) {
     post->over = true;
     http_.Cancel(post->transfer);
-    posts_.erase(post);
+    Erase(post);
     if (events_.on_overflow) events_.on_overflow();
   }
 }
@@ -266,7 +272,7 @@ void HttpChannel::OnDone(const std::shared_ptr<Post>& post, Status done) {
                                     "the request in it");
   }
   post->over = true;
-  posts_.erase(post);
+  Erase(post);
 }
 
 void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message) {
@@ -298,7 +304,7 @@ void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message
   if (answered_now && !post->over) {
     post->over = true;
     http_.Cancel(post->transfer);
-    posts_.erase(post);
+    Erase(post);
   }
 }
 
@@ -306,7 +312,7 @@ void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message
 void HttpChannel::Finished(const std::shared_ptr<Post>& post) {
   post->over = true;
   http_.Cancel(post->transfer);
-  posts_.erase(post);
+  Erase(post);
   if (posts_.empty()) EndSession();
 }
 
@@ -314,7 +320,7 @@ void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
   if (stopping_) return Finished(post);
   post->over = true;
   http_.Cancel(post->transfer);
-  posts_.erase(post);
+  Erase(post);
   if (post->own) return MoveFailed(why);
   if (post->id && !post->answered && events_.on_request_failed) {
     events_.on_request_failed(*post->id, std::move(why));
@@ -456,7 +462,7 @@ void HttpChannel::ShookHandsAfterMove(const std::shared_ptr<Post>& post,
                                       const std::string& answer) {
   post->over = true;
   http_.Cancel(post->transfer);
-  posts_.erase(post);
+  Erase(post);
   const Json parsed = ParseWithinBounds(answer);
   if (!parsed.contains("result") || !parsed["result"].is_object()) {
     return MoveFailed(options_.alias + " moved to " + EscapeControlCharacters(url_) +
@@ -490,6 +496,20 @@ void HttpChannel::MoveFailed(const std::string& why) {
   if (events_.on_session_ended) events_.on_session_ended(failed);
 }
 
+// A POST is over: its room is free again, which the owner hears of from
+// the loop (once for any number freed at once).
+void HttpChannel::Erase(const std::shared_ptr<Post>& post) {
+  if (posts_.erase(post) == 0 || !events_.on_room || room_told_) return;
+  room_told_ = true;
+  std::weak_ptr<HttpChannel> weak = weak_from_this();
+  boost::asio::post(io_, [weak] {
+    auto self = weak.lock();
+    if (!self) return;
+    self->room_told_ = false;
+    if (!self->stopping_) self->events_.on_room();
+  });
+}
+
 std::size_t HttpChannel::requests_under_way() const {
   return static_cast<std::size_t>(std::count_if(
       posts_.begin(), posts_.end(), [](const auto& post) { return post->id.has_value(); }));
@@ -514,7 +534,8 @@ void HttpChannel::Forget(std::int64_t id) {
     if (post->id != id) continue;
     post->over = true;
     http_.Cancel(post->transfer);
-    posts_.erase(post);
+    Erase(post);
+    std::erase(behind_handshake_, post);
   }
 }
 
@@ -529,6 +550,12 @@ void HttpChannel::Stop(std::function<void(int status)> done) {
   listen_timer_.cancel();
   http_.Cancel(listen_id_);
   held_.clear();
+  // What waited for a handshake at a new place was never sent: it goes.
+  moving_ = false;
+  for (const auto& waiting : std::exchange(behind_handshake_, {})) {
+    waiting->over = true;
+    posts_.erase(waiting);
+  }
   // Requests are given up; what was said to the service (a cancellation, a
   // reply) is let finish first, for kEndGrace at most, so that the last
   // word said before the end reaches it before its session ends.
@@ -536,7 +563,7 @@ void HttpChannel::Stop(std::function<void(int status)> done) {
     if (!post->id) continue;
     post->over = true;
     http_.Cancel(post->transfer);
-    posts_.erase(post);
+    Erase(post);
   }
   if (posts_.empty()) return EndSession();
   std::weak_ptr<HttpChannel> weak = weak_from_this();

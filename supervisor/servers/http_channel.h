@@ -43,10 +43,14 @@ struct HttpChannelEvents {
   // asked whether the server moved: `question` is the spec's text. Nothing
   // was sent there; the request waits for AnswerRedirect.
   std::function<void(std::int64_t id, std::string question, std::string target)> on_redirect;
-  // The service ended its MCP session (a 404 to a request that carried its
-  // id): every request under way has failed with `why` first. Requests go
-  // without a session from now on, until an initialize makes a new one.
+  // The service ended its MCP session (a 404 to a POST that carried its
+  // id; every request under way has failed with `why` first), or the
+  // handshake made again where it moved failed (what waited for it has).
+  // Requests go without a session from now on, until an initialize makes
+  // a new one.
   std::function<void(std::string why)> on_session_ended;
+  // POSTs ended, and Write may take what it refused: from the loop.
+  std::function<void()> on_room;
   // After a yes to a move met once the handshake was made: the handshake was
   // made again at `url`, where the request that met it is now sent.
   std::function<void(const std::string& url)> on_moved;
@@ -134,6 +138,7 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   void Listen();
   void OnStreamBytes(std::string_view bytes);
   void Finished(const std::shared_ptr<Post>& post);
+  void Erase(const std::shared_ptr<Post>& post);
   // Every POST is over: the session is ended with DELETE, where it has one.
   void EndSession();
   void Ended();
@@ -164,6 +169,7 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   bool wrote_output_ = false;
   bool stopping_ = false;
   bool session_ending_ = false;
+  bool room_told_ = false;               // on_room is on its way
   boost::asio::steady_timer end_timer_;  // while the last notifications finish
   bool ended_ = false;
   std::vector<std::function<void(int status)>> stopped_;

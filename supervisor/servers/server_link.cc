@@ -139,7 +139,10 @@ void ServerLink::OpenService(const Declaration& declaration, const ServerStartOp
   };
   events.on_moved = [weak](const std::string& url) {
     auto self = weak.lock();
-    if (self && self->started_ && self->events_.on_moved) self->events_.on_moved(url);
+    if (!self) return;
+    // Where it is now, whatever yes was said since to another move.
+    self->moved_to_ = url;
+    if (self->started_ && self->events_.on_moved) self->events_.on_moved(url);
   };
   process_ = HttpChannel::Open(io_, std::move(*channel), std::move(events));
   if (events_.on_launched) events_.on_launched();

@@ -128,8 +128,8 @@ void Supervisor::AskForListPage(ServerSlot& slot) {
   reading.tag = next_tag_++;
   if (!slot.link->Request(reading.tag, "tools/list", reading.pages.NextParams(), "tools/list")) {
     Log(slot.opened.alias +
-        ": its changed list was not read: it closed its input, or more than 32 MiB waits for "
-        "it; the list it gave before holds");
+        ": its changed list was not read: it closed its input, or too much waits for it "
+        "(32 MiB for a program, 16 requests for a service); the list it gave before holds");
     slot.list_reading.reset();
   }
 }

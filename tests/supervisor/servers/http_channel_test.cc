@@ -58,8 +58,8 @@ TEST(HttpChannelTest, AnswersUnderWayAreHeldToTheirBoundTogether) {
   channel->Stop();
 }
 
-TEST(HttpChannelTest, NoMoreThanSixteenRequestsAreUnderWayAtOnce) {
-  std::vector<ScriptedAnswer> silent(HttpChannel::kMaxPostsUnderWay + 1, EndlessAnswer(0));
+TEST(HttpChannelTest, SixteenRequestsAndSixtyFourPostsAreUnderWayAtMostButAReplyGoes) {
+  std::vector<ScriptedAnswer> silent(HttpChannel::kMaxPostsAtAll + 2, EndlessAnswer(0));
   ScriptedHttpServer service(silent);
   boost::asio::io_context io;
   HttpChannelOptions options;
@@ -69,9 +69,17 @@ TEST(HttpChannelTest, NoMoreThanSixteenRequestsAreUnderWayAtOnce) {
   for (std::size_t id = 1; id <= HttpChannel::kMaxPostsUnderWay; ++id) {
     EXPECT_TRUE(channel->Write(Request(static_cast<int>(id))));
   }
+  EXPECT_FALSE(channel->HasRoomFor(/*request=*/true));
   EXPECT_FALSE(channel->Write(Request(99)));
-  // A notification always goes.
-  EXPECT_TRUE(channel->Write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"));
+  // Notifications go until 64 POSTs are under way.
+  const std::string note = R"({"jsonrpc":"2.0","method":"notifications/progress"})";
+  for (std::size_t n = HttpChannel::kMaxPostsUnderWay; n < HttpChannel::kMaxPostsAtAll; ++n) {
+    EXPECT_TRUE(channel->Write(note)) << n;
+  }
+  EXPECT_FALSE(channel->HasRoomFor(/*request=*/false));
+  EXPECT_FALSE(channel->Write(note));
+  // A reply to the service's own request always goes: it may wait on it.
+  EXPECT_TRUE(channel->Write(R"({"jsonrpc":"2.0","id":"s-1","result":{}})"));
   channel->Stop();
 }
 
