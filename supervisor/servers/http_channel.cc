@@ -465,8 +465,7 @@ void HttpChannel::ShookHandsAfterMove(const std::shared_ptr<Post>& post,
   Erase(post);
   const Json parsed = ParseWithinBounds(answer);
   if (!parsed.contains("result") || !parsed["result"].is_object()) {
-    return MoveFailed(options_.alias + " moved to " + EscapeControlCharacters(url_) +
-                      ", and did not take its handshake there");
+    return MoveFailed("its answer to initialize held no result");
   }
   moving_ = false;
   auto initialized = std::make_shared<Post>();
