@@ -16,8 +16,8 @@ namespace {
 // In the order --help lists them.
 const CommandSpec* const kCommands[] = {
     &kAddCommand,    &kApproveCommand, &kDisableCommand, &kDoctorCommand,
-    &kEnableCommand, &kForgetCommand,  &kGetCommand,     &kListCommand,
-    &kReachCommand,  &kRemoveCommand,  &kSessionCommand,
+    &kEnableCommand, &kForgetCommand,  &kGetCommand,     &kImportCommand,
+    &kListCommand,   &kReachCommand,   &kRemoveCommand,  &kSessionCommand,
 };
 
 std::string Usage() {

@@ -75,8 +75,8 @@ struct CommandSpec {
 
 // The commands, each defined in its own *_command.cc.
 extern const CommandSpec kAddCommand, kApproveCommand, kDisableCommand, kDoctorCommand,
-    kEnableCommand, kForgetCommand, kGetCommand, kListCommand, kReachCommand, kRemoveCommand,
-    kSessionCommand;
+    kEnableCommand, kForgetCommand, kGetCommand, kImportCommand, kListCommand, kReachCommand,
+    kRemoveCommand, kSessionCommand;
 
 // list, its refusals starting "bravebot-mcp COMMAND:": doctor prints list's
 // rows, and what went wrong in them is doctor's to say.

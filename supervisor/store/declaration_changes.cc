@@ -34,6 +34,20 @@ Result<std::optional<Declaration>> Declare(const ProfileDirectory& profile,
   });
 }
 
+Status DeclareNew(const ProfileDirectory& profile, const Declaration& declaration) {
+  Result<std::optional<Declaration>> declared = ChangeKeepingApprovalsInStep(
+      profile,
+      [&](DeclarationStore& store, const FileLock& held) -> Result<std::optional<Declaration>> {
+        BRAVEBOT_ASSIGN_OR_RETURN(DeclarationFile now, store.Read());
+        if (now.Find(declaration.alias) != nullptr ||
+            now.FindUnusable(declaration.alias) != nullptr) {
+          return Error(ErrorCode::kRefused, declaration.alias + " is declared already");
+        }
+        return store.Put(declaration, held);
+      });
+  return declared ? Status() : Status(declared.error());
+}
+
 Result<std::optional<Declaration>> Undeclare(const ProfileDirectory& profile,
                                              const std::string& alias) {
   return ChangeKeepingApprovalsInStep(profile, [&](DeclarationStore& store, const FileLock& held) {

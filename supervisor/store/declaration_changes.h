@@ -19,6 +19,10 @@ namespace bravebot {
 Result<std::optional<Declaration>> Declare(const ProfileDirectory& profile,
                                            const Declaration& declaration);
 
+// Declares `declaration` where its alias is not declared yet, usable or
+// not; kRefused, changing nothing, where it is.
+Status DeclareNew(const ProfileDirectory& profile, const Declaration& declaration);
+
 // Removes the declaration of `alias` and the approvals nothing resolves to
 // now; an approval another declaration still resolves to is kept.
 Result<std::optional<Declaration>> Undeclare(const ProfileDirectory& profile,

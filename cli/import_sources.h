@@ -1,0 +1,49 @@
+// What bravebot-mcp import reads: the MCP servers another client declares,
+// each turned into the words `bravebot-mcp add` would be given for it, or
+// the reason it cannot be. Without I/O: the file's text in, entries out.
+//
+//   - A Claude-style .mcp.json or claude_desktop_config.json, and a Clarvis
+//     settings.json: the `mcpServers` object.
+//   - A Codex config.toml (a path ending in .toml): its `[mcp_servers.NAME]`
+//     tables, read with toml++.
+//
+// An entry's variables: a value is stored (-e NAME=value); `${NAME}`, the
+// variable's own name, is passed by name from the environment (-e NAME),
+// as are the names of Clarvis's and Codex's `env_vars`. `cwd` becomes
+// --dir, `url` --http. What bravebot-mcp cannot carry over refuses the
+// entry, saying why: headers (a token in a header is a stored value that
+// cannot be sent yet), `${...}` anywhere it would have to be expanded, an
+// SSE server, one turned off there.
+//
+//   Result<std::vector<ImportEntry>> entries = ReadServersToImport(text, path);
+//   for (const ImportEntry& entry : *entries) {
+//     if (!entry.refusal.empty()) Say(entry.name + " was not imported: " + entry.refusal);
+//     else Add(entry.name, entry.add_words);
+//   }
+#ifndef BRAVEBOT_CLI_IMPORT_SOURCES_H_
+#define BRAVEBOT_CLI_IMPORT_SOURCES_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+
+namespace bravebot {
+
+struct ImportEntry {
+  std::string name;  // as the file names it: add checks it as an alias
+  // What follows the alias in `bravebot-mcp add ALIAS ...`.
+  std::vector<std::string> add_words;
+  std::string refusal;             // why it cannot be declared; "" where it can
+  std::vector<std::string> notes;  // what of it is not carried over, each a sentence
+};
+
+// The entries of the file at `path` holding `text`, in the file's order.
+// kCorrupt where the file cannot be read as what its name says, in words
+// that never quote it (it may hold keys); a file without servers gives none.
+Result<std::vector<ImportEntry>> ReadServersToImport(std::string_view text, std::string_view path);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CLI_IMPORT_SOURCES_H_

@@ -1,0 +1,132 @@
+#include "cli/import_sources.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace bravebot {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+
+std::vector<ImportEntry> Read(const std::string& text, const std::string& path) {
+  Result<std::vector<ImportEntry>> entries = ReadServersToImport(text, path);
+  EXPECT_TRUE(entries) << entries.error().message();
+  return entries ? *entries : std::vector<ImportEntry>{};
+}
+
+TEST(ImportSourcesTest, AClaudeMcpJsonBecomesAddsWords) {
+  std::vector<ImportEntry> entries = Read(R"({"mcpServers": {
+    "weather": {"command": "npx", "args": ["-y", "weather-mcp"],
+                "env": {"API_KEY": "s3cret", "TOKEN": "${TOKEN}"}, "cwd": "/srv/weather"},
+    "docs": {"type": "http", "url": "https://docs.example.com/mcp"},
+    "plain": {"url": "https://plain.example.com/mcp"}}})",
+                                          "/p/.mcp.json");
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[0].name, "docs");
+  EXPECT_THAT(entries[0].add_words, ElementsAre("--http", "https://docs.example.com/mcp"));
+  EXPECT_EQ(entries[1].name, "plain");  // a url and no command: a service
+  EXPECT_THAT(entries[1].add_words, ElementsAre("--http", "https://plain.example.com/mcp"));
+  EXPECT_EQ(entries[2].name, "weather");
+  EXPECT_THAT(entries[2].add_words, ElementsAre("-e", "API_KEY=s3cret", "-e", "TOKEN", "--dir",
+                                                "/srv/weather", "--", "npx", "-y", "weather-mcp"));
+  for (const ImportEntry& entry : entries) EXPECT_THAT(entry.refusal, IsEmpty());
+}
+
+TEST(ImportSourcesTest, ACodexConfigTomlBecomesAddsWords) {
+  std::vector<ImportEntry> entries = Read(R"(model = "o3"
+
+[mcp_servers.memory]
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-memory"]
+env = { "MEMORY_FILE_PATH" = "/tmp/memory.json" }
+env_vars = ["LOCAL_TOKEN"]
+disabled_tools = ["delete_entities"]
+startup_timeout_sec = 20
+
+[mcp_servers.remote]
+url = "https://mcp.example.com/mcp"
+bearer_token_env_var = "REMOTE_TOKEN"
+
+[mcp_servers.off]
+command = "x"
+enabled = false
+)",
+                                          "/home/u/.codex/config.toml");
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[0].name, "memory");
+  EXPECT_THAT(entries[0].add_words,
+              ElementsAre("-e", "MEMORY_FILE_PATH=/tmp/memory.json", "-e", "LOCAL_TOKEN", "--",
+                          "npx", "-y", "@modelcontextprotocol/server-memory"));
+  ASSERT_EQ(entries[0].notes.size(), 1u);
+  EXPECT_THAT(entries[0].notes[0], HasSubstr("disabled_tools are not carried over"));
+  EXPECT_EQ(entries[1].name, "off");
+  EXPECT_EQ(entries[1].refusal, "it is turned off there (enabled: false)");
+  EXPECT_EQ(entries[2].name, "remote");
+  EXPECT_EQ(entries[2].refusal,
+            "its headers (Authorization) are not imported: a token in a header is a stored value "
+            "bravebot-mcp cannot send yet");
+  EXPECT_THAT(entries[2].add_words, IsEmpty());
+}
+
+TEST(ImportSourcesTest, WhatCannotBeCarriedOverRefusesTheEntryWithoutShowingValues) {
+  std::vector<ImportEntry> entries = Read(R"({"mcpServers": {
+    "a": {"type": "http", "url": "https://a.example.com", "headers": {"X-Key": "s3cret"}},
+    "b": {"type": "sse", "url": "https://b.example.com/sse"},
+    "c": {"command": "srv", "env": {"KEY": "${OTHER}"}},
+    "d": {"command": "srv", "env": {"KEY": "Bearer ${TOKEN}"}},
+    "e": {"command": "srv", "args": ["--token", "${TOKEN}"]},
+    "f": {"command": "srv", "env": {"PORT": 8080}},
+    "g": {"args": ["x"]},
+    "h": {"type": "websocket", "url": "wss://h.example.com"},
+    "i": "not an object",
+    "j": {"command": "srv", "enabled": "yes", "type": 5}}})",
+                                          "/p/claude_desktop_config.json");
+  ASSERT_EQ(entries.size(), 10u);
+  EXPECT_THAT(entries[0].refusal, HasSubstr("its headers (X-Key) are not imported"));
+  EXPECT_THAT(entries[0].refusal, Not(HasSubstr("s3cret")));
+  EXPECT_THAT(entries[1].refusal, HasSubstr("an SSE server"));
+  EXPECT_THAT(entries[2].refusal, HasSubstr("its variable KEY takes ${OTHER}"));
+  EXPECT_THAT(entries[3].refusal, HasSubstr("holds ${...} within other text"));
+  EXPECT_THAT(entries[4].refusal, HasSubstr("what it runs holds ${...}"));
+  EXPECT_EQ(entries[5].refusal, "its variable PORT is not a string");
+  EXPECT_EQ(entries[6].refusal, "it names no command to run");
+  EXPECT_THAT(entries[7].refusal, HasSubstr("its type websocket is none bravebot-mcp knows"));
+  EXPECT_EQ(entries[8].refusal, "it is not an object");
+  // Fields of another type than their client's are read as absent.
+  EXPECT_THAT(entries[9].refusal, IsEmpty());
+  EXPECT_THAT(entries[9].add_words, ElementsAre("--", "srv"));
+}
+
+TEST(ImportSourcesTest, WithoutExpansionAReferenceIsAValueLikeAnyOther) {
+  std::vector<ImportEntry> entries = Read(
+      R"({"mcpServers": {"raw": {"command": "srv", "env": {"KEY": "${KEY}x"},
+                                  "expandVariables": false}}})",
+      "/p/.clarvis/settings.json");
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_THAT(entries[0].add_words, ElementsAre("-e", "KEY=${KEY}x", "--", "srv"));
+}
+
+TEST(ImportSourcesTest, AFileThatIsNotWhatItsNameSaysIsRefusedWithoutQuotingIt) {
+  Result<std::vector<ImportEntry>> json = ReadServersToImport("{\"key\": s3cret", "/p/.mcp.json");
+  ASSERT_FALSE(json);
+  EXPECT_EQ(json.error().code(), ErrorCode::kCorrupt);
+  EXPECT_THAT(json.error().message(), Not(HasSubstr("s3cret")));
+  Result<std::vector<ImportEntry>> toml =
+      ReadServersToImport("[mcp_servers\nkey = s3cret", "/p/config.toml");
+  ASSERT_FALSE(toml);
+  EXPECT_THAT(toml.error().message(), HasSubstr("is not TOML: the parser stopped at line"));
+  EXPECT_THAT(toml.error().message(), Not(HasSubstr("s3cret")));
+  Result<std::vector<ImportEntry>> list =
+      ReadServersToImport(R"({"mcpServers": []})", "/p/.mcp.json");
+  ASSERT_FALSE(list);
+  EXPECT_EQ(list.error().message(), "holds an mcpServers that is not an object");
+  // None declared: nothing to import, and no error.
+  EXPECT_THAT(Read(R"({"theme": "dark"})", "/p/settings.json"), IsEmpty());
+  EXPECT_THAT(Read("model = \"o3\"\n", "/p/config.toml"), IsEmpty());
+}
+
+}  // namespace
+}  // namespace bravebot
