@@ -10,6 +10,7 @@
 #include "cli/reach_view.h"
 #include "cli/simple_options.h"
 #include "cli/start_options.h"
+#include "profiles/seatbelt_profile.h"
 #include "supervisor/servers/confined_server.h"
 #include "supervisor/store/declaration_store.h"
 
@@ -34,13 +35,20 @@ SimpleCommandSpec ReachOptions() {
       "and what this kernel enforces of it.",
       /*takes_alias=*/true,
       /*takes_json=*/true,
-      {{"--probe", "run probes under the server's confinement and check each against the reach"}}};
+      {{"--probe", "run probes under the server's confinement and check each against the reach"},
+       {"--seatbelt", "print the reach as the Seatbelt profile macOS would confine it with"}}};
 }
 
 int RunReach(const SimpleOptions& options, CommandContext& context) {
   std::optional<ProfileDirectory> profile;
   Result<Declaration> declaration = FindDeclaration(options.alias, context, profile);
   if (!declaration) return Report(context, "reach", declaration.error());
+  if (options.flags.contains("--seatbelt") && (options.flags.contains("--probe") || options.json)) {
+    return Report(context, "reach",
+                  Error(ErrorCode::kUsage,
+                        "--seatbelt prints a profile: it takes neither "
+                        "--probe nor --json"));
+  }
   if (options.flags.contains("--probe")) {
     return RunReachProbe(*declaration, *profile, options.json, context);
   }
@@ -48,6 +56,10 @@ int RunReach(const SimpleOptions& options, CommandContext& context) {
   const ServerStartOptions start = StartOptionsFor(context, *profile);
   Result<Reach> reach = ComputeServerReach(*declaration, start, kRunDirectoryShown);
   if (!reach) return Report(context, "reach", reach.error());
+  if (options.flags.contains("--seatbelt")) {
+    context.out << RenderSeatbeltProfile(*reach);
+    return kExitOk;
+  }
   const Confinement confinement =
       ConfineReach(std::move(*reach), ProbeKernelOnce(), start.namespaces);
   if (options.json) {
