@@ -37,6 +37,7 @@ SimpleCommandSpec ImportOptions() {
       /*takes_json=*/false,
       {{"--dry-run", "show what would be declared, and declare nothing"}}};
   spec.takes_optional_path = true;
+  spec.path_meaning = "the settings file to read";
   return spec;
 }
 

@@ -2,12 +2,13 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <regex>
 #include <sstream>
 
 #include "base/json_depth.h"
+#include "confine/declaration.h"
 #include "supervisor/store/json_text.h"
 
 namespace bravebot {
@@ -52,8 +53,34 @@ Result<Json> FromToml(const toml::node& node, std::size_t depth) {
   return Json(text.str());
 }
 
+// Whether a TOML text nests deeper than we read, before toml++ reads it:
+// toml++ follows dotted keys (a.b.c) and nested arrays and inline tables
+// by recursion, without a bound, so a key of 100,000 dots would overflow
+// the stack. Counts the dots before each line's `=` (or in a [header]),
+// and the brackets and braces, all outside nothing: a dot or a bracket in
+// a string only makes the bound stricter.
+bool TomlNestsTooDeep(std::string_view text) {
+  if (NestsDeeperThan(text)) return true;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    std::string_view key = line.substr(0, line.find('='));
+    if (static_cast<std::size_t>(std::count(key.begin(), key.end(), '.')) > kMaxJsonDepth) {
+      return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
 // The servers of a Codex config.toml, as the JSON object a .mcp.json holds.
 Result<Json> ServersOfToml(std::string_view text) {
+  if (TomlNestsTooDeep(text)) {
+    return Error(ErrorCode::kCorrupt,
+                 "nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  }
   toml::table document;
   try {
     document = toml::parse(text);
@@ -80,11 +107,11 @@ Result<Json> ServersOfJson(std::string_view text) {
 }
 
 // `${NAME}`, the whole of a value: the name it refers to.
-std::optional<std::string> ReferredVariable(const std::string& value) {
-  static const std::regex kReference(R"(\$\{([A-Za-z_][A-Za-z0-9_]*)\})");
-  std::smatch match;
-  if (!std::regex_match(value, match, kReference)) return std::nullopt;
-  return match[1].str();
+std::optional<std::string> ReferredVariable(std::string_view value) {
+  if (!value.starts_with("${") || !value.ends_with('}')) return std::nullopt;
+  std::string_view name = value.substr(2, value.size() - 3);
+  if (!IsValidVariableName(name)) return std::nullopt;
+  return std::string(name);
 }
 
 bool HoldsReference(const std::string& value) { return value.find("${") != std::string::npos; }
@@ -126,7 +153,16 @@ void ProgramWords(const Json& entry, bool expand, ImportEntry& out) {
     out.refusal = "it names no command to run";
     return;
   }
-  std::vector<std::string> runs = {command->get<std::string>()};
+  // A relative path would be read against the other client's directory,
+  // which is not known here.
+  const std::string program = command->get<std::string>();
+  if (program.find('/') != std::string::npos && !program.starts_with('/')) {
+    out.refusal = "its command " + program +
+                  " is a relative path, which its client reads against a directory of its own: "
+                  "give an absolute path";
+    return;
+  }
+  std::vector<std::string> runs = {program};
   if (auto args = entry.find("args"); args != entry.end()) {
     if (!args->is_array()) {
       out.refusal = "its args are not a list";
@@ -156,6 +192,12 @@ void ProgramWords(const Json& entry, bool expand, ImportEntry& out) {
       return;
     }
     for (const auto& [name, value] : env->items()) {
+      if (!IsValidVariableName(name)) {
+        out.refusal =
+            "one of its env names is not a variable's name (an ASCII letter or _, then "
+            "letters, digits and _)";
+        return;
+      }
       if (!value.is_string()) {
         out.refusal = "its variable " + name + " is not a string";
         return;
@@ -185,8 +227,8 @@ void ProgramWords(const Json& entry, bool expand, ImportEntry& out) {
       return;
     }
     for (const Json& name : *forwarded) {
-      if (!name.is_string()) {
-        out.refusal = "its env_vars hold something that is not a name";
+      if (!name.is_string() || !IsValidVariableName(name.get<std::string>())) {
+        out.refusal = "its env_vars hold something that is not a variable's name";
         return;
       }
       passed.push_back(name.get<std::string>());
@@ -194,8 +236,8 @@ void ProgramWords(const Json& entry, bool expand, ImportEntry& out) {
   }
   for (const std::string& name : passed) out.add_words.insert(out.add_words.end(), {"-e", name});
   if (auto cwd = entry.find("cwd"); cwd != entry.end()) {
-    if (!cwd->is_string()) {
-      out.refusal = "its cwd is not a path";
+    if (!cwd->is_string() || !cwd->get<std::string>().starts_with('/')) {
+      out.refusal = "its cwd is not an absolute path, which is all import takes";
       return;
     }
     out.add_words.insert(out.add_words.end(), {"--dir", cwd->get<std::string>()});
@@ -222,7 +264,22 @@ ImportEntry Translate(const std::string& name, const Json& entry) {
     out.refusal = "it is an SSE server, and bravebot-mcp speaks MCP's streamable HTTP only";
     return out;
   }
-  if (type == "http" || type == "streamable-http" || type == "streamableHttp") {
+  const bool service = type == "http" || type == "streamable-http" || type == "streamableHttp";
+  if (!service && type != "stdio") {
+    out.refusal = "its type " + type + " is none bravebot-mcp knows (stdio, http)";
+    return out;
+  }
+  // What the other kind of server holds would be dropped without a word.
+  const std::vector<std::string> other_kind =
+      service ? std::vector<std::string>{"command", "args", "env", "env_vars", "cwd"}
+              : std::vector<std::string>{"url", "headers", "http_headers"};
+  for (const std::string& field : other_kind) {
+    if (!entry.contains(field)) continue;
+    out.refusal = std::string(service ? "it is a service, and" : "it runs a program, and") +
+                  " names a " + field + " too, which such a declaration cannot hold";
+    return out;
+  }
+  if (service) {
     std::vector<std::string> headers = HeaderNames(entry);
     if (entry.contains("bearer_token_env_var")) headers.push_back("Authorization");
     if (!headers.empty()) {
@@ -241,11 +298,13 @@ ImportEntry Translate(const std::string& name, const Json& entry) {
       return out;
     }
     out.add_words = {"--http", url->get<std::string>()};
-  } else if (type == "stdio") {
-    ProgramWords(entry, expand, out);
   } else {
-    out.refusal = "its type " + type + " is none bravebot-mcp knows (stdio, http)";
-    return out;
+    ProgramWords(entry, expand, out);
+  }
+  for (const std::string& word : out.add_words) {
+    if (out.refusal.empty() && word.find('\0') != std::string::npos) {
+      out.refusal = "it holds a NUL byte, which no program, path or variable can hold";
+    }
   }
   if (out.refusal.empty() &&
       (entry.contains("enabled_tools") || entry.contains("disabled_tools"))) {

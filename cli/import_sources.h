@@ -39,7 +39,8 @@ struct ImportEntry {
   std::vector<std::string> notes;  // what of it is not carried over, each a sentence
 };
 
-// The entries of the file at `path` holding `text`, in the file's order.
+// The entries of the file at `path` holding `text`, in the order of their
+// names.
 // kCorrupt where the file cannot be read as what its name says, in words
 // that never quote it (it may hold keys); a file without servers gives none.
 Result<std::vector<ImportEntry>> ReadServersToImport(std::string_view text, std::string_view path);

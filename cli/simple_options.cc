@@ -20,7 +20,7 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
   if (spec.takes_scope) {
     app.add_option("-s,--scope", scope, "which settings file: local, project or user");
   }
-  if (spec.takes_optional_path) app.add_option("path", options.path, "a project's directory");
+  if (spec.takes_optional_path) app.add_option("path", options.path, spec.path_meaning);
   if (spec.takes_alias) {
     app.add_option("alias", options.alias, "the server's alias")->required();
   }

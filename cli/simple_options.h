@@ -22,8 +22,9 @@ struct SimpleCommandSpec {
   bool takes_json = false;
   // Further on/off flags: {"--probe", "what it does"}.
   std::vector<std::pair<std::string, std::string>> flags;
-  bool takes_scope = false;          // -s, --scope local|project|user
-  bool takes_optional_path = false;  // one path, or none
+  bool takes_scope = false;                            // -s, --scope local|project|user
+  bool takes_optional_path = false;                    // one path, or none
+  std::string path_meaning = "a project's directory";  // what --help says it is
 };
 
 struct SimpleOptions {

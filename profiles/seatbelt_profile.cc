@@ -17,10 +17,11 @@ constexpr const char* kMachServices[] = {
 };
 
 // A comment line: the reason is the project's text or a path, and a line
-// break in it would end the comment and start a rule.
+// break in it would end the comment and start a rule; a control byte or
+// one past ASCII (read as EOF by a reader with signed chars) might too.
 std::string Comment(std::string_view text) {
   std::string line = ";; ";
-  for (char c : text) line += (c == '\n' || c == '\r') ? ' ' : c;
+  for (unsigned char c : text) line += (c < 0x20 || c >= 0x7f) ? '?' : static_cast<char>(c);
   return line + "\n";
 }
 
@@ -99,7 +100,8 @@ std::string RenderSeatbeltProfile(const Reach& reach) {
   profile += "\n  (remote ip \"*:*\"))\n\n";
 
   profile += Comment("no .git written anywhere, nor made: git would run what it holds");
-  profile += "(deny file-write* (regex #\"(^|/)\\.git(/|$)\"))\n";
+  // A disk on macOS ignores case unless made otherwise: .GIT is .git there.
+  profile += "(deny file-write* (regex #\"(^|/)\\.[Gg][Ii][Tt](/|$)\"))\n";
   return profile;
 }
 

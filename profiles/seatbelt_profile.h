@@ -10,8 +10,9 @@
 //   what a program needs to start process-fork, signals to itself, sysctl
 //                                 reads, the mach services that resolve names
 //                                 and check certificates
-//   no .git written anywhere      its making refused too: the last rule, so
-//                                 that it wins over every grant before it
+//   no .git written anywhere      in any case of its letters, its making
+//                                 refused too: the last rule, so that it
+//                                 wins over every grant before it
 //
 // Pure: rendered on any machine; only macOS runs it. docs/macos.md says what
 // differs there.

@@ -100,6 +100,43 @@ TEST(ImportSourcesTest, WhatCannotBeCarriedOverRefusesTheEntryWithoutShowingValu
   EXPECT_THAT(entries[9].add_words, ElementsAre("--", "srv"));
 }
 
+TEST(ImportSourcesTest, AnEntryThatWouldMeanMoreThanItShowsIsRefused) {
+  std::vector<ImportEntry> entries = Read(R"({"mcpServers": {
+    "a": {"command": "srv", "env": {"NODE_OPTIONS=--require=/tmp/x.js #": "sk-1"}},
+    "b": {"command": "srv", "env_vars": ["TOKEN=sk-1"]},
+    "c": {"command": "bin/server"},
+    "d": {"command": "srv", "cwd": "sub"},
+    "e": {"type": "http", "url": "https://e.example.com", "env": {"A": "1"}},
+    "f": {"command": "srv", "url": "https://f.example.com"},
+    "g": {"command": "srv", "args": ["a\u0000b"]},
+    "h": {"command": "srv", "env": {"K": "${)" +
+                                              std::string(200000, 'A') + R"(}"}}}})",
+                                          "/p/.mcp.json");
+  ASSERT_EQ(entries.size(), 8u);
+  EXPECT_THAT(entries[0].refusal, HasSubstr("one of its env names is not a variable's name"));
+  EXPECT_THAT(entries[0].refusal, Not(HasSubstr("sk-1")));
+  EXPECT_EQ(entries[1].refusal, "its env_vars hold something that is not a variable's name");
+  EXPECT_THAT(entries[2].refusal, HasSubstr("is a relative path"));
+  EXPECT_EQ(entries[3].refusal, "its cwd is not an absolute path, which is all import takes");
+  EXPECT_THAT(entries[4].refusal, HasSubstr("it is a service, and names a env too"));
+  EXPECT_THAT(entries[5].refusal, HasSubstr("it runs a program, and names a url too"));
+  EXPECT_THAT(entries[6].refusal, HasSubstr("NUL byte"));
+  // A long reference is read without recursion, and passed by name.
+  EXPECT_THAT(entries[7].refusal, HasSubstr("another variable's value"));
+  for (const ImportEntry& entry : entries) EXPECT_THAT(entry.add_words, IsEmpty()) << entry.name;
+}
+
+TEST(ImportSourcesTest, ATomlFileNestedWithoutEndIsRefusedBeforeItIsParsed) {
+  std::string dotted = "k";
+  for (int i = 0; i < 100000; ++i) dotted += ".a";
+  Result<std::vector<ImportEntry>> deep = ReadServersToImport(dotted + " = 1\n", "/p/config.toml");
+  ASSERT_FALSE(deep);
+  EXPECT_EQ(deep.error().message(), "nests deeper than 128 levels");
+  Result<std::vector<ImportEntry>> arrays =
+      ReadServersToImport("k = " + std::string(100000, '[') + "\n", "/p/config.toml");
+  ASSERT_FALSE(arrays);
+}
+
 TEST(ImportSourcesTest, WithoutExpansionAReferenceIsAValueLikeAnyOther) {
   std::vector<ImportEntry> entries = Read(
       R"({"mcpServers": {"raw": {"command": "srv", "env": {"KEY": "${KEY}x"},

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <set>
 
 namespace bravebot {
@@ -198,6 +199,28 @@ TEST(SeatbeltProfileTest, WhatIsNotInTheReachIsNotGranted) {
   // A reason cannot end its comment and add a rule.
   EXPECT_THAT(RenderSeatbeltProfile(ServerWithOddPaths()),
               ::testing::Not(HasSubstr("\n(allow default)")));
+  Reach odd;
+  odd.paths = {{"/x", PathAccess::kRead, true, "a\rb\xff(allow default)\x01"}};
+  EXPECT_THAT(RenderSeatbeltProfile(odd), HasSubstr(";; a?b?(allow default)?\n"));
+}
+
+TEST(SeatbeltProfileTest, NoGitIsWrittenInAnyCaseOfItsLetters) {
+  // The last rule, a POSIX regular expression as Seatbelt reads one: tried
+  // here with std::regex's ECMAScript grammar, which reads it alike.
+  const std::string profile = RenderSeatbeltProfile(NpxServer());
+  const std::string prefix = "(deny file-write* (regex #\"";
+  const std::size_t start = profile.rfind(prefix);
+  ASSERT_NE(start, std::string::npos);
+  const std::string pattern =
+      profile.substr(start + prefix.size(), profile.rfind("\"))") - start - prefix.size());
+  const std::regex git(pattern);
+  for (const char* path :
+       {"/w/.git", "/w/.git/config", "/w/.GIT/hooks/pre-commit", "/.Git", "/w/sub/.gIt/x"}) {
+    EXPECT_TRUE(std::regex_search(path, git)) << path;
+  }
+  for (const char* path : {"/w/.github/workflows", "/w/x.git", "/w/.gitignore", "/w/git"}) {
+    EXPECT_FALSE(std::regex_search(path, git)) << path;
+  }
 }
 
 }  // namespace
