@@ -72,6 +72,23 @@ class ServiceTest : public SupervisorTest {
     return "http://127.0.0.1:" + std::to_string(port) + "/mcp";
   }
 
+  // mcp-run --stdio for `service`, declared as docs, once its answer to an
+  // initialize has come; null (and the test failed) where it did not.
+  std::unique_ptr<RunningCommand> BridgeAfterHandshake(const ScriptedHttpServer& service) {
+    Declare("docs", {"--http", service.Url("/mcp")});
+    auto bridge = std::make_unique<RunningCommand>(
+        std::vector<std::string>{OurProgram("mcp-run"), "--stdio", "docs"}, Environment(),
+        temporary_.path(), temporary_.Join("bridge.err"));
+    const bool written =
+        bridge->Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})"
+                      "\n",
+                      In(seconds(5)));
+    EXPECT_TRUE(written);
+    const bool answered = written && bridge->ReadLines(1, In(seconds(10))).size() == 1u;
+    EXPECT_TRUE(answered) << "no answer to initialize";
+    return answered ? std::move(bridge) : nullptr;
+  }
+
   std::string log_;
   std::unique_ptr<RunningCommand> everything_;
 };
@@ -411,15 +428,10 @@ TEST_F(ServiceTest, ASessionTheServiceEndedIsSaidAndANewOneBeginsWhenTheClientAs
 
 TEST_F(ServiceTest, ASignalToTheBridgeEndsTheServicesSessionFirst) {
   ScriptedHttpServer service(Handshakes(1));
-  Declare("docs", {"--http", service.Url("/mcp")});
-  RunningCommand bridge({OurProgram("mcp-run"), "--stdio", "docs"}, Environment(),
-                        temporary_.path(), temporary_.Join("bridge.err"));
-  ASSERT_TRUE(bridge.Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})"
-                           "\n",
-                           In(seconds(5))));
-  ASSERT_EQ(bridge.ReadLines(1, In(seconds(10))).size(), 1u);
-  ::kill(bridge.pid(), SIGTERM);
-  EXPECT_EQ(bridge.Wait(In(seconds(10))), 128 + SIGTERM);
+  auto bridge = BridgeAfterHandshake(service);
+  ASSERT_TRUE(bridge);
+  ::kill(bridge->pid(), SIGTERM);
+  EXPECT_EQ(bridge->Wait(In(seconds(10))), 128 + SIGTERM);
   std::vector<std::string> requests = service.requests();
   ASSERT_FALSE(requests.empty());
   EXPECT_THAT(requests.back(), ::testing::StartsWith("DELETE /mcp HTTP/1.1"));
@@ -434,20 +446,15 @@ TEST_F(ServiceTest, TheClientsLastWordReachesTheServiceBeforeItsSessionEnds) {
   script.push_back(
       {{{"", milliseconds(300)}, {Http("202 Accepted", "", "")}}, true, "roots/list_changed"});
   ScriptedHttpServer service(script);
-  Declare("docs", {"--http", service.Url("/mcp")});
-  RunningCommand bridge({OurProgram("mcp-run"), "--stdio", "docs"}, Environment(),
-                        temporary_.path(), temporary_.Join("bridge.err"));
-  ASSERT_TRUE(bridge.Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})"
-                           "\n",
-                           In(seconds(5))));
-  ASSERT_EQ(bridge.ReadLines(1, In(seconds(10))).size(), 1u);
-  ASSERT_TRUE(bridge.Write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
-                           "\n"
-                           R"({"jsonrpc":"2.0","method":"notifications/roots/list_changed"})"
-                           "\n",
-                           In(seconds(5))));
-  bridge.CloseInput();
-  EXPECT_EQ(bridge.Wait(In(seconds(10))), 0);
+  auto bridge = BridgeAfterHandshake(service);
+  ASSERT_TRUE(bridge);
+  ASSERT_TRUE(bridge->Write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                            "\n"
+                            R"({"jsonrpc":"2.0","method":"notifications/roots/list_changed"})"
+                            "\n",
+                            In(seconds(5))));
+  bridge->CloseInput();
+  EXPECT_EQ(bridge->Wait(In(seconds(10))), 0);
   std::vector<std::string> requests = service.requests();
   std::erase_if(requests, [](const std::string& r) { return r.starts_with("GET "); });
   ASSERT_EQ(requests.size(), 4u);
