@@ -11,9 +11,10 @@
 
 #include "cli/non_blocking.h"
 
-// One poll() loop over the four descriptors rather than Boost.Asio, the house
-// choice for event loops: Asio's epoll reactor refuses regular files, and a
-// person may well redirect a file into mcp-run or its output into one.
+// One poll() loop over the six descriptors rather than Boost.Asio, the house
+// choice for event loops: nothing else runs beside it, and poll() takes a
+// regular file, which a person may well redirect into mcp-run or its output
+// into, as always ready, where Asio's epoll reactor cannot wait on one.
 namespace bravebot {
 namespace {
 
