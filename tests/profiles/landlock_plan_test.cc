@@ -3,7 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "profiles/landlock_abi.h"
+#include "tests/profiles/testing/golden_file.h"
 
 namespace bravebot {
 namespace {
@@ -131,6 +134,32 @@ TEST(LandlockPlanTest, UnkeptPromisesAreSaidInWords) {
   LandlockPlan none = PlanLandlock(SampleReach(), 0);
   EXPECT_THAT(none.rules, IsEmpty());
   EXPECT_THAT(none.unkept_promises, ElementsAre(HasSubstr("no Landlock")));
+}
+
+// A plan as text: every number it holds, each rule, each promise unkept.
+std::string PlanText(const LandlockPlan& plan) {
+  char line[160];
+  std::snprintf(line, sizeof(line), "ABI %d: fs %#llx, net %#llx, scoped %#llx\n", plan.abi,
+                static_cast<unsigned long long>(plan.handled_access_fs),
+                static_cast<unsigned long long>(plan.handled_access_net),
+                static_cast<unsigned long long>(plan.scoped));
+  std::string text = line;
+  for (const LandlockRule& rule : plan.rules) {
+    std::snprintf(line, sizeof(line), "  %#llx %s ",
+                  static_cast<unsigned long long>(rule.allowed_access),
+                  rule.is_file ? "file" : "dir ");
+    text += line + rule.path + "\n";
+  }
+  for (const std::string& promise : plan.unkept_promises) text += "  unkept: " + promise + "\n";
+  return text;
+}
+
+// The whole ruleset, for every ABI from none to the newest: pinned, so that
+// no right moves without the golden file showing it.
+TEST(LandlockPlanTest, TheRulesetOfEveryAbiIsPinned) {
+  std::string plans;
+  for (int abi = 0; abi <= 9; ++abi) plans += PlanText(PlanLandlock(SampleReach(), abi));
+  testing::ExpectGolden("landlock_plans.txt", plans);
 }
 
 }  // namespace

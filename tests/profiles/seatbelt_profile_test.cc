@@ -3,10 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <regex>
 #include <set>
+
+#include "tests/profiles/testing/golden_file.h"
 
 namespace bravebot {
 namespace {
@@ -53,26 +53,9 @@ Reach ServerWithOddPaths() {
   return reach;
 }
 
-std::string GoldenPath(const std::string& name) {
-  return std::string(BRAVEBOT_SOURCE_DIRECTORY) + "/tests/profiles/golden/" + name + ".sb";
-}
-
-// The profile rendered is the golden file, byte for byte. With
-// BRAVEBOT_UPDATE_GOLDEN=1 the golden file is written instead, for a
-// change meant to alter it (then read in the diff).
-void ExpectGolden(const std::string& name, const std::string& rendered) {
-  if (const char* update = std::getenv("BRAVEBOT_UPDATE_GOLDEN"); update && *update == '1') {
-    std::ofstream(GoldenPath(name), std::ios::binary) << rendered;
-  }
-  std::ifstream in(GoldenPath(name), std::ios::binary);
-  ASSERT_TRUE(in) << GoldenPath(name);
-  const std::string golden{std::istreambuf_iterator<char>(in), {}};
-  EXPECT_EQ(rendered, golden) << name;
-}
-
 TEST(SeatbeltProfileTest, ProfilesAreTheGoldenOnes) {
-  ExpectGolden("npx_server", RenderSeatbeltProfile(NpxServer()));
-  ExpectGolden("odd_paths", RenderSeatbeltProfile(ServerWithOddPaths()));
+  testing::ExpectGolden("npx_server.sb", RenderSeatbeltProfile(NpxServer()));
+  testing::ExpectGolden("odd_paths.sb", RenderSeatbeltProfile(ServerWithOddPaths()));
 }
 
 TEST(SeatbeltProfileTest, PathsAreNamedAsMacOsResolvesThem) {
