@@ -90,11 +90,13 @@ int RunImport(const SimpleOptions& options, CommandContext& context) {
   const std::string shown = EscapeControlCharacters(path);
   Result<std::optional<std::string>> text = ReadWholeFile(
       path, kMaxImportBytes, "is larger than 16 MiB, more than a settings file holds");
-  if (!text)
+  if (!text) {
     return Report(context, "import",
                   Error(text.error().code(), shown + " " + text.error().message()));
-  if (!*text)
+  }
+  if (!*text) {
     return Report(context, "import", Error(ErrorCode::kNotFound, shown + " does not exist"));
+  }
   Result<std::vector<ImportEntry>> entries = ReadServersToImport(**text, path);
   if (!entries) {
     return Report(context, "import",
