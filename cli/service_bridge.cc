@@ -14,13 +14,13 @@
 #include <optional>
 #include <string>
 
-#include "base/json_depth.h"
 #include "base/shown_text.h"
 #include "cli/bridged_ids.h"
 #include "cli/command.h"
 #include "cli/non_blocking.h"
 #include "cli/stdio_bridge.h"
 #include "cli/stop_on_signal.h"
+#include "supervisor/mcp/bounded_json.h"
 #include "supervisor/mcp/line_splitter.h"
 #include "supervisor/servers/http_channel.h"
 
@@ -109,11 +109,6 @@ class ServiceBridge {
     EndWhenAnswered();
   }
 
-  static Json Parse(std::string_view line) {
-    return NestsDeeperThan(line) || HasObjectWiderThan(line)
-               ? Json(Json::value_t::discarded)
-               : Json::parse(line, nullptr, /*allow_exceptions=*/false);
-  }
   static bool IsRequest(const Json& message) {
     return message.contains("method") && message.contains("id");
   }
@@ -125,7 +120,7 @@ class ServiceBridge {
   // while the handshake or 16 requests are under way.
   void FromClient(std::string line) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
-    Json message = Parse(line);
+    Json message = ParseMessageWithinBounds(line);
     if (!message.is_object()) {
       Say("a line the client wrote is not a JSON-RPC message, so it was not sent to " + alias_);
       return ToClient(Json{{"jsonrpc", "2.0"},
@@ -174,7 +169,7 @@ class ServiceBridge {
   }
 
   void FromService(std::string line) {
-    Json message = Parse(line);
+    Json message = ParseMessageWithinBounds(line);
     if (!message.is_object() || message.contains("method")) return ToClient(std::move(line));
     auto id = message.find("id");
     const std::int64_t ours =
@@ -215,7 +210,7 @@ class ServiceBridge {
   void SendHeld() {
     bool in_order = true;
     for (auto held = held_.begin(); held != held_.end() && !ending_;) {
-      Json message = Parse(*held);
+      Json message = ParseMessageWithinBounds(*held);
       const bool reply = !message.contains("method");
       if ((!reply && !in_order) || !MaySend(message)) {
         if (!reply) in_order = false;

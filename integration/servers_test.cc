@@ -108,24 +108,14 @@ TEST_F(RealServersTest, FilesystemWorksInItsDirectoryAndIsRefusedTheHome) {
 
 TEST_F(RealServersTest, StdioBridgeServesARealClient) {
   SKIP_WITHOUT_PEERS();
-  const std::string client_dir = PeersDirectory() + "/client";
-  ASSERT_TRUE(std::filesystem::exists(client_dir + "/node_modules/@modelcontextprotocol/sdk"));
-  // The SDK's own stdio client, starting mcp-run --stdio as if it were the server.
-  // Beside a link to the SDK, since ES modules do not read NODE_PATH.
-  std::filesystem::create_directory_symlink(client_dir + "/node_modules",
-                                            temporary_.Join("node_modules"));
-  const std::string script = temporary_.Join("bridge-check.mjs");
-  std::ofstream(script) << R"(
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-const [command, ...args] = process.argv.slice(2);
-const client = new Client({ name: "bridge-check", version: "1.0.0" });
-await client.connect(new StdioClientTransport({ command, args, env: process.env }));
+  ASSERT_TRUE(
+      std::filesystem::exists(PeersDirectory() + "/client/node_modules/@modelcontextprotocol/sdk"));
+  const std::string script = WriteSdkClientScript(temporary_.path(), "bridge-check.mjs", R"(
 const { tools } = await client.listTools();
 const sum = await client.callTool({ name: "get-sum", arguments: { a: 20, b: 22 } });
 console.log(JSON.stringify({ count: tools.length, sum: sum.content[0].text }));
 await client.close();
-)";
+)");
   CommandOutput run = RunCommand(
       {"/usr/bin/node", script, OurProgram("mcp-run"), "--stdio", "everything", "-e",
        "PATH=" + PeersPath(), "--", "mcp-server-everything"},
@@ -140,24 +130,13 @@ await client.close();
 
 TEST_F(RealServersTest, StdioBridgeCarriesLargeMessagesBothWaysAtOnce) {
   SKIP_WITHOUT_PEERS();
-  const std::string client_dir = PeersDirectory() + "/client";
-  std::filesystem::create_directory_symlink(client_dir + "/node_modules",
-                                            temporary_.Join("node_modules"));
-  // Three calls of 1 MiB at once from the SDK's client, which writes them all
-  // while a synchronous server writes each answer whole before reading on.
-  const std::string script = temporary_.Join("flood.mjs");
-  std::ofstream(script) << R"(
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-const [command, ...args] = process.argv.slice(2);
-const client = new Client({ name: "flood", version: "1.0.0" });
-await client.connect(new StdioClientTransport({ command, args, env: process.env }));
+  const std::string script = WriteSdkClientScript(temporary_.path(), "flood.mjs", R"(
 const texts = ["a", "b", "c"].map((letter) => letter.repeat(1 << 20));
 const answers = await Promise.all(
   texts.map((text) => client.callTool({ name: "echo", arguments: { text } })));
 console.log(JSON.stringify(answers.map((answer, i) => answer.content[0].text === texts[i])));
 await client.close();
-)";
+)");
   // Bounded, since a relay that stops one direction for the other hangs here.
   CommandOutput run = RunCommand(
       {"/usr/bin/timeout", "60", "/usr/bin/node", script, OurProgram("mcp-run"), "--stdio", "echo",

@@ -335,17 +335,7 @@ TEST_F(ServiceTest, McpRunListsAndCallsAServiceAndRefusesItsMoveAsAOneShotRunDoe
 TEST_F(ServiceTest, McpRunBridgesAServiceToTheSdksStdioClient) {
   SKIP_WITHOUT_PEERS();
   Declare("everything", {"--http", StartEverything()});
-  // The SDK's own stdio client, starting mcp-run --stdio as if it were the
-  // server; beside a link to the SDK, since ES modules do not read NODE_PATH.
-  std::filesystem::create_directory_symlink(PeersDirectory() + "/client/node_modules",
-                                            temporary_.Join("node_modules"));
-  const std::string script = temporary_.Join("service-bridge.mjs");
-  std::ofstream(script) << R"(
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-const [command, ...args] = process.argv.slice(2);
-const client = new Client({ name: "service-bridge", version: "1.0.0" });
-await client.connect(new StdioClientTransport({ command, args, env: process.env }));
+  const std::string script = WriteSdkClientScript(temporary_.path(), "service-bridge.mjs", R"(
 const { tools } = await client.listTools();
 const sum = await client.callTool({ name: "get-sum", arguments: { a: 20, b: 22 } });
 let progress = 0;
@@ -354,7 +344,7 @@ await client.callTool(
   undefined, { onprogress: () => { progress += 1; } });
 console.log(JSON.stringify({ count: tools.length, sum: sum.content[0].text, progress }));
 await client.close();
-)";
+)");
   std::vector<std::string> environment = Environment();
   CommandOutput run = RunCommand({"/usr/bin/timeout", "60", "/usr/bin/node", script,
                                   OurProgram("mcp-run"), "--stdio", "everything"},

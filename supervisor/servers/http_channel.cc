@@ -4,8 +4,8 @@
 #include <boost/asio/post.hpp>
 #include <utility>
 
-#include "base/json_depth.h"
 #include "base/shown_text.h"
+#include "supervisor/mcp/bounded_json.h"
 #include "supervisor/mcp/json_rpc_lines.h"
 
 namespace bravebot {
@@ -28,15 +28,6 @@ std::string SessionOf(const HttpRequest& request) {
     if (name == "MCP-Session-Id") return value;
   }
   return "";
-}
-
-// A message, parsed only where that is cheap and safe: JSON nested deeper
-// or wider than we read anywhere (base/json_depth.h) is left unparsed, and
-// reaches McpConnection, which refuses it in words.
-
-Json ParseWithinBounds(std::string_view line) {
-  if (NestsDeeperThan(line) || HasObjectWiderThan(line)) return Json(Json::value_t::discarded);
-  return Json::parse(line, nullptr, /*allow_exceptions=*/false);
 }
 
 }  // namespace
@@ -98,7 +89,7 @@ HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options
 bool HttpChannel::Write(std::string line) {
   if (stopping_) return false;
   auto post = std::make_shared<Post>();
-  const Json message = ParseWithinBounds(line);
+  const Json message = ParseMessageWithinBounds(line);
   std::string method;
   if (message.is_object()) {
     if (auto named = message.find("method"); named != message.end() && named->is_string()) {
@@ -278,7 +269,7 @@ void HttpChannel::OnDone(const std::shared_ptr<Post>& post, Status done) {
 void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message) {
   wrote_output_ = true;
   if (post && post->id && !post->answered) {
-    const Json parsed = ParseWithinBounds(message);
+    const Json parsed = ParseMessageWithinBounds(message);
     auto id = parsed.is_object() ? parsed.find("id") : parsed.end();
     if (parsed.is_object() && !parsed.contains("method") && id != parsed.end() &&
         id->is_number_integer() && id->get<std::int64_t>() == *post->id) {
@@ -463,7 +454,7 @@ void HttpChannel::ShookHandsAfterMove(const std::shared_ptr<Post>& post,
   post->over = true;
   http_.Cancel(post->transfer);
   Erase(post);
-  const Json parsed = ParseWithinBounds(answer);
+  const Json parsed = ParseMessageWithinBounds(answer);
   if (!parsed.contains("result") || !parsed["result"].is_object()) {
     return MoveFailed("its answer to initialize held no result");
   }
