@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/shown_text.h"
+#include "base/utf8.h"
 #include "confine/digest.h"
 
 namespace bravebot {
@@ -13,24 +15,50 @@ bool IsPlainCharacter(char c) {
          std::string_view("@%_+=:,./-").find(c) != std::string_view::npos;
 }
 
-bool IsControl(char c) {
-  auto byte = static_cast<unsigned char>(c);
-  return byte < 0x20 || byte == 0x7f;
+// What a terminal would not draw as itself: a C0 or C1 control, an
+// invisible or bidirectional character (base/shown_text.h), or a byte that
+// is not UTF-8.
+bool IsUndrawable(char32_t code_point, std::size_t length) {
+  return length == 0 || code_point < 0x20 || code_point == 0x7f ||
+         (code_point >= 0x80 && code_point <= 0x9f) || IsInvisibleCharacter(code_point);
 }
 
+bool HoldsUndrawable(std::string_view word) {
+  for (std::size_t at = 0; at < word.size();) {
+    char32_t code_point = 0;
+    const std::size_t length = DecodeUtf8(word, at, code_point);
+    if (IsUndrawable(code_point, length)) return true;
+    at += length;
+  }
+  return false;
+}
+
+// A word as a shell's $'...' writes it: each byte that is a C0 control or
+// not UTF-8 as \xHH, each other undrawable character as \uHHHH (or
+// \UHHHHHHHH), and \ and ' escaped.
 std::string Escaped(std::string_view word) {
   std::string out = "$'";
-  for (char c : word) {
-    if (c == '\\' || c == '\'') {
-      out += '\\';
-      out += c;
-    } else if (IsControl(c)) {
-      char hex[5];
-      std::snprintf(hex, sizeof(hex), "\\x%02x", static_cast<unsigned char>(c));
-      out += hex;
-    } else {
-      out += c;
+  for (std::size_t at = 0; at < word.size();) {
+    char32_t code_point = 0;
+    std::size_t length = DecodeUtf8(word, at, code_point);
+    char escape[12];
+    if (length == 0 || code_point < 0x20 || code_point == 0x7f) {
+      std::snprintf(escape, sizeof(escape), "\\x%02x", static_cast<unsigned char>(word[at]));
+      out += escape;
+      at += 1;
+      continue;
     }
+    if (IsUndrawable(code_point, length)) {
+      std::snprintf(escape, sizeof(escape), code_point > 0xffff ? "\\U%08x" : "\\u%04x",
+                    static_cast<unsigned>(code_point));
+      out += escape;
+    } else if (code_point == '\\' || code_point == '\'') {
+      out += '\\';
+      out += static_cast<char>(code_point);
+    } else {
+      out.append(word.substr(at, length));
+    }
+    at += length;
   }
   return out + "'";
 }
@@ -50,7 +78,7 @@ std::string SingleQuoted(std::string_view word) {
 }  // namespace
 
 std::string DisplayWord(std::string_view word) {
-  if (std::any_of(word.begin(), word.end(), IsControl)) return Escaped(word);
+  if (HoldsUndrawable(word)) return Escaped(word);
   // Bytes of UTF-8 above ASCII are shown as they are: a terminal draws them.
   bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
     return IsPlainCharacter(c) || static_cast<unsigned char>(c) >= 0x80;

@@ -321,6 +321,12 @@ ImportEntry Translate(const std::string& name, const Json& entry) {
 Result<std::vector<ImportEntry>> ReadServersToImport(std::string_view text, std::string_view path) {
   const bool toml_file = path.ends_with(".toml");
   BRAVEBOT_ASSIGN_OR_RETURN(Json servers, toml_file ? ServersOfToml(text) : ServersOfJson(text));
+  if (servers.size() > kMaxImportedServers) {
+    return Error(ErrorCode::kRefused, "declares " + std::to_string(servers.size()) +
+                                          " MCP servers, more than the " +
+                                          std::to_string(kMaxImportedServers) +
+                                          " one import takes: nothing was imported");
+  }
   std::vector<ImportEntry> entries;
   for (const auto& [name, entry] : servers.items()) entries.push_back(Translate(name, entry));
   return entries;

@@ -23,6 +23,7 @@
 #ifndef BRAVEBOT_CLI_IMPORT_SOURCES_H_
 #define BRAVEBOT_CLI_IMPORT_SOURCES_H_
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,8 +40,13 @@ struct ImportEntry {
   std::vector<std::string> notes;  // what of it is not carried over, each a sentence
 };
 
+// More than any client's settings hold: each server declared is a change of
+// mcp.json of its own, under its lock, so a file of thousands would take
+// minutes and leave an mcp.json every later command reads whole.
+inline constexpr std::size_t kMaxImportedServers = 256;
+
 // The entries of the file at `path` holding `text`, in the order of their
-// names.
+// names; kRefused for more than kMaxImportedServers.
 // kCorrupt where the file cannot be read as what its name says, in words
 // that never quote it (it may hold keys); a file without servers gives none.
 Result<std::vector<ImportEntry>> ReadServersToImport(std::string_view text, std::string_view path);

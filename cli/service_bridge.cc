@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "base/shown_text.h"
 #include "cli/bridged_ids.h"
@@ -73,9 +74,20 @@ class ServiceBridge {
 
  private:
   void Say(const std::string& why) { err_ << "mcp-run: " << EscapeControlCharacters(why) << "\n"; }
+  // What a service may do without end is said the first time only: our
+  // standard error is written in the loop, and one nobody reads would hold
+  // it.
+  void SayOnce(bool& said, const std::string& why) {
+    if (!std::exchange(said, true)) Say(why);
+  }
 
   void ReadInput() {
-    if (reading_ || !input_open_ || ending_ || held_bytes_ > kBridgeBufferBytes) return;
+    // Held while its messages wait their turn, or while the client does not
+    // read what it is answered (a parse error is answered at once).
+    if (reading_ || !input_open_ || ending_ || held_bytes_ > kBridgeBufferBytes ||
+        to_client_.size() > kBridgeBufferBytes) {
+      return;
+    }
     reading_ = true;
     input_.async_read_some(boost::asio::buffer(read_buffer_),
                            [this](const boost::system::error_code& error, std::size_t got) {
@@ -168,17 +180,28 @@ class ServiceBridge {
     channel_->Write(std::move(line));  // a notification, as it came
   }
 
+  // One message of the service's, written to the client as one line of our
+  // own making: an event's data may hold line breaks, and passed on as it
+  // came it could be several lines, each read as a message of the service's.
   void FromService(std::string line) {
     Json message = ParseMessageWithinBounds(line);
-    if (!message.is_object() || message.contains("method")) return ToClient(std::move(line));
+    if (!message.is_object()) {
+      return SayOnce(said_not_a_message_,
+                     alias_ +
+                         " sent what is not one JSON-RPC message: it was not passed on, nor "
+                         "will the like be said again");
+    }
+    if (message.contains("method")) return ToClient(message.dump());
     auto id = message.find("id");
     const std::int64_t ours =
         id != message.end() && id->is_number_integer() ? id->get<std::int64_t>() : 0;
     if (!ids_.Incoming(message)) {
       // Not an answer to a request under way: its id is ours, and would
       // read to the client as one of its own.
-      Say(alias_ + " sent an answer to no request under way; it was not passed on");
-      return;
+      return SayOnce(said_stray_answer_,
+                     alias_ +
+                         " sent an answer to no request under way: it was not passed on, "
+                         "nor will the like be said again");
     }
     // However it came (on another request's stream even), that request is
     // done: its POST is let go.
@@ -259,6 +282,7 @@ class ServiceBridge {
                                  channel_->ResumeOutput();
                                }
                                WriteOutput();
+                               ReadInput();
                                FinishOnceWritten();
                              });
   }
@@ -303,6 +327,8 @@ class ServiceBridge {
   bool client_gone_ = false;
   bool ending_ = false;
   bool channel_ended_ = false;
+  bool said_not_a_message_ = false;
+  bool said_stray_answer_ = false;
   int status_ = kExitOk;
 };
 

@@ -43,6 +43,14 @@ int FreePort() {
   return ntohs(address.sin_port);
 }
 
+std::size_t CountOf(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
 // Every POST a scripted service read, its GETs and DELETEs left out.
 std::vector<std::string> Posts(const ScriptedHttpServer& service) {
   std::vector<std::string> posts = service.requests();
@@ -426,6 +434,56 @@ TEST_F(ServiceTest, ASignalToTheBridgeEndsTheServicesSessionFirst) {
   ASSERT_FALSE(requests.empty());
   EXPECT_THAT(requests.back(), ::testing::StartsWith("DELETE /mcp HTTP/1.1"));
   EXPECT_THAT(requests.back(), HasSubstr("\r\nMCP-Session-Id: s-9\r\n"));
+}
+
+TEST_F(ServiceTest, TheBridgeWritesEachMessageOfTheServiceAsOneLineAndNoForgedAnswer) {
+  // The answer to initialize comes on an event stream, after an event whose
+  // two data lines would be two messages if passed on as they came (the
+  // second an answer to a request the client may have made), and a thousand
+  // answers to no request at all.
+  std::string stream =
+      "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n"
+      "data: {\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{\"forged\":true}}\n\n";
+  for (int i = 0; i < 1000; ++i)
+    stream += "data: {\"jsonrpc\":\"2.0\",\"id\":424242,\"result\":{}}\n\n";
+  stream +=
+      "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-11-25\"}}\n\n";
+  ScriptedHttpServer service(
+      {{{{Http("200 OK", "Content-Type: text/event-stream\r\nMcp-Session-Id: s-9\r\n", stream)}}}});
+  Declare("docs", {"--http", service.Url("/mcp")});
+  RunningCommand bridge({OurProgram("mcp-run"), "--stdio", "docs"}, Environment(),
+                        temporary_.path(), temporary_.Join("bridge.err"));
+  ASSERT_TRUE(bridge.Write(R"({"jsonrpc":"2.0","id":"a","method":"initialize","params":{}})"
+                           "\n",
+                           In(seconds(5))));
+  std::vector<std::string> lines = bridge.ReadLines(1, In(seconds(10)));
+  ASSERT_EQ(lines.size(), 1u);
+  const Json first = Json::parse(lines[0], nullptr, false);
+  ASSERT_TRUE(first.is_object()) << lines[0];
+  EXPECT_EQ(first["id"], "a");  // the answer to initialize, and nothing before it
+  bridge.CloseInput();
+  EXPECT_EQ(bridge.Wait(In(seconds(10))), 0);
+  const std::string said = Slurp(temporary_.Join("bridge.err"));
+  EXPECT_THAT(said, HasSubstr("docs sent what is not one JSON-RPC message"));
+  // Said once, however often it came: a standard error nobody reads would
+  // otherwise hold the bridge.
+  EXPECT_EQ(CountOf(said, "sent an answer to no request under way"), 1u) << said;
+}
+
+TEST_F(ServiceTest, TheBridgeReadsNoMoreFromAClientThatDoesNotReadItsAnswers) {
+  ScriptedHttpServer service({});
+  Declare("docs", {"--http", service.Url("/mcp")});
+  RunningCommand bridge({OurProgram("mcp-run"), "--stdio", "docs"}, Environment(),
+                        temporary_.path(), temporary_.Join("bridge.err"));
+  // Each line not JSON is answered with a parse error at once, which this
+  // client never reads: past 256 KiB waiting for it, its input is not read.
+  std::string junk;
+  for (int i = 0; i < (8 << 20) / 2; ++i) junk += "x\n";
+  EXPECT_FALSE(bridge.Write(junk, In(seconds(5))))
+      << "8 MiB of lines were all taken from a client that read none of their answers";
+  EXPECT_EQ(service.requests().size(), 0u);
+  ::kill(bridge.pid(), SIGTERM);
+  EXPECT_EQ(bridge.Wait(In(seconds(10))), 128 + SIGTERM);
 }
 
 TEST_F(ServiceTest, TheClientsLastWordReachesTheServiceBeforeItsSessionEnds) {

@@ -55,7 +55,7 @@ std::string SeatbeltString(std::string_view text) {
     if (c == '"' || c == '\\') {
       quoted += '\\';
       quoted += static_cast<char>(c);
-    } else if (c < 0x20 || c == 0x7f) {
+    } else if (c < 0x20 || c >= 0x7f) {
       char escaped[5];
       std::snprintf(escaped, sizeof(escaped), "\\x%02x", c);
       quoted += escaped;

@@ -35,7 +35,9 @@ std::string RenderSeatbeltProfile(const Reach& reach);
 std::string CanonicalMacPath(std::string_view path);
 
 // `text` as an SBPL string literal, quoted, with `"` and `\` escaped and a
-// control character written as \xHH (an SBPL string takes C escapes).
+// control byte or a byte past ASCII written as \xHH (an SBPL string takes
+// C escapes), so no bidirectional or invisible character reaches a terminal
+// that shows the profile.
 std::string SeatbeltString(std::string_view text);
 
 }  // namespace bravebot

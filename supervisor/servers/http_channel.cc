@@ -100,13 +100,11 @@ bool HttpChannel::Write(std::string line) {
       post->id = id->get<std::int64_t>();
     }
   }
-  // Requests are what a service may hold unanswered; a notification
-  // (notifications/cancelled among them) goes while fewer than
-  // kMaxPostsAtAll are under way. A reply always goes: the service waits on
-  // it, and there are no more of them than requests it made (the owner
-  // bounds those: the supervisor, and mcp-run by HasRoomFor).
-  const bool reply = message.is_object() && method.empty() && message.contains("id");
-  if (!reply && !HasRoomFor(post->id.has_value())) return false;
+  // Requests are what a service may hold unanswered; a notification or a
+  // reply (notifications/cancelled among them) goes while fewer than
+  // kMaxPostsAtAll are under way: a service that asks without end and
+  // takes no answer would otherwise hold a connection for each.
+  if (!HasRoomFor(post->id.has_value())) return false;
   post->initialize = method == "initialize";
   if (post->initialize) {
     // A new handshake is a new session: the old one's id and stream go.
@@ -436,6 +434,7 @@ void HttpChannel::ShakeHandsAfterMove(std::shared_ptr<Post> waiting) {
   StopListening();
   shaken_hands_ = false;
   moving_ = true;
+  move_target_ = url_;
   behind_handshake_ = {std::move(waiting)};
   Json hello = Json::parse(initialize_line_, nullptr, /*allow_exceptions=*/false);
   hello["id"] = kOwnHandshakeId;
@@ -465,7 +464,9 @@ void HttpChannel::ShookHandsAfterMove(const std::shared_ptr<Post>& post,
   posts_.insert(initialized);
   Send(initialized);
   Listen();
-  if (events_.on_moved) events_.on_moved(post->url);
+  // Where the person said yes: a same-place redirect met by the handshake
+  // there was followed, and is not what they were shown.
+  if (events_.on_moved) events_.on_moved(move_target_);
   for (const auto& waiting : std::exchange(behind_handshake_, {})) {
     if (waiting->over || stopping_) continue;
     waiting->url = url_;

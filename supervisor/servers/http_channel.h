@@ -151,6 +151,7 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   bool shaken_hands_ = false;    // initialize was answered where requests go
   // The handshake is made again where the service moved; what waits for it.
   bool moving_ = false;
+  std::string move_target_;  // where the yes sent it
   std::vector<std::shared_ptr<Post>> behind_handshake_;
   HttpClient http_;
   StreamableHttpClient client_;

@@ -18,6 +18,14 @@ TEST(DeclarationViewTest, WordsAreShownSoTheyCanBeTypedBack) {
   EXPECT_EQ(DisplayWord("Zürich"), "Zürich");
   EXPECT_EQ(DisplayWord("\x1b[31mred"), "$'\\x1b[31mred'");
   EXPECT_EQ(DisplayWord("a\nb'"), "$'a\\x0ab\\''");
+  // What a terminal would draw otherwise than as itself: a bidirectional
+  // override, a zero-width space, a C1 CSI, a byte that is not UTF-8.
+  EXPECT_EQ(DisplayWord("d\u202etxt.exe"), "$'d\\u202etxt.exe'");
+  EXPECT_EQ(DisplayWord("a\u200bb"), "$'a\\u200bb'");
+  EXPECT_EQ(DisplayWord("x\u009b2J"), "$'x\\u009b2J'");
+  EXPECT_EQ(DisplayWord("\xff'"), "$'\\xff\\''");
+  // Other characters past ASCII are drawn as they are.
+  EXPECT_EQ(DisplayWord("/Users/Jos\u00e9"), "/Users/Jos\u00e9");
 }
 
 TEST(DeclarationViewTest, BlockIsTheSpecs) {

@@ -165,5 +165,17 @@ TEST(ImportSourcesTest, AFileThatIsNotWhatItsNameSaysIsRefusedWithoutQuotingIt) 
   EXPECT_THAT(Read("model = \"o3\"\n", "/p/config.toml"), IsEmpty());
 }
 
+TEST(ImportSourcesTest, MoreServersThanOneImportTakesAreRefusedWhole) {
+  std::string servers;
+  for (std::size_t i = 0; i <= kMaxImportedServers; ++i) {
+    servers += (i == 0 ? "" : ",") + ("\"s" + std::to_string(i) + "\": {\"command\": \"srv\"}");
+  }
+  Result<std::vector<ImportEntry>> many =
+      ReadServersToImport("{\"mcpServers\": {" + servers + "}}", "/p/.mcp.json");
+  ASSERT_FALSE(many);
+  EXPECT_EQ(many.error().message(),
+            "declares 257 MCP servers, more than the 256 one import takes: nothing was imported");
+}
+
 }  // namespace
 }  // namespace bravebot

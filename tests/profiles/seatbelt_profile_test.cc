@@ -67,6 +67,9 @@ TEST(SeatbeltProfileTest, PathsAreNamedAsMacOsResolvesThem) {
   EXPECT_EQ(CanonicalMacPath("/private/tmp"), "/private/tmp");
   EXPECT_EQ(CanonicalMacPath("/Users/u"), "/Users/u");
   EXPECT_EQ(SeatbeltString("a\"b\\c\nd"), "\"a\\\"b\\\\c\\x0ad\"");
+  // No byte past ASCII reaches the terminal that shows it: a bidi override
+  // stays bytes for Seatbelt to match.
+  EXPECT_EQ(SeatbeltString("d\u202ex"), "\"d\\xe2\\x80\\xaex\"");
 }
 
 // An SBPL profile read as S-expressions: strings ("..." with escapes, and

@@ -58,7 +58,7 @@ TEST(HttpChannelTest, AnswersUnderWayAreHeldToTheirBoundTogether) {
   channel->Stop();
 }
 
-TEST(HttpChannelTest, SixteenRequestsAndSixtyFourPostsAreUnderWayAtMostButAReplyGoes) {
+TEST(HttpChannelTest, SixteenRequestsAndSixtyFourPostsAreUnderWayAtMost) {
   std::vector<ScriptedAnswer> silent(HttpChannel::kMaxPostsAtAll + 2, EndlessAnswer(0));
   ScriptedHttpServer service(silent);
   boost::asio::io_context io;
@@ -78,8 +78,9 @@ TEST(HttpChannelTest, SixteenRequestsAndSixtyFourPostsAreUnderWayAtMostButAReply
   }
   EXPECT_FALSE(channel->HasRoomFor(/*request=*/false));
   EXPECT_FALSE(channel->Write(note));
-  // A reply to the service's own request always goes: it may wait on it.
-  EXPECT_TRUE(channel->Write(R"({"jsonrpc":"2.0","id":"s-1","result":{}})"));
+  // A reply too: a service that asks without end and takes no answer
+  // would otherwise hold a connection for each (all of our descriptors).
+  EXPECT_FALSE(channel->Write(R"({"jsonrpc":"2.0","id":"s-1","result":{}})"));
   channel->Stop();
 }
 
@@ -135,6 +136,47 @@ TEST(HttpChannelTest, AHandshakeThatFailsWhereTheServiceMovedFailsWhatWaitedForI
   // Only the handshake went there: neither call.
   ASSERT_EQ(elsewhere.requests().size(), 1u);
   EXPECT_THAT(elsewhere.requests()[0], HasSubstr(R"("id":-1,"method":"initialize")"));
+  channel->Stop();
+}
+
+TEST(HttpChannelTest, AMoveIsRecordedWhereThePersonSaidYesNotWhereItsHandshakeWasSentOn) {
+  ScriptedHttpServer elsewhere(
+      {Http("307 Temporary Redirect", "Location: /mcp/session-token-x\r\n", ""),
+       Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-2\r\n",
+            R"({"jsonrpc":"2.0","id":-1,"result":{"protocolVersion":"2025-11-25"}})"),
+       Http("202 Accepted", "", ""),
+       Http("200 OK", "Content-Type: application/json\r\n",
+            R"({"jsonrpc":"2.0","id":2,"result":{}})")});
+  ScriptedHttpServer here(
+      {Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-1\r\n",
+            R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}})"),
+       Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")});
+  boost::asio::io_context io;
+  std::shared_ptr<HttpChannel> channel;
+  std::vector<std::string> moved;
+  int lines = 0;
+  HttpChannelEvents events;
+  events.on_line = [&](std::string) {
+    if (++lines == 1) channel->Write(Request(2));  // the handshake is answered: a call
+    if (lines == 2) io.stop();                     // the call is answered, where it moved
+  };
+  events.on_redirect = [&](std::int64_t id, std::string, std::string) {
+    channel->AnswerRedirect(id, true);
+  };
+  events.on_moved = [&](const std::string& url) { moved.push_back(url); };
+  HttpChannelOptions options;
+  options.alias = "docs";
+  options.url = here.Url("/mcp");
+  options.redirect_asker = RedirectAsker::kPerson;
+  channel = HttpChannel::Open(io, options, std::move(events));
+  channel->Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  boost::asio::steady_timer guard(io, std::chrono::seconds(10));
+  guard.async_wait([&](const boost::system::error_code& error) {
+    if (!error) io.stop();
+  });
+  io.run();
+  EXPECT_EQ(lines, 2);
+  EXPECT_THAT(moved, ::testing::ElementsAre(elsewhere.Url("/mcp")));
   channel->Stop();
 }
 
