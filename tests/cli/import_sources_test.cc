@@ -168,7 +168,11 @@ TEST(ImportSourcesTest, AFileThatIsNotWhatItsNameSaysIsRefusedWithoutQuotingIt) 
 TEST(ImportSourcesTest, MoreServersThanOneImportTakesAreRefusedWhole) {
   std::string servers;
   for (std::size_t i = 0; i <= kMaxImportedServers; ++i) {
-    servers += (i == 0 ? "" : ",") + ("\"s" + std::to_string(i) + "\": {\"command\": \"srv\"}");
+    // Appended piece by piece: GCC 12 at -O3 warns of "lit" + std::string&&.
+    if (i > 0) servers += ',';
+    servers += "\"s";
+    servers += std::to_string(i);
+    servers += "\": {\"command\": \"srv\"}";
   }
   Result<std::vector<ImportEntry>> many =
       ReadServersToImport("{\"mcpServers\": {" + servers + "}}", "/p/.mcp.json");
