@@ -23,6 +23,10 @@ for name in sorted(rows):
     print(f"{name:40s} {ms(name):10.3f} ms (median of 5)")
 print()
 for server in ("tiny", "everything"):
+    hiding, showing = f"BM_ConfinedStart/{server}", f"BM_ConfinedStartShowingSocketPlaces/{server}"
+    if hiding in rows and showing in rows:
+        print(f"{'hiding the places of sockets, ' + server:40s} {ms(hiding) / ms(showing):6.3f}x "
+              f"the confined start without it (+{ms(hiding) - ms(showing):.2f} ms)")
     plain = f"BM_PlainStart/{server}"
     if plain not in rows: continue
     for other in ("BM_ConfinedStart", "BM_BwrapStart"):

@@ -49,6 +49,27 @@ bool Grants(const Reach& reach, const std::string& path) {
   return false;
 }
 
+// What the probe tries that lies outside its reach.
+struct OutsideTargets {
+  std::string file;    // the profile's mcp.json
+  std::string socket;  // a socket bravebot-mcp listens on
+};
+
+// True where `path` lies in a place hidden from it (below Landlock ABI 9,
+// where others' sockets usually are), and not on a path of its own bound back
+// there: nothing is there for it, not even for a look.
+bool HiddenFromIt(const Confinement& confinement, const std::string& path) {
+  if (!confinement.socket_mask) return false;
+  for (const HiddenPlace& place : confinement.socket_mask->hidden) {
+    if (!IsSameOrBeneath(path, place.path)) continue;
+    for (const BoundBackPath& back : place.bound_back) {
+      if (IsSameOrBeneath(path, back.path)) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
 // What should happen to each check, and why, from the reach and the kernel.
 struct Expectation {
   bool allowed;
@@ -56,7 +77,8 @@ struct Expectation {
 };
 
 std::map<std::string, Expectation> Expectations(const Confinement& confinement,
-                                                const std::vector<std::string>& may_read) {
+                                                const std::vector<std::string>& may_read,
+                                                const OutsideTargets& outside) {
   const Reach& reach = confinement.reach;
   const int abi = confinement.landlock.abi;
   const std::string reach_says = "as its reach says";
@@ -66,7 +88,6 @@ std::map<std::string, Expectation> Expectations(const Confinement& confinement,
       {"write its home", {true, reach_says}},
       {"write the profile directory", {false, reach_says}},
       {"list your home", {false, reach_says}},
-      {"look at a path outside its reach", {true, "a look at any path is given"}},
       {"connect a socket in a directory it may write", {true, reach_says}},
       {"ptrace bravebot-mcp", {false, "seccomp refuses ptrace"}},
       {"use the kernel keyring", {false, "seccomp refuses keyctl"}},
@@ -74,9 +95,18 @@ std::map<std::string, Expectation> Expectations(const Confinement& confinement,
       {"mount a filesystem", {false, "seccomp refuses mount, and it holds no capability"}},
       {"unshare a user namespace", {false, "seccomp refuses unshare"}},
   };
-  expected["connect a socket outside its reach"] =
-      abi >= 9 ? Expectation{false, reach_says}
-               : Expectation{true, "this kernel cannot refuse it: ABI 9 is needed"};
+  const std::string hidden = "it lies in a place hidden from it, where others' sockets usually are";
+  expected["look at a path outside its reach"] =
+      HiddenFromIt(confinement, outside.file) ? Expectation{false, hidden}
+                                              : Expectation{true, "a look at any path is given"};
+  if (abi >= 9) {
+    expected["connect a socket outside its reach"] = {false, reach_says};
+  } else if (HiddenFromIt(confinement, outside.socket)) {
+    expected["connect a socket outside its reach"] = {false, hidden};
+  } else {
+    expected["connect a socket outside its reach"] = {
+        true, "this kernel cannot refuse it: ABI 9 is needed"};
+  }
   expected["connect an abstract socket outside its confinement"] =
       abi >= 6 ? Expectation{false, reach_says}
                : Expectation{true, "this kernel cannot refuse it: ABI 6 is needed"};
@@ -107,8 +137,10 @@ std::map<std::string, Expectation> Expectations(const Confinement& confinement,
 
 // Prints every attempt beside what was expected of it; 1 when any differs.
 int ReportProbe(const Declaration& declaration, const Confinement& confinement,
-                const std::vector<json>& attempts, bool as_json, CommandContext& context) {
-  std::map<std::string, Expectation> expected = Expectations(confinement, declaration.may_read);
+                const OutsideTargets& outside, const std::vector<json>& attempts, bool as_json,
+                CommandContext& context) {
+  std::map<std::string, Expectation> expected =
+      Expectations(confinement, declaration.may_read, outside);
   json rows = json::array();
   int contradictions = 0;
   std::string text = "reach --probe of " + declaration.alias + ", under Landlock ABI " +
@@ -178,7 +210,7 @@ int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profil
   ServerStartOptions options = StartOptionsFor(context, profile);
   options.program_override = probe;
   options.argv_override = [&](const Reach& reach) -> std::vector<std::string> {
-    json targets = {{"outside_file", profile.PathOf("mcp.json")},
+    json targets = {{"outside_file", profile.PathOf("mcp.json")},  // OutsideTargets::file
                     {"may_read", declaration.may_read},
                     {"working_directory", reach.working_directory},
                     {"home", reach.home},
@@ -211,7 +243,8 @@ int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profil
   const Confinement confinement = server->confinement();
   server->Stop();
   RemoveRunDirectory(*sockets);
-  return ReportProbe(declaration, confinement, attempts, as_json, context);
+  return ReportProbe(declaration, confinement, {profile.PathOf("mcp.json"), outside_socket},
+                     attempts, as_json, context);
 }
 
 }  // namespace bravebot

@@ -9,9 +9,26 @@
 namespace bravebot {
 namespace {
 
-constexpr char kLookAtAnyPath[] =
-    "a look at any path: whether something is there and what kind of thing it is, not what a "
-    "file holds or what a directory lists";
+constexpr char kWhatALookGives[] =
+    "whether something is there and what kind of thing it is, not what a file holds or what a "
+    "directory lists";
+
+std::string HiddenPlaces(const SocketMaskPlan& mask) {
+  std::string text;
+  for (size_t i = 0; i < mask.hidden.size(); ++i) {
+    if (i > 0) text += i + 1 == mask.hidden.size() ? " and " : ", ";
+    text += DisplayWord(mask.hidden[i].path);
+  }
+  return text;
+}
+
+std::string LookAtPaths(const Confinement& confinement) {
+  if (!confinement.socket_mask || confinement.socket_mask->hidden.empty()) {
+    return std::string("a look at any path: ") + kWhatALookGives;
+  }
+  return "a look at any path but what else is in " + HiddenPlaces(*confinement.socket_mask) + ": " +
+         kWhatALookGives;
+}
 
 std::string PathRows(const Reach& reach, PathAccess access) {
   size_t width = 0;
@@ -56,9 +73,27 @@ std::string Network(const LandlockPlan& landlock) {
                            : "every address, by IP, and any TCP port to listen on";
 }
 
-std::string LocalSockets(const LandlockPlan& landlock) {
-  return landlock.abi >= 9 ? "local sockets: only those in the directories it may write"
-                           : "local sockets: every one (see below)";
+std::string LocalSockets(const Confinement& confinement) {
+  if (confinement.landlock.abi >= 9)
+    return "local sockets: only those in the directories it may write";
+  if (!confinement.socket_mask) return "local sockets: every one (see below)";
+  return "local sockets: those in the directories it may write or read; " +
+         HiddenPlaces(*confinement.socket_mask) +
+         " are empty to it but for its own paths there, each an empty read-only mount with them "
+         "bound back (see below)";
+}
+
+// Which mechanism keeps the promise of local sockets.
+std::string SocketPromiseKeeper(const Confinement& confinement) {
+  if (confinement.landlock.abi >= 9) return "landlock";
+  return confinement.socket_mask ? "mounts" : "nothing";
+}
+
+std::vector<std::string> HiddenPlacePaths(const Confinement& confinement) {
+  std::vector<std::string> paths;
+  if (!confinement.socket_mask) return paths;
+  for (const HiddenPlace& place : confinement.socket_mask->hidden) paths.push_back(place.path);
+  return paths;
 }
 
 }  // namespace
@@ -91,8 +126,8 @@ std::string DisplayReach(const Declaration& declaration, const Confinement& conf
     }
   }
   text += "\n  the network: " + Network(landlock) + (landlock.abi >= 4 ? "" : " (see below)") +
-          "\n  " + LocalSockets(landlock) + "\n  " + Processes(confinement.isolation) + "\n  " +
-          kLookAtAnyPath +
+          "\n  " + LocalSockets(confinement) + "\n  " + Processes(confinement.isolation) + "\n  " +
+          LookAtPaths(confinement) +
           "\n  nothing else: the rest of your home, the workspace, other "
           "servers' homes and the profile directory's files\n\n";
   if (landlock.abi == 0) {
@@ -100,7 +135,9 @@ std::string DisplayReach(const Declaration& declaration, const Confinement& conf
         "this kernel enforces nothing of it: it has no Landlock, so the server is not started\n";
   } else {
     text += "this kernel enforces it with Landlock ABI " + std::to_string(landlock.abi) +
-            ", seccomp and dropped capabilities";
+            (confinement.socket_mask
+                 ? ", seccomp, dropped capabilities and a mount over each place of others' sockets"
+                 : ", seccomp and dropped capabilities");
     text += landlock.unkept_promises.empty() ? ", all of it\n" : ", except:\n";
   }
   for (const std::string& promise : landlock.unkept_promises) {
@@ -139,8 +176,12 @@ nlohmann::json ReachJson(const Declaration& declaration, const Confinement& conf
           {"paths", paths},
           {"not_given", not_given},
           {"network", Network(landlock)},
-          {"local_sockets", landlock.abi >= 9 ? "in the directories it may write" : "every one"},
+          {"local_sockets", landlock.abi >= 9         ? "in the directories it may write"
+                            : confinement.socket_mask ? "in the directories it may write or read"
+                                                      : "every one"},
           {"socket_directories", reach.socket_directories},
+          {"socket_promise_kept_by", SocketPromiseKeeper(confinement)},
+          {"hidden_places", HiddenPlacePaths(confinement)},
           {"processes",
            confinement.isolation.pid_namespace ? "a PID namespace of its own" : "the machine's"},
           {"read_only_view", confinement.isolation.user_namespace},

@@ -5,6 +5,7 @@
 #include "confine/digest.h"
 #include "confine/path_installs.h"
 #include "confine/paths.h"
+#include "confine/socket_places.h"
 #include "confine/system_paths.h"
 #include "confine/working_directory.h"
 
@@ -151,6 +152,7 @@ Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& in
   if (reach.working_directory != reach.temporary_directory) {
     reach.socket_directories.push_back(reach.working_directory);
   }
+  reach.socket_places = UsualSocketPlaces(inputs.user_home, *inputs.fs);
   return reach;
 }
 

@@ -60,6 +60,9 @@ struct Reach {
   std::vector<NotGranted> not_granted;  // what a rule left out, and why
   // Where a pathname socket may be connected to: the directories it may write.
   std::vector<std::string> socket_directories;
+  // Where the machine's other sockets usually are (confine/socket_places.h):
+  // hidden from it where Landlock cannot refuse a socket.
+  std::vector<std::string> socket_places;
 };
 
 // Computes the reach of `declaration` (a stdio server). Refuses a program that

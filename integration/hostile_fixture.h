@@ -10,11 +10,15 @@
 #define BRAVEBOT_INTEGRATION_HOSTILE_FIXTURE_H_
 
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -24,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/unique_fd.h"
 #include "integration/programs.h"
 #include "integration/run_command.h"
 
@@ -181,6 +186,24 @@ struct Expectations {
 // stays on whatever else is off.
 inline Expectations Everywhere(const std::string& words) { return {words, words, words, words}; }
 
+// A unix socket the test listens on: abstract when `path` starts with '@'.
+inline UniqueFd ListenOn(const std::string& path) {
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  struct sockaddr_un address = {};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.data(), std::min(path.size(), sizeof(address.sun_path) - 1));
+  socklen_t size = sizeof(address);
+  if (path[0] == '@') {
+    address.sun_path[0] = '\0';
+    size = static_cast<socklen_t>(offsetof(struct sockaddr_un, sun_path) + path.size());
+  }
+  if (!fd.valid() || ::bind(fd.get(), reinterpret_cast<struct sockaddr*>(&address), size) != 0 ||
+      ::listen(fd.get(), 4) != 0) {
+    return UniqueFd();
+  }
+  return fd;
+}
+
 // A variable in the probe's environment: named with -e NAME and read from the
 // caller's, so its value is never recorded as a file the server may read.
 using Named = std::vector<std::pair<std::string, std::string>>;
@@ -190,8 +213,11 @@ class HostileTest : public ::testing::Test {
   void SetUp() override {
     abi_ = LandlockAbi();
     if (abi_ == 0) GTEST_SKIP() << "this kernel has no Landlock: nothing can be confined";
+    // Not in /tmp: below Landlock ABI 9 /tmp is hidden from a server but for
+    // its own paths there (profiles/socket_mask_plan.h), and a file outside
+    // its reach would not be there for Landlock to refuse.
     std::string pattern =
-        FromEnvironment("BRAVEBOT_TEST_TMPDIR", "/tmp") + "/bravebot-hostile-XXXXXX";
+        FromEnvironment("BRAVEBOT_TEST_TMPDIR", "/var/tmp") + "/bravebot-hostile-XXXXXX";
     ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << pattern << ": " << std::strerror(errno);
     scenario_ = pattern;
     ASSERT_EQ(::chmod(scenario_.c_str(), 0755), 0);
@@ -275,6 +301,20 @@ class HostileTest : public ::testing::Test {
       std::filesystem::remove_all(entry, ignored);
     }
   }
+
+  // Below Landlock ABI 9, /tmp, /dev/shm, /run, /var/lib and the person's
+  // home are hidden from a server that has a mount namespace (profiles/
+  // socket_mask_plan.h): each an empty read-only mount with only its own
+  // paths bound back. What lies there is not there to refuse, and nothing can
+  // be made there: `words` (ENOENT or EROFS) under every set of layers with
+  // namespaces; without them, or from ABI 9, `otherwise`.
+  Expectations InAHiddenPlace(const std::string& words, const Expectations& otherwise) const {
+    if (abi_ >= 9) return otherwise;
+    return {words, words, words, otherwise.without_namespaces};
+  }
+
+  // The words of a refusal to read the person's home, with every layer on.
+  std::string ReadingTheHomeRefusedWith() const { return abi_ >= 9 ? kDenied : kNoSuchFile; }
 
   int abi_ = 0;
   std::string scenario_;

@@ -87,10 +87,10 @@ TEST_F(PlantedTest, APathEntrySwappedForALinkToTheHomeIsNotGranted) {
                 .status,
             0);
   const Named target = {{"TARGET", Path("home/secret")}};
-  ASSERT_TRUE(Refused(Start("pathy", target), kDenied));
+  ASSERT_TRUE(Refused(Start("pathy", target), ReadingTheHomeRefusedWith()));
 
   Replace(Path("work/bin"), Path("home"));
-  EXPECT_TRUE(Refused(Start("pathy", target), kDenied));
+  EXPECT_TRUE(Refused(Start("pathy", target), ReadingTheHomeRefusedWith()));
   EXPECT_THAT(Mcp({"reach", "pathy"}).out, HasSubstr("leads through the link " + Path("work/bin")));
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "integration/hostile_fixture.h"
 #include "integration/peers.h"
 #include "integration/run_command.h"
 #include "tests/temporary_directory.h"
@@ -102,7 +103,17 @@ TEST_F(RealServersTest, FilesystemWorksInItsDirectoryAndIsRefusedTheHome) {
 
   CommandOutput refused = call("read_text_file", {{"path", secret}});
   EXPECT_NE(refused.status, 0);
-  EXPECT_THAT(refused.out, HasSubstr("EACCES"));
+  if (LandlockAbi() >= 9) {
+    EXPECT_THAT(refused.out, HasSubstr("EACCES"));
+  } else {
+    // Below Landlock ABI 9 the home is hidden from it (profiles/
+    // socket_mask_plan.h): an empty mount, which Landlock refuses it to list,
+    // or, where /tmp holds it, not there at all, and then the server refuses
+    // in its own words a path it cannot find among the directories it was
+    // given.
+    EXPECT_THAT(refused.out,
+                ::testing::AnyOf(HasSubstr("EACCES"), HasSubstr("outside allowed directories")));
+  }
   EXPECT_THAT(refused.out, Not(HasSubstr("private")));
 }
 

@@ -86,8 +86,10 @@ void ResetSignals() {
     ReportStepAndExit(kErrorFd, ChildStep::kSignals, errno);
 }
 
-// The namespaces, the read-only view and the working directory, in that
-// order: the directory is entered on its writable copy.
+// The namespaces, the places of other sockets hidden, the read-only view and
+// the working directory, in that order: the view makes the tmpfs over those
+// places read-only with the rest, and the directory is entered on its
+// writable copy.
 void EnterWorld(const ChildPlan& plan) {
   const bool landlock = plan.ruleset_fd >= 0;
   if (int error = EnterUserNamespace(plan.isolation); error != 0) {
@@ -95,6 +97,9 @@ void EnterWorld(const ChildPlan& plan) {
   }
   if (int error = MountOwnProc(plan.isolation, landlock ? kRulesetFd : -1); error != 0) {
     ReportStepAndExit(kErrorFd, ChildStep::kOwnProc, error);
+  }
+  if (int error = HideSocketPlaces(plan.socket_mask); error != 0) {
+    ReportStepAndExit(kErrorFd, ChildStep::kSocketPlaces, error);
   }
   if (int error = EnterFilesystemView(plan.view); error != 0) {
     ReportStepAndExit(kErrorFd, ChildStep::kFilesystemView, error);

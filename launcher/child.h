@@ -17,6 +17,7 @@
 #include "launcher/child_report.h"
 #include "launcher/filesystem_view.h"
 #include "launcher/isolation.h"
+#include "launcher/socket_mask.h"
 #include "launcher/verified_path.h"
 
 namespace bravebot {
@@ -33,6 +34,7 @@ struct ChildPlan {
   const struct sock_fprog* seccomp;
   const CapabilityPlan* capabilities;
   IsolationStep isolation;
+  SocketMaskStep socket_mask;
   FilesystemViewStep view;
   // With a PID namespace: bravebot-mcp-init (an O_PATH descriptor), its
   // arguments (the Landlock flag, the program, then argv), and the filter

@@ -14,6 +14,8 @@ const char* ChildStepName(ChildStep step) {
       return "enter a user namespace of its own";
     case ChildStep::kOwnProc:
       return "mount a /proc of its own";
+    case ChildStep::kSocketPlaces:
+      return "hide the places other sockets are, all but its own paths there";
     case ChildStep::kFilesystemView:
       return "make the filesystem read-only outside its own directories";
     case ChildStep::kWorkingDirectory:

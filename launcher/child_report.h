@@ -13,6 +13,7 @@ enum class ChildStep : int {
   kDescriptors,
   kUserNamespace,
   kOwnProc,
+  kSocketPlaces,
   kFilesystemView,
   kWorkingDirectory,
   kSignals,

@@ -62,6 +62,37 @@ std::vector<VerifiedPathStep> Steps(const std::vector<VerifiedPath>& paths) {
   return steps;
 }
 
+// The hidden places as the child takes them: arrays of plain data, and
+// room for its descriptors, all made before it is started.
+struct SocketMaskSteps {
+  std::vector<PlaceToHideStep> places;
+  std::vector<BindBackStep> bound_back;
+  std::vector<int> scratch;
+
+  SocketMaskStep Step() { return {places.data(), static_cast<int>(places.size()), scratch.data()}; }
+};
+
+SocketMaskSteps StepsOf(const std::vector<PlaceToHide>& hidden) {
+  SocketMaskSteps steps;
+  size_t count = 0;
+  for (const PlaceToHide& place : hidden) count += place.bound_back.size();
+  // Reserved, so that the pointers the places hold stay where they point.
+  steps.bound_back.reserve(count);
+  steps.scratch.resize(count + 1);
+  for (const PlaceToHide& place : hidden) {
+    const BindBackStep* first = steps.bound_back.data() + steps.bound_back.size();
+    for (const BindBack& back : place.bound_back) {
+      steps.bound_back.push_back({{back.source.path.c_str(), back.source.device, back.source.inode},
+                                  back.relative.c_str(),
+                                  back.is_file});
+    }
+    steps.places.push_back({{place.place.path.c_str(), place.place.device, place.place.inode},
+                            first,
+                            static_cast<int>(place.bound_back.size())});
+  }
+  return steps;
+}
+
 // What the init reads (the filter, the environment) is handed over in a
 // memory file: the init is a program of its own, and the starter's memory is
 // not its to read. Sealed, so that what was written is what it reads.
@@ -128,6 +159,7 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
         environment_file,
         SealedMemoryFile("bravebot-environment", EnvironmentBlock(request.environment)));
   }
+  SocketMaskSteps socket_mask = StepsOf(request.hidden_places);
   std::vector<VerifiedPathStep> writable = Steps(request.view.writable);
   std::vector<int> view_scratch(2 * writable.size() + 1);
 
@@ -158,6 +190,7 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
   plan.capabilities = &request.capabilities;
   plan.isolation = {isolation.user_namespace, isolation.pid_namespace, isolation.uid_map.c_str(),
                     isolation.gid_map.c_str(), isolation.proc_access};
+  plan.socket_mask = socket_mask.Step();
   plan.view = {request.view.enabled, writable.data(), static_cast<int>(writable.size()),
                view_scratch.data()};
   plan.init_program_fd = isolation.pid_namespace ? InitProgramFd() : -1;

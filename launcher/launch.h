@@ -26,6 +26,7 @@
 #include "launcher/capabilities.h"
 #include "launcher/filesystem_view.h"
 #include "launcher/isolation.h"
+#include "launcher/socket_mask.h"
 #include "launcher/verified_path.h"
 #include "profiles/seccomp_filter.h"
 
@@ -48,6 +49,10 @@ struct LaunchRequest {
   SeccompProgram seccomp;
   CapabilityPlan capabilities;
   IsolationPlan isolation;
+  // Below Landlock ABI 9, in its mount namespace: empty where others'
+  // sockets usually are, but for its reach's paths (profiles/
+  // socket_mask_plan.h).
+  std::vector<PlaceToHide> hidden_places;
   FilesystemViewPlan view;
   ChildStdio stdio = ChildStdio::kPipes;
 };

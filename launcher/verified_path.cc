@@ -40,8 +40,10 @@ Result<UniqueFd> OpenWithoutLinks(const std::string& path, VerifiedPath* identit
   return fd;
 }
 
-int OpenVerifiedDirectory(const VerifiedPathStep& step) {
-  int fd = OpenAt2WithoutLinks(step.path, O_DIRECTORY);
+int OpenVerifiedDirectory(const VerifiedPathStep& step) { return OpenVerified(step, O_DIRECTORY); }
+
+int OpenVerified(const VerifiedPathStep& step, int flags) {
+  int fd = OpenAt2WithoutLinks(step.path, static_cast<unsigned long>(flags));
   if (fd < 0) return -errno;
   struct stat status;
   if (::fstat(fd, &status) != 0) {

@@ -37,6 +37,9 @@ struct VerifiedPathStep {
 // for another directory). Async-signal-safe.
 int OpenVerifiedDirectory(const VerifiedPathStep& step);
 
+// The same with `flags` (0 for a path of any kind): O_PATH is always added.
+int OpenVerified(const VerifiedPathStep& step, int flags);
+
 }  // namespace bravebot
 
 #endif  // BRAVEBOT_LAUNCHER_VERIFIED_PATH_H_

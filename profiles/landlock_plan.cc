@@ -30,11 +30,15 @@ std::vector<std::string> UnkeptPromises(int abi) {
     promises.push_back("abstract sockets and signals reach processes outside its confinement: " +
                        NeedsAbi(abi, 6));
   }
-  if (abi < 9) promises.push_back("every local socket is reachable: " + NeedsAbi(abi, 9));
+  if (abi < 9) promises.push_back(EveryLocalSocketUnkept(abi));
   return promises;
 }
 
 }  // namespace
+
+std::string EveryLocalSocketUnkept(int abi) {
+  return "every local socket is reachable: " + NeedsAbi(abi, 9);
+}
 
 uint64_t RightsFor(PathAccess access, bool is_file, int abi) {
   const uint64_t known = FilesystemRightsOf(abi);

@@ -21,6 +21,9 @@ namespace bravebot {
 // has none; above the newest known ABI, as the newest known).
 LandlockPlan PlanLandlock(const Reach& reach, int abi);
 
+// The unkept promise of sockets below ABI 9, as `abi` (1 to 8) words it.
+std::string EveryLocalSocketUnkept(int abi);
+
 // The rights a path of the reach is given, for `abi`.
 uint64_t RightsFor(PathAccess access, bool is_file, int abi);
 

@@ -33,6 +33,20 @@ std::vector<std::string> EnvironmentWords(const Reach& reach) {
   return words;
 }
 
+// A path as the Landlock rule's open found it, or found now; nothing where it
+// is missing, since it grants nothing.
+Result<std::optional<VerifiedPath>> IdentityOf(const std::string& path,
+                                               const std::vector<VerifiedPath>& opened) {
+  auto found = std::find_if(opened.begin(), opened.end(),
+                            [&](const VerifiedPath& one) { return one.path == path; });
+  if (found != opened.end()) return std::optional<VerifiedPath>(*found);
+  VerifiedPath identity;
+  Result<UniqueFd> fd = OpenWithoutLinks(path, &identity);
+  if (!fd && fd.error().errno_value() == ENOENT) return std::optional<VerifiedPath>();
+  if (!fd) return fd.error();
+  return std::optional<VerifiedPath>(identity);
+}
+
 // The directories it may write, each as the Landlock rule's open found it
 // (or found now, where no ruleset was made).
 Result<std::vector<VerifiedPath>> WritableDirectories(const Reach& reach,
@@ -40,17 +54,30 @@ Result<std::vector<VerifiedPath>> WritableDirectories(const Reach& reach,
   std::vector<VerifiedPath> writable;
   for (const ReachPath& path : reach.paths) {
     if (path.access != PathAccess::kReadWriteExecute || path.file_only) continue;
-    auto found = std::find_if(opened.begin(), opened.end(),
-                              [&](const VerifiedPath& one) { return one.path == path.path; });
-    if (found != opened.end()) {
-      writable.push_back(*found);
-      continue;
-    }
-    VerifiedPath identity;
-    BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd fd, OpenWithoutLinks(path.path, &identity));
-    writable.push_back(identity);
+    BRAVEBOT_ASSIGN_OR_RETURN(std::optional<VerifiedPath> identity, IdentityOf(path.path, opened));
+    if (!identity) return Error::FromErrno("open " + path.path, ENOENT);
+    writable.push_back(*identity);
   }
   return writable;
+}
+
+// The places of `mask`, each with what goes back beneath it, as found now.
+Result<std::vector<PlaceToHide>> PlacesToHide(const SocketMaskPlan& mask,
+                                              const std::vector<VerifiedPath>& opened) {
+  std::vector<PlaceToHide> places;
+  for (const HiddenPlace& hidden : mask.hidden) {
+    BRAVEBOT_ASSIGN_OR_RETURN(std::optional<VerifiedPath> place, IdentityOf(hidden.path, opened));
+    if (!place) continue;
+    PlaceToHide to_hide{*place, {}};
+    for (const BoundBackPath& back : hidden.bound_back) {
+      BRAVEBOT_ASSIGN_OR_RETURN(std::optional<VerifiedPath> source, IdentityOf(back.path, opened));
+      if (!source) continue;
+      to_hide.bound_back.push_back(
+          {*source, back.path.substr(hidden.path.size() + 1), back.is_file});
+    }
+    places.push_back(std::move(to_hide));
+  }
+  return places;
 }
 
 Result<VerifiedPath> FindVerified(const std::string& path,
@@ -197,8 +224,16 @@ Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces
   LandlockPlan plan = PlanLandlock(reach, kernel.landlock_abi);
   const IsolationSupport support = namespaces ? kernel.isolation : IsolationSupport{false, false};
   IsolationPlan isolation = PlanIsolation(support, ProcRights(reach, plan.abi));
+  std::optional<SocketMaskPlan> socket_mask;
+  if (plan.abi > 0 && plan.abi < 9 && isolation.user_namespace) {
+    socket_mask = PlanSocketMask(reach);
+    std::replace(plan.unkept_promises.begin(), plan.unkept_promises.end(),
+                 EveryLocalSocketUnkept(plan.abi),
+                 SocketPromiseKeptByMounts(*socket_mask, plan.abi));
+  }
   AddUnkeptIsolationPromises(isolation, plan.unkept_promises);
-  return Confinement{std::move(reach), std::move(plan), std::move(isolation)};
+  return Confinement{std::move(reach), std::move(plan), std::move(isolation),
+                     std::move(socket_mask)};
 }
 
 Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
@@ -264,6 +299,11 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   request.seccomp = *seccomp;
   request.capabilities = PlanCapabilities();
   request.isolation = confinement.isolation;
+  if (confinement.socket_mask && options.hide_socket_places) {
+    Result<std::vector<PlaceToHide>> hidden = PlacesToHide(*confinement.socket_mask, opened);
+    if (!hidden) return fail(hidden.error());
+    request.hidden_places = std::move(*hidden);
+  }
   request.view = PlanFilesystemView(std::move(*writable),
                                     request.isolation.user_namespace && options.read_only_view);
   // In its own user namespace it holds every capability there: drop them too.

@@ -24,6 +24,7 @@
 #include "launcher/isolation.h"
 #include "launcher/launch.h"
 #include "profiles/landlock_plan.h"
+#include "profiles/socket_mask_plan.h"
 #include "supervisor/policy/managed_policy.h"
 #include "supervisor/store/profile_directory.h"
 
@@ -51,15 +52,21 @@ struct ServerStartOptions {
   bool landlock = true;
   bool read_only_view = true;
   bool namespaces = true;
+  // Below Landlock ABI 9, the places of others' sockets hidden from it
+  // (profiles/socket_mask_plan.h). Off only for bench/start_bench.cc's
+  // measure of what hiding them costs a start.
+  bool hide_socket_places = true;
 };
 
 // What was computed to start a server: its reach, the Landlock plan for this
-// kernel, and the namespaces this machine allows it. All are what `reach`
-// prints.
+// kernel, the namespaces this machine allows it, and, where Landlock cannot
+// refuse a socket but a mount namespace is had, the places of others'
+// sockets hidden from it. All are what `reach` prints.
 struct Confinement {
   Reach reach;
   LandlockPlan landlock;
   IsolationPlan isolation;
+  std::optional<SocketMaskPlan> socket_mask;
 };
 
 // What this kernel offers a server: its Landlock ABI (0 for none) and the

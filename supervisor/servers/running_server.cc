@@ -60,8 +60,14 @@ std::shared_ptr<RunningServer::PendingLaunch> RunningServer::Start(
     // Abandoned: `server` goes here, and a ConfinedServer that goes stops.
     if (pending->io_ == nullptr) return;
     boost::asio::io_context& loop = *pending->io_;
+    // The loop's work goes with the handler, and ends on the loop's thread:
+    // once posted, the handler may run and the loop end, and its owner go,
+    // before this thread would take another step on it.
+    auto work = std::move(pending->work_);
+    pending->io_ = nullptr;
     boost::asio::post(loop, [&loop, server, events = std::move(events),
-                             launched = std::move(launched)]() mutable {
+                             launched = std::move(launched), work = std::move(work)]() mutable {
+      work.reset();
       if (!*server) return launched(server->error());
       std::shared_ptr<RunningServer> running(
           new RunningServer(loop, std::move(**server), std::move(events)));
@@ -70,8 +76,6 @@ std::shared_ptr<RunningServer::PendingLaunch> RunningServer::Start(
       running->WaitForEnd();
       launched(std::move(running));
     });
-    pending->io_ = nullptr;
-    pending->work_.reset();
   });
   return pending;
 }

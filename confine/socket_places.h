@@ -1,0 +1,24 @@
+// Where the machine's local sockets usually are: /run (with /var/run, a link
+// to it on most systems), /tmp, /dev/shm, /var/lib and the person's home.
+// Below Landlock ABI 9 nothing refuses connecting to a pathname socket, so
+// the launcher keeps the reach's promise (a socket only in a directory it may
+// write) by hiding these places behind empty mounts; this says which they are
+// on this machine. Pure: the filesystem is read through the view handed in.
+#ifndef BRAVEBOT_CONFINE_SOCKET_PLACES_H_
+#define BRAVEBOT_CONFINE_SOCKET_PLACES_H_
+
+#include <string>
+#include <vector>
+
+#include "confine/filesystem.h"
+
+namespace bravebot {
+
+// The places that are directories here, each with every link resolved (a
+// mount goes on the directory itself), none beneath another, sorted.
+// `user_home` is "" when there is none.
+std::vector<std::string> UsualSocketPlaces(const std::string& user_home, const FileSystemView& fs);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CONFINE_SOCKET_PLACES_H_
