@@ -60,8 +60,11 @@ int RunReach(const SimpleOptions& options, CommandContext& context) {
     context.out << RenderSeatbeltProfile(*reach);
     return kExitOk;
   }
-  const Confinement confinement =
-      ConfineReach(std::move(*reach), ProbeKernelOnce(), start.namespaces);
+  const KernelFacts kernel = ProbeKernelOnce();
+  if (Status known = RequireKnownIsolation(kernel, declaration->alias); !known.ok()) {
+    return Report(context, "reach", known.error());
+  }
+  const Confinement confinement = ConfineReach(std::move(*reach), kernel, start.namespaces);
   if (options.json) {
     context.out << JsonText(ReachJson(*declaration, confinement)) << "\n";
   } else {

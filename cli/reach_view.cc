@@ -77,10 +77,10 @@ std::string LocalSockets(const Confinement& confinement) {
   if (confinement.landlock.abi >= 9)
     return "local sockets: only those in the directories it may write";
   if (!confinement.socket_mask) return "local sockets: every one (see below)";
-  return "local sockets: those in the directories it may write or read; " +
+  return "local sockets: those in the directories it may write; " +
          HiddenPlaces(*confinement.socket_mask) +
-         " are empty to it but for its own paths there, each an empty read-only mount with them "
-         "bound back (see below)";
+         " are hidden from it but for its own paths there, each an empty read-only mount with "
+         "them bound back; a socket elsewhere stays reachable (see below)";
 }
 
 // Which mechanism keeps the promise of local sockets.
@@ -164,29 +164,31 @@ nlohmann::json ReachJson(const Declaration& declaration, const Confinement& conf
   for (const NotGranted& refused : reach.not_granted) {
     not_given.push_back({{"path", refused.path}, {"why", refused.why}});
   }
-  return {{"alias", declaration.alias},
-          {"digest", ComputeDigest(declaration).hex},
-          {"program", reach.program},
-          {"argv", reach.argv},
-          {"working_directory", reach.working_directory},
-          {"home", reach.home},
-          {"temporary_directory", reach.temporary_directory},
-          {"environment", environment},
-          {"unset_variables", reach.unset_variables},
-          {"paths", paths},
-          {"not_given", not_given},
-          {"network", Network(landlock)},
-          {"local_sockets", landlock.abi >= 9         ? "in the directories it may write"
-                            : confinement.socket_mask ? "in the directories it may write or read"
-                                                      : "every one"},
-          {"socket_directories", reach.socket_directories},
-          {"socket_promise_kept_by", SocketPromiseKeeper(confinement)},
-          {"hidden_places", HiddenPlacePaths(confinement)},
-          {"processes",
-           confinement.isolation.pid_namespace ? "a PID namespace of its own" : "the machine's"},
-          {"read_only_view", confinement.isolation.user_namespace},
-          {"landlock_abi", landlock.abi},
-          {"unkept_promises", landlock.unkept_promises}};
+  return {
+      {"alias", declaration.alias},
+      {"digest", ComputeDigest(declaration).hex},
+      {"program", reach.program},
+      {"argv", reach.argv},
+      {"working_directory", reach.working_directory},
+      {"home", reach.home},
+      {"temporary_directory", reach.temporary_directory},
+      {"environment", environment},
+      {"unset_variables", reach.unset_variables},
+      {"paths", paths},
+      {"not_given", not_given},
+      {"network", Network(landlock)},
+      {"local_sockets", landlock.abi >= 9 ? "in the directories it may write"
+                        : confinement.socket_mask
+                            ? "in the directories it may write, and any outside the hidden places"
+                            : "every one"},
+      {"socket_directories", reach.socket_directories},
+      {"socket_promise_kept_by", SocketPromiseKeeper(confinement)},
+      {"hidden_places", HiddenPlacePaths(confinement)},
+      {"processes",
+       confinement.isolation.pid_namespace ? "a PID namespace of its own" : "the machine's"},
+      {"read_only_view", confinement.isolation.user_namespace},
+      {"landlock_abi", landlock.abi},
+      {"unkept_promises", landlock.unkept_promises}};
 }
 
 }  // namespace bravebot

@@ -152,7 +152,8 @@ Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& in
   if (reach.working_directory != reach.temporary_directory) {
     reach.socket_directories.push_back(reach.working_directory);
   }
-  reach.socket_places = UsualSocketPlaces(inputs.user_home, *inputs.fs);
+  reach.socket_places = UsualSocketPlaces(
+      {inputs.user_home, inputs.account_home, inputs.profile.resolved_path}, *inputs.fs);
   return reach;
 }
 

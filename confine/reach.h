@@ -22,8 +22,11 @@ namespace bravebot {
 
 struct ReachInputs {
   const FileSystemView* fs = nullptr;
-  EnvironmentLookup getenv;           // the environment the server is started from
-  std::string user_home;              // the person's home, "" when there is none
+  EnvironmentLookup getenv;  // the environment the server is started from
+  std::string user_home;     // the person's home, "" when there is none
+  // The home the account has in the password database, where HOME names
+  // another: others' sockets may be in either. "" when there is none.
+  std::string account_home;
   ProfileLocation profile;            // the profile directory
   std::string system_temporary_root;  // "/tmp": where the run's directory is made
   std::string temporary_directory;    // this run's private directory (made at start)

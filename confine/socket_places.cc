@@ -6,9 +6,12 @@
 
 namespace bravebot {
 
-std::vector<std::string> UsualSocketPlaces(const std::string& user_home, const FileSystemView& fs) {
+std::vector<std::string> UsualSocketPlaces(const std::vector<std::string>& personal,
+                                           const FileSystemView& fs) {
   std::vector<std::string> candidates = {"/run", "/var/run", "/tmp", "/dev/shm", "/var/lib"};
-  if (!user_home.empty()) candidates.push_back(AbsolutePath(user_home, "/"));
+  for (const std::string& place : personal) {
+    if (!place.empty()) candidates.push_back(AbsolutePath(place, "/"));
+  }
   std::vector<std::string> places;
   for (const std::string& candidate : candidates) {
     std::optional<std::string> resolved = fs.ResolvedPath(candidate);

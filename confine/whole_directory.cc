@@ -19,6 +19,11 @@ bool HoldsProfile(const std::string& directory, const ProfileLocation& profile) 
          StrictlyBeneath(profile.resolved_path, directory);
 }
 
+// Where other programs keep their sockets, besides the system's temporary
+// directory: given whole, one would hold every socket there
+// (confine/socket_places.h).
+constexpr const char* kSocketPlaces[] = {"/run", "/var/run", "/dev/shm", "/var/lib"};
+
 }  // namespace
 
 std::string WhyNotWhole(const std::string& directory, const WholeDirectoryLimits& limits) {
@@ -36,12 +41,21 @@ std::string WhyNotWhole(const std::string& directory, const WholeDirectoryLimits
   if (StrictlyBeneath(limits.system_temporary_root, directory)) {
     return "it holds the system's temporary directory, where other programs keep their sockets";
   }
+  for (const std::string place : kSocketPlaces) {
+    if (directory == place) return "it is " + place + ", where other programs keep their sockets";
+    if (StrictlyBeneath(place, directory)) {
+      return "it holds " + place + ", where other programs keep their sockets";
+    }
+  }
   return "";
 }
 
 bool HoldsProtectedDirectory(const std::string& directory, const WholeDirectoryLimits& limits) {
   for (const std::string& home : limits.Homes()) {
     if (StrictlyBeneath(home, directory)) return true;
+  }
+  for (const std::string place : kSocketPlaces) {
+    if (StrictlyBeneath(place, directory)) return true;
   }
   return HoldsProfile(directory, limits.profile) ||
          StrictlyBeneath(limits.system_temporary_root, directory);

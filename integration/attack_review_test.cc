@@ -100,7 +100,7 @@ TEST_F(AttackReviewTest, HomeBinInPathDoesNotGiveAHomeReachedThroughALink) {
   CommandOutput run = Exec({"hostile-probe", "-e", "PATH", "-e", "TARGET", "--dir", Path("work"),
                             "--", ProbesDirectory() + "/read_outside"},
                            environment);
-  EXPECT_TRUE(Refused(run, ReadingTheHomeRefusedWith()));
+  EXPECT_TRUE(Refused(run, RefusedInAHiddenPlaceWith()));
   CommandOutput added = Mcp({"add", "homebin", "-e", "PATH", "--", "/bin/true"}, environment);
   ASSERT_EQ(added.status, 0) << added.err;
   const std::string reach = Mcp({"reach", "homebin"}, environment).out;
@@ -116,7 +116,7 @@ TEST_F(AttackReviewTest, LocalBinInPathGivesOnlyItselfWhenTheHomeIsReachedThroug
   CommandOutput run = Exec({"hostile-probe", "-e", "PATH", "-e", "TARGET", "--dir", Path("work"),
                             "--", ProbesDirectory() + "/read_outside"},
                            environment);
-  EXPECT_TRUE(Refused(run, ReadingTheHomeRefusedWith()));
+  EXPECT_TRUE(Refused(run, RefusedInAHiddenPlaceWith()));
 }
 
 TEST_F(AttackReviewTest, LocalBinInPathGivesOnlyItselfWhenHomeEndsInASlash) {
@@ -130,7 +130,7 @@ TEST_F(AttackReviewTest, LocalBinInPathGivesOnlyItselfWhenHomeEndsInASlash) {
   CommandOutput run = Exec({"hostile-probe", "-e", "PATH", "-e", "TARGET", "--dir", Path("work"),
                             "--", ProbesDirectory() + "/read_outside"},
                            environment);
-  EXPECT_TRUE(Refused(run, ReadingTheHomeRefusedWith()));
+  EXPECT_TRUE(Refused(run, RefusedInAHiddenPlaceWith()));
 }
 
 // --- System V IPC: no file, so no Landlock rule sees it ---

@@ -8,8 +8,9 @@
 //   confined-exec [--without-...] ALIAS     (a server declared with bravebot-mcp add)
 //
 // Each --without- flag turns one layer off, so the hostile battery proves each
-// of the others alone: Landlock without the read-only view, the view without
-// Landlock, and what a machine without user namespaces gets. Nothing a person
+// of the others alone: Landlock without the read-only view (and without the
+// mounts that hide the places of sockets), the view without Landlock, and
+// what a machine without user namespaces gets. Nothing a person
 // runs has these flags.
 #include <unistd.h>
 
@@ -85,6 +86,9 @@ int main(int argc, char** argv) {
   options.stdio = ChildStdio::kInherit;
   options.landlock = landlock;
   options.read_only_view = read_only_view;
+  // The mounts that hide the places of sockets below Landlock ABI 9 go with
+  // the view: without both, Landlock alone is proven.
+  options.hide_socket_places = read_only_view;
   options.namespaces = namespaces;
   Result<ConfinedServer> server = ConfinedServer::Start(*declaration, options);
   if (!server) {

@@ -135,7 +135,7 @@ inline const char* LayersName(Layers layers) {
     case Layers::kEvery:
       return "every layer";
     case Layers::kLandlockAlone:
-      return "Landlock without the read-only view";
+      return "Landlock without the read-only view or the hidden places";
     case Layers::kViewAlone:
       return "the read-only view without Landlock";
     case Layers::kWithoutNamespaces:
@@ -302,19 +302,20 @@ class HostileTest : public ::testing::Test {
     }
   }
 
-  // Below Landlock ABI 9, /tmp, /dev/shm, /run, /var/lib and the person's
-  // home are hidden from a server that has a mount namespace (profiles/
-  // socket_mask_plan.h): each an empty read-only mount with only its own
-  // paths bound back. What lies there is not there to refuse, and nothing can
-  // be made there: `words` (ENOENT or EROFS) under every set of layers with
-  // namespaces; without them, or from ABI 9, `otherwise`.
+  // Below Landlock ABI 9, /tmp, /dev/shm, /run, /var/lib, the person's home
+  // and the profile directory are hidden from a server that has a mount
+  // namespace (profiles/socket_mask_plan.h): each an empty read-only mount
+  // with only its own paths bound back. What lies there is not there to
+  // refuse, and nothing can be made there: `words` (ENOENT or EROFS) where
+  // the mounts are (with the view); without them, or from ABI 9, `otherwise`.
   Expectations InAHiddenPlace(const std::string& words, const Expectations& otherwise) const {
     if (abi_ >= 9) return otherwise;
-    return {words, words, words, otherwise.without_namespaces};
+    return {words, otherwise.landlock_alone, words, otherwise.without_namespaces};
   }
 
-  // The words of a refusal to read the person's home, with every layer on.
-  std::string ReadingTheHomeRefusedWith() const { return abi_ >= 9 ? kDenied : kNoSuchFile; }
+  // The words of a refusal to read what lies in a hidden place (the
+  // person's home, the profile directory), with every layer on.
+  std::string RefusedInAHiddenPlaceWith() const { return abi_ >= 9 ? kDenied : kNoSuchFile; }
 
   int abi_ = 0;
   std::string scenario_;

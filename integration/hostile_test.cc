@@ -60,11 +60,13 @@ TEST_F(HostileTest, ReadingTheUsersHomeIsRefused) {
 }
 
 TEST_F(HostileTest, ReadingTheDeclarationFileIsRefused) {
-  EXPECT_TRUE(Meets("read_mcp_json", {{"PROFILE", Profile()}}, {}, kLandlockRefusesReading));
+  EXPECT_TRUE(Meets("read_mcp_json", {{"PROFILE", Profile()}}, {},
+                    InAHiddenPlace(kNoSuchFile, kLandlockRefusesReading)));
 }
 
 TEST_F(HostileTest, RewritingTheDeclarationFileIsRefused) {
-  EXPECT_TRUE(Meets("write_mcp_json", {{"PROFILE", Profile()}}, {}, kBothRefuseWriting));
+  EXPECT_TRUE(Meets("write_mcp_json", {{"PROFILE", Profile()}}, {},
+                    InAHiddenPlace(kNoSuchFile, kBothRefuseWriting)));
 }
 
 TEST_F(HostileTest, ApprovingItselfIsRefused) {
@@ -76,12 +78,13 @@ TEST_F(HostileTest, ListingTheProfileDirectoryIsRefused) {
 }
 
 TEST_F(HostileTest, ReadingAnotherServersHomeIsRefused) {
-  EXPECT_TRUE(
-      Meets("read_other_home", {{"TARGET", OtherHome() + "/secret"}}, {}, kLandlockRefusesReading));
+  EXPECT_TRUE(Meets("read_other_home", {{"TARGET", OtherHome() + "/secret"}}, {},
+                    InAHiddenPlace(kNoSuchFile, kLandlockRefusesReading)));
 }
 
 TEST_F(HostileTest, WritingAnotherServersHomeIsRefused) {
-  EXPECT_TRUE(Meets("write_other_home", {{"TARGET_DIR", OtherHome()}}, {}, kBothRefuseWriting));
+  EXPECT_TRUE(Meets("write_other_home", {{"TARGET_DIR", OtherHome()}}, {},
+                    InAHiddenPlace(kNoSuchFile, kBothRefuseWriting)));
 }
 
 TEST_F(HostileTest, MakingAHomeBesideItsOwnIsRefused) {
@@ -180,7 +183,8 @@ TEST_F(HostileTest, SettingTheSetuidBitOnAProgramOutsideIsRefused) {
 
 TEST_F(HostileTest, ExposingTheDeclarationFileByItsModeIsRefused) {
   ASSERT_EQ(::chmod((Profile() + "/mcp.json").c_str(), 0600), 0);
-  EXPECT_TRUE(Meets("chmod_mcp_json", {{"PROFILE", Profile()}}, {}, kViewRefusesAttributes));
+  EXPECT_TRUE(Meets("chmod_mcp_json", {{"PROFILE", Profile()}}, {},
+                    InAHiddenPlace(kNoSuchFile, kViewRefusesAttributes)));
 }
 
 TEST_F(HostileTest, ChangingTheGroupOfAFileOutsideIsRefused) {
@@ -484,11 +488,11 @@ class SocketInTmp {
 };
 
 // Landlock refuses it from ABI 9. Below, where it has a mount namespace,
-// its place is hidden from it; without one nothing refuses it, as its reach
-// says, and that set of layers is not run.
+// its place is hidden from it; without the mounts nothing refuses it, as its
+// reach says, and those sets of layers are not run.
 Expectations SocketOutsideRefused(int abi) {
   if (abi >= 9) return {kDenied, kDenied, std::nullopt, kDenied};
-  return {kNoSuchFile, kNoSuchFile, kNoSuchFile, std::nullopt};
+  return {kNoSuchFile, std::nullopt, kNoSuchFile, std::nullopt};
 }
 
 TEST_F(HostileTest, ConnectingToAPathnameSocketInTmpIsRefused) {
@@ -503,6 +507,17 @@ TEST_F(HostileTest, ConnectingToAPathnameSocketInTheHomeIsRefused) {
   ASSERT_TRUE(listening.valid()) << std::strerror(errno);
   EXPECT_TRUE(
       Meets("pathname_socket", {{"TARGET", Path("home/socket")}}, {}, SocketOutsideRefused(abi_)));
+}
+
+// The profile directory, where other servers' homes are, is hidden with the
+// rest wherever it is (the scenario's is not in /tmp or the home). A socket
+// in another server's home would be the same, were its path short enough to
+// bind.
+TEST_F(HostileTest, ConnectingToASocketInTheProfileDirectoryIsRefused) {
+  UniqueFd listening = ListenOn(Profile() + "/socket");
+  ASSERT_TRUE(listening.valid()) << std::strerror(errno);
+  EXPECT_TRUE(Meets("pathname_socket", {{"TARGET", Profile() + "/socket"}}, {},
+                    SocketOutsideRefused(abi_)));
 }
 
 TEST_F(HostileTest, ConnectingToASocketThroughALinkItMadeIsRefused) {

@@ -74,7 +74,7 @@ TEST_F(PlantedTest, AFileItMayReadSwappedForALinkToMcpJsonIsNotGranted) {
   ASSERT_TRUE(Worked(Start("memory")));
 
   Replace(memory, Profile() + "/mcp.json");
-  EXPECT_TRUE(Refused(Start("memory"), kDenied));
+  EXPECT_TRUE(Refused(Start("memory"), RefusedInAHiddenPlaceWith()));
   EXPECT_THAT(Mcp({"reach", "memory"}).out,
               HasSubstr(memory + ": it leads through the link " + memory + " to " + Profile() +
                         "/mcp.json, out of " + Path("work")));
@@ -87,10 +87,10 @@ TEST_F(PlantedTest, APathEntrySwappedForALinkToTheHomeIsNotGranted) {
                 .status,
             0);
   const Named target = {{"TARGET", Path("home/secret")}};
-  ASSERT_TRUE(Refused(Start("pathy", target), ReadingTheHomeRefusedWith()));
+  ASSERT_TRUE(Refused(Start("pathy", target), RefusedInAHiddenPlaceWith()));
 
   Replace(Path("work/bin"), Path("home"));
-  EXPECT_TRUE(Refused(Start("pathy", target), ReadingTheHomeRefusedWith()));
+  EXPECT_TRUE(Refused(Start("pathy", target), RefusedInAHiddenPlaceWith()));
   EXPECT_THAT(Mcp({"reach", "pathy"}).out, HasSubstr("leads through the link " + Path("work/bin")));
 }
 

@@ -116,6 +116,11 @@ void EnterWorld(const ChildPlan& plan) {
 // The init is given the error pipe, the ruleset, the filter and the working
 // directory across its execve; it makes them close-on-exec again at once.
 [[noreturn]] void ExecInit(const ChildPlan& plan) {
+  // The init runs in the server's working directory, not its starter's,
+  // which may lie in a place hidden from the server.
+  if (::fchdir(kWorkingDirectoryFd) != 0) {
+    ReportStepAndExit(kErrorFd, ChildStep::kWorkingDirectory, errno);
+  }
   for (int fd : kHandedOver) {
     if (::fcntl(fd, F_SETFD, 0) != 0 && !(fd == kRulesetFd && errno == EBADF))
       ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);

@@ -10,7 +10,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "profiles/landlock_abi.h"
 
@@ -45,20 +50,79 @@ int WriteOwnMaps(const IsolationStep& step) {
   return error;
 }
 
+enum class Answer { kAllowed, kRefused, kUnknown };
+
+struct Tried {
+  Answer answer;
+  int error;  // what failed, where it did
+};
+
+// True where `error` says the kernel will not, rather than cannot now.
+bool KernelRefuses(int error) {
+  if (error == EPERM || error == EACCES || error == EINVAL || error == EUSERS) return true;
+  if (error != ENOSPC) return false;
+  // ENOSPC is a refusal only where no user namespace is allowed at all; a
+  // count reached is for want of resources.
+  std::ifstream limit("/proc/sys/user/max_user_namespaces");
+  long most = -1;
+  return limit >> most && most == 0;
+}
+
 // Starts a child in `flags`' namespaces that makes `step` and reports by its
-// exit status whether every step worked.
-bool ChildManages(unsigned long flags, const IsolationStep& step) {
+// exit status what came of it: 0 every step worked, else the errno of the
+// step that failed.
+Tried ChildManages(unsigned long flags, const IsolationStep& step) {
   pid_t pid =
       static_cast<pid_t>(::syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr));
-  if (pid < 0) return false;
+  if (pid < 0) {
+    const int error = errno;
+    return {KernelRefuses(error) ? Answer::kRefused : Answer::kUnknown, error};
+  }
   if (pid == 0) {
-    bool ok = EnterUserNamespace(step) == 0 && (!step.pid_namespace || MountOwnProc(step, -1) == 0);
-    ::_exit(ok ? 0 : 1);
+    int error = EnterUserNamespace(step);
+    if (error == 0 && step.pid_namespace) error = MountOwnProc(step, -1);
+    ::_exit(error > 0 && error < 256 ? error : (error == 0 ? 0 : EIO));
   }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!WIFEXITED(status)) return {Answer::kUnknown, EINTR};
+  const int error = WEXITSTATUS(status);
+  if (error == 0) return {Answer::kAllowed, 0};
+  return {KernelRefuses(error) ? Answer::kRefused : Answer::kUnknown, error};
+}
+
+// Tries again, briefly, what failed for want of resources.
+Tried ChildManagesWithin(unsigned long flags, const IsolationStep& step) {
+  Tried tried = ChildManages(flags, step);
+  for (int again = 0; again < 4 && tried.answer == Answer::kUnknown; ++again) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20 << again));
+    tried = ChildManages(flags, step);
+  }
+  return tried;
+}
+
+std::string Unknown(const char* what, int error) {
+  return std::string(what) + " failed: " + std::strerror(error);
+}
+
+IsolationSupport ProbeNow() {
+  IsolationPlan plan = PlanIsolation({true, true, ""}, 0);
+  IsolationStep step{true, true, plan.uid_map.c_str(), plan.gid_map.c_str(), 0};
+  // Every namespace at once first, which is what most machines allow: one
+  // child, not two, for the common answer (a fork is most of a probe's cost).
+  const unsigned long user_flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC;
+  Tried every = ChildManagesWithin(user_flags | CLONE_NEWPID, step);
+  if (every.answer == Answer::kAllowed) return {true, true, ""};
+  if (every.answer == Answer::kUnknown) {
+    return {false, false, Unknown("starting a child in namespaces of its own", every.error)};
+  }
+  step.pid_namespace = false;
+  Tried user = ChildManagesWithin(user_flags, step);
+  if (user.answer == Answer::kUnknown) {
+    return {false, false, Unknown("starting a child in a user namespace", user.error)};
+  }
+  return {user.answer == Answer::kAllowed, false, ""};
 }
 
 }  // namespace
@@ -76,17 +140,12 @@ IsolationPlan PlanIsolation(IsolationSupport support, uint64_t proc_access) {
 }
 
 IsolationSupport ProbeIsolation() {
-  static const IsolationSupport support = [] {
-    IsolationPlan plan = PlanIsolation({true, true}, 0);
-    IsolationStep step{true, true, plan.uid_map.c_str(), plan.gid_map.c_str(), 0};
-    // Every namespace at once first, which is what most machines allow: one
-    // child, not two, for the common answer (a fork is most of a probe's cost).
-    const unsigned long user_flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC;
-    step.pid_namespace = true;
-    if (ChildManages(user_flags | CLONE_NEWPID, step)) return IsolationSupport{true, true};
-    step.pid_namespace = false;
-    return IsolationSupport{ChildManages(user_flags, step), false};
-  }();
+  static std::mutex mutex;
+  static std::optional<IsolationSupport> answered;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (answered) return *answered;
+  IsolationSupport support = ProbeNow();
+  if (support.unknown.empty()) answered = support;
   return support;
 }
 

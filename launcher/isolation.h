@@ -22,9 +22,17 @@ namespace bravebot {
 struct IsolationSupport {
   bool user_namespace = false;  // with a mount namespace
   bool pid_namespace = false;   // inside the user namespace, with its own /proc mounted
+  // Empty when the machine answered. Else why it could not be learned: a
+  // clone that failed for want of memory or of processes (which another
+  // program of the same user can exhaust) says nothing of what the machine
+  // allows, and no server is started on a guess.
+  std::string unknown = "";
 };
 
-// What this machine allows, tried once, in children, and remembered.
+// What this machine allows, tried in children: a refusal only where the
+// kernel says no (EPERM, EINVAL, or no user namespace allowed at all), a
+// failure for want of resources tried again, and still unknown after that.
+// An answer is remembered; an unknown is tried again at the next call.
 IsolationSupport ProbeIsolation();
 
 struct IsolationPlan {

@@ -1,6 +1,7 @@
 #include "supervisor/servers/confined_server.h"
 
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -86,6 +87,19 @@ Result<VerifiedPath> FindVerified(const std::string& path,
     if (one.path == path) return one;
   }
   return Error(ErrorCode::kSystem, path + " is not among the directories the server may write");
+}
+
+// The running user's home as the password database has it ("" where it has
+// none): HOME may name another, and others' sockets may be in either.
+std::string AccountHome() {
+  struct passwd entry;
+  struct passwd* found = nullptr;
+  std::vector<char> buffer(16384);
+  if (::getpwuid_r(::geteuid(), &entry, buffer.data(), buffer.size(), &found) != 0 ||
+      found == nullptr || found->pw_dir == nullptr) {
+    return "";
+  }
+  return found->pw_dir;
 }
 
 // Every --dir mcp.json declares: each is a directory some server may write.
@@ -188,7 +202,21 @@ std::shared_future<KernelFacts>& KernelProbe() {
 
 void BeginKernelProbe() { KernelProbe(); }
 
-const KernelFacts& ProbeKernelOnce() { return KernelProbe().get(); }
+KernelFacts ProbeKernelOnce() {
+  KernelFacts facts = KernelProbe().get();
+  if (!facts.isolation.unknown.empty()) facts.isolation = ProbeIsolation();
+  return facts;
+}
+
+Status RequireKnownIsolation(const KernelFacts& kernel, const std::string& alias) {
+  if (kernel.isolation.unknown.empty()) return {};
+  return Error(ErrorCode::kNotStarted,
+               alias +
+                   " was not started: whether this machine allows the namespaces a server starts "
+                   "in could not be learned (" +
+                   kernel.isolation.unknown +
+                   "), and nothing is started on a guess; try again once fewer processes run");
+}
 
 Result<Reach> ComputeServerReach(const Declaration& declaration, const ServerStartOptions& options,
                                  const std::string& temporary_directory,
@@ -204,6 +232,7 @@ Result<Reach> ComputeServerReach(const Declaration& declaration, const ServerSta
   inputs.fs = options.fs;
   inputs.getenv = options.getenv;
   inputs.user_home = options.user_home;
+  inputs.account_home = AccountHome();
   inputs.profile = {options.profile->path(), options.profile->resolved_path()};
   inputs.system_temporary_root = options.system_temporary_root;
   inputs.temporary_directory = temporary_directory;
@@ -222,7 +251,7 @@ Result<Reach> ComputeServerReach(const Declaration& declaration, const ServerSta
 
 Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces) {
   LandlockPlan plan = PlanLandlock(reach, kernel.landlock_abi);
-  const IsolationSupport support = namespaces ? kernel.isolation : IsolationSupport{false, false};
+  const IsolationSupport support = namespaces ? kernel.isolation : IsolationSupport{};
   IsolationPlan isolation = PlanIsolation(support, ProcRights(reach, plan.abi));
   std::optional<SocketMaskPlan> socket_mask;
   if (plan.abi > 0 && plan.abi < 9 && isolation.user_namespace) {
@@ -267,8 +296,13 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   Result<Reach> computed = ComputeServerReach(declaration, options, run_directory, *program);
   if (!computed) return fail(computed.error());
   // The kernel's facts last: the probe that learns them runs meanwhile.
-  Confinement confinement =
-      ConfineReach(std::move(*computed), ProbeKernelOnce(), options.namespaces);
+  const KernelFacts kernel = ProbeKernelOnce();
+  if (options.namespaces) {
+    if (Status known = RequireKnownIsolation(kernel, declaration.alias); !known.ok()) {
+      return fail(known.error());
+    }
+  }
+  Confinement confinement = ConfineReach(std::move(*computed), kernel, options.namespaces);
   if (confinement.landlock.abi == 0) {
     return fail(Error(ErrorCode::kNotStarted,
                       declaration.alias +

@@ -54,7 +54,8 @@ struct ServerStartOptions {
   bool namespaces = true;
   // Below Landlock ABI 9, the places of others' sockets hidden from it
   // (profiles/socket_mask_plan.h). Off only for bench/start_bench.cc's
-  // measure of what hiding them costs a start.
+  // measure of what hiding them costs a start, and with the view in the
+  // hostile battery.
   bool hide_socket_places = true;
 };
 
@@ -71,12 +72,18 @@ struct Confinement {
 
 // What this kernel offers a server: its Landlock ABI (0 for none) and the
 // namespaces an unprivileged process may make. Probed once a process, and
-// given as it was then ever after.
+// given as it was then ever after, but for namespaces that could not be
+// learned (IsolationSupport::unknown), which are probed again each time.
 struct KernelFacts {
   int landlock_abi = 0;
   IsolationSupport isolation;
 };
-const KernelFacts& ProbeKernelOnce();
+KernelFacts ProbeKernelOnce();
+
+// Refused, with the reason, where the namespaces a server is to start in
+// could not be learned: nothing is started on a guess, since a guess of none
+// would start it with neither the read-only view nor a PID namespace.
+Status RequireKnownIsolation(const KernelFacts& kernel, const std::string& alias);
 // Begins the probe on a thread of its own, if it has not begun, so that its
 // child (most of its cost) runs while the caller computes a reach;
 // ProbeKernelOnce waits for it.

@@ -71,5 +71,20 @@ TEST(WholeDirectoryTest, NoHomeLimitsNothing) {
   EXPECT_THAT(WhyNotWhole("/home", limits), IsEmpty());
 }
 
+// Given whole, one of these would hold every socket other programs keep
+// there: a program in one gets only itself (a program at /run/p, say).
+TEST(WholeDirectoryTest, NeverAPlaceWhereOtherProgramsKeepTheirSockets) {
+  WholeDirectoryLimits limits{"/home/u", {"/home/u/.bravebot", "/home/u/.bravebot"}, "/tmp", ""};
+  for (const std::string place : {"/run", "/var/run", "/dev/shm", "/var/lib"}) {
+    EXPECT_THAT(WhyNotWhole(place, limits), HasSubstr("where other programs keep their sockets"))
+        << place;
+  }
+  EXPECT_THAT(WhyNotWhole("/var", limits), HasSubstr("where other programs keep their sockets"));
+  EXPECT_TRUE(HoldsProtectedDirectory("/var", limits));
+  // Beneath one, a directory of its own may be given whole.
+  EXPECT_THAT(WhyNotWhole("/var/lib/flatpak/exports/bin", limits), IsEmpty());
+  EXPECT_THAT(WhyNotWhole("/run-tools", limits), IsEmpty());
+}
+
 }  // namespace
 }  // namespace bravebot
