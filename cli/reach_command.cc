@@ -60,8 +60,7 @@ int RunReach(const SimpleOptions& options, CommandContext& context) {
     context.out << RenderSeatbeltProfile(*reach);
     return kExitOk;
   }
-  const Confinement confinement =
-      ConfineReach(std::move(*reach), ProbeKernelOnce(), start.namespaces);
+  const Confinement confinement = ConfineServerReach(std::move(*reach), start);
   if (options.json) {
     context.out << JsonText(ReachJson(*declaration, confinement)) << "\n";
   } else {

@@ -61,7 +61,9 @@ class AttackReviewTest : public HostileTest {
     std::vector<std::string> argv = {ConfinedExec()};
     for (const std::string& flag : LayersFlags(layers)) argv.push_back(flag);
     argv.insert(argv.end(), words.begin(), words.end());
-    return RunCommand(argv, environment, scenario_);
+    std::vector<std::string> with_backend = environment;
+    for (const std::string& variable : LayersEnvironment(layers)) with_backend.push_back(variable);
+    return RunCommand(argv, with_backend, scenario_);
   }
 
   // A person's home at realhome, named through the link linkhome (as when
@@ -159,9 +161,11 @@ class SharedSegment {
 TEST_F(AttackReviewTest, ASharedMemorySegmentOfAnotherProgramIsOutOfReach) {
   SharedSegment segment;
   ASSERT_GE(segment.id(), 0) << std::strerror(errno);
-  // In an IPC namespace of its own the segment does not exist (EINVAL).
+  // In an IPC namespace of its own, ours or bwrap's, the segment does not
+  // exist (EINVAL).
   EXPECT_TRUE(Meets("sysv_shm_outside", {{"SHM_ID", std::to_string(segment.id())}}, {},
-                    {"Invalid argument", "Invalid argument", "Invalid argument", std::nullopt}));
+                    {"Invalid argument", "Invalid argument", "Invalid argument", std::nullopt,
+                     "Invalid argument"}));
 }
 
 TEST_F(AttackReviewTest, ASharedMemorySegmentOfAnotherProgramIsOutOfReachWithoutNamespaces) {
@@ -169,7 +173,7 @@ TEST_F(AttackReviewTest, ASharedMemorySegmentOfAnotherProgramIsOutOfReachWithout
   SharedSegment segment;
   ASSERT_GE(segment.id(), 0) << std::strerror(errno);
   EXPECT_TRUE(Meets("sysv_shm_outside", {{"SHM_ID", std::to_string(segment.id())}}, {},
-                    {std::nullopt, std::nullopt, std::nullopt, kNotPermitted}));
+                    {std::nullopt, std::nullopt, std::nullopt, kNotPermitted, std::nullopt}));
 }
 
 // --- What it leaves in its own directory for others to run ---
@@ -179,33 +183,38 @@ TEST_F(AttackReviewTest, AProgramItLeavesInItsDirectoryIsNeitherSetuidNorSetgid)
   // (as root, where bravebot-mcp runs as root): the view makes the rest of
   // the machine read-only, not the server's own directories, and no new
   // privileges binds only the server.
-  CommandOutput run = Exec({"planter", "--dir", Path("work"), "--", "/bin/sh", "-c",
-                            "cp /bin/true ./setuid; chmod 4755 ./setuid; "
-                            "cp /bin/true ./setgid; chmod 2755 ./setgid; "
-                            "install -m 4755 /bin/true ./installed; exit 0"},
-                           Environment(Path("home"), "/usr/bin:/bin"));
-  ASSERT_EQ(run.status, 0) << run.out << run.err;
-  EXPECT_THAT(run.err, HasSubstr(kNotPermitted));
-  for (const char* name : {"setuid", "setgid", "installed"}) {
-    struct stat status;
-    ASSERT_EQ(::stat(Path(std::string("work/") + name).c_str(), &status), 0) << name;
-    EXPECT_EQ(status.st_mode & (S_ISUID | S_ISGID), 0u)
-        << "the server left work/" << name << " with mode " << std::oct << (status.st_mode & 07777);
+  for (Layers layers : {Layers::kEvery, Layers::kBubblewrap}) {
+    CommandOutput run = Exec({"planter", "--dir", Path("work"), "--", "/bin/sh", "-c",
+                              "cp /bin/true ./setuid; chmod 4755 ./setuid; "
+                              "cp /bin/true ./setgid; chmod 2755 ./setgid; "
+                              "install -m 4755 /bin/true ./installed; exit 0"},
+                             Environment(Path("home"), "/usr/bin:/bin"), layers);
+    ASSERT_EQ(run.status, 0) << LayersName(layers) << run.out << run.err;
+    EXPECT_THAT(run.err, HasSubstr(kNotPermitted)) << LayersName(layers);
+    for (const char* name : {"setuid", "setgid", "installed"}) {
+      struct stat status;
+      ASSERT_EQ(::stat(Path(std::string("work/") + name).c_str(), &status), 0) << name;
+      EXPECT_EQ(status.st_mode & (S_ISUID | S_ISGID), 0u)
+          << "the server left work/" << name << " with mode " << std::oct
+          << (status.st_mode & 07777) << " under " << LayersName(layers);
+    }
+    ForgetWhatTheProbeMade();
   }
 }
 
-// --- Daemons, without a PID namespace ---
+// --- Daemons, without a PID namespace, and in bwrap's ---
 
 TEST_F(AttackReviewTest, AChainOfDaemonsDeeperThanEndStraysPassesEndsWhenItStops) {
   // Each link of the chain is a session of its own and the parent of the
   // next: when the server ends, only the first becomes the starter's child,
-  // and EndStrays peels one link a pass, 50 passes at most.
+  // and EndStrays peels one link a pass, 50 passes at most. In a PID
+  // namespace, ours or bwrap's, the whole chain ends with its first process.
   WriteFile(Path("work/chain.sh"),
             "n=$1\n"
             "if [ \"$n\" -gt 0 ]; then setsid /bin/sh \"$0\" $((n-1)) \"$2\" & else : > done; fi\n"
             "exec sleep \"$2\"\n",
             0644);
-  for (Layers layers : {Layers::kEvery, Layers::kWithoutNamespaces}) {
+  for (Layers layers : {Layers::kEvery, Layers::kWithoutNamespaces, Layers::kBubblewrap}) {
     const std::string marker =
         "27" + std::to_string(::getpid()) + std::to_string(static_cast<int>(layers)) + ".7";
     std::filesystem::remove(Path("work/done"));

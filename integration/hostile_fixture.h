@@ -85,9 +85,19 @@ inline std::string Describe(const CommandOutput& output) {
   }
 }
 
+// bwrap's own words when it could not set the sandbox up; it then exits 1,
+// which is no refusal of the probe's.
+inline bool BubblewrapFailed(const CommandOutput& output) {
+  return output.err.find("bwrap: ") != std::string::npos;
+}
+
 // Refused, and saying `words` (an errno's text) when given.
 inline ::testing::AssertionResult Refused(const CommandOutput& output,
                                           const std::string& words = "") {
+  if (BubblewrapFailed(output)) {
+    return ::testing::AssertionFailure()
+           << "bubblewrap did not start the probe" << Describe(output);
+  }
   if (output.status != kRefused) return ::testing::AssertionFailure() << Describe(output);
   if (output.out.find(words) == std::string::npos) {
     return ::testing::AssertionFailure()
@@ -112,18 +122,25 @@ inline constexpr char kCrossDevice[] = "Invalid cross-device link";  // EXDEV
 inline constexpr char kHoldsNoDescriptor[] = "holds no descriptor";
 // Not a refusal: the attempt must work.
 inline constexpr char kWorks[] = "(works)";
+// Under bubblewrap: a path outside its binds is not there (ENOENT, kNoSuchFile),
+// and its root outside them is read-only (EROFS, kReadOnly).
 
 // Which layers of confinement a probe runs under. Every layer is what a server
 // gets; each of the others turns one layer off (confined-exec's --without-
 // flags), so that a probe proves the layer meant to refuse it, not one that
 // happened to refuse first: with the read-only view on, a write outside fails
-// with EROFS before Landlock is ever asked.
+// with EROFS before Landlock is ever asked. The last is the other backend:
+// bubblewrap with our seccomp filter, as a kernel without Landlock gets it.
 enum class Layers {
   kEvery,              // Landlock, the read-only view, namespaces, seccomp, no capabilities
   kLandlockAlone,      // no read-only view
   kViewAlone,          // no Landlock
   kWithoutNamespaces,  // a machine without user namespaces: no view, no PID namespace
+  kBubblewrap,         // bwrap's binds and namespaces, seccomp, no capabilities
 };
+
+inline constexpr Layers kAllLayers[] = {Layers::kEvery, Layers::kLandlockAlone, Layers::kViewAlone,
+                                        Layers::kWithoutNamespaces, Layers::kBubblewrap};
 
 inline const char* LayersName(Layers layers) {
   switch (layers) {
@@ -135,6 +152,8 @@ inline const char* LayersName(Layers layers) {
       return "the read-only view without Landlock";
     case Layers::kWithoutNamespaces:
       return "no user or PID namespace";
+    case Layers::kBubblewrap:
+      return "bubblewrap";
   }
   return "";
 }
@@ -149,18 +168,28 @@ inline std::vector<std::string> LayersFlags(Layers layers) {
       return {"--without-landlock"};
     case Layers::kWithoutNamespaces:
       return {"--without-namespaces"};
+    case Layers::kBubblewrap:
+      return {};
   }
+  return {};
+}
+
+// What confined-exec's environment adds: the backend it is to use.
+inline std::vector<std::string> LayersEnvironment(Layers layers) {
+  if (layers == Layers::kBubblewrap) return {"BRAVEBOT_BACKEND=bubblewrap"};
   return {};
 }
 
 // What a probe must meet under each set of layers: the words of the errno it
 // is refused with (kWorks where it must work), or nothing where that set is
-// not the one that decides it, and the probe is not run under it.
+// not the one that decides it, and the probe is not run under it. The
+// bubblewrap column has no default: every probe says what bubblewrap gives it.
 struct Expectations {
   std::optional<std::string> every;
   std::optional<std::string> landlock_alone;
   std::optional<std::string> view_alone;
   std::optional<std::string> without_namespaces;
+  std::optional<std::string> bubblewrap;
 
   const std::optional<std::string>& For(Layers layers) const {
     switch (layers) {
@@ -172,6 +201,8 @@ struct Expectations {
         return view_alone;
       case Layers::kWithoutNamespaces:
         return without_namespaces;
+      case Layers::kBubblewrap:
+        return bubblewrap;
     }
     return every;
   }
@@ -179,7 +210,9 @@ struct Expectations {
 
 // The same words under every set of layers: a refusal of seccomp's, which
 // stays on whatever else is off.
-inline Expectations Everywhere(const std::string& words) { return {words, words, words, words}; }
+inline Expectations Everywhere(const std::string& words) {
+  return {words, words, words, words, words};
+}
 
 // A variable in the probe's environment: named with -e NAME and read from the
 // caller's, so its value is never recorded as a file the server may read.
@@ -236,6 +269,7 @@ class HostileTest : public ::testing::Test {
     words.push_back("hostile-probe");
     std::vector<std::string> environment = {"BRAVEBOT_HOME=" + Profile(), "HOME=" + Path("home"),
                                             "PATH=/usr/bin:/bin"};
+    for (const std::string& variable : LayersEnvironment(layers)) environment.push_back(variable);
     for (const auto& [name, value] : named) {
       words.insert(words.end(), {"-e", name});
       environment.push_back(name + "=" + value);
@@ -251,8 +285,7 @@ class HostileTest : public ::testing::Test {
                                    const std::vector<std::string>& arguments,
                                    const Expectations& expected) const {
     std::string failures;
-    for (Layers layers :
-         {Layers::kEvery, Layers::kLandlockAlone, Layers::kViewAlone, Layers::kWithoutNamespaces}) {
+    for (Layers layers : kAllLayers) {
       const std::optional<std::string>& words = expected.For(layers);
       if (!words) continue;
       CommandOutput output = Run(probe, named, arguments, layers);

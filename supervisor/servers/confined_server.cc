@@ -15,8 +15,10 @@
 
 #include "confine/digest.h"
 #include "confine/paths.h"
+#include "launcher/bubblewrap_launch.h"
 #include "launcher/filesystem_view.h"
 #include "launcher/landlock_ruleset.h"
+#include "profiles/bubblewrap_links.h"
 #include "supervisor/policy/session_plan.h"
 #include "supervisor/servers/stray_processes.h"
 #include "supervisor/store/declaration_store.h"
@@ -157,6 +159,50 @@ std::shared_future<KernelFacts>& KernelProbe() {
   return probe;
 }
 
+// Our launcher's: namespaces, the read-only view, Landlock, seccomp last.
+Result<LaunchedChild> LaunchUnderLandlock(const Confinement& confinement,
+                                          const ServerStartOptions& options) {
+  LaunchRequest request;
+  std::vector<VerifiedPath> opened;
+  if (options.landlock) {
+    Result<UniqueFd> ruleset = CreateLandlockRuleset(confinement.landlock, &opened);
+    if (!ruleset) return ruleset.error();
+    request.landlock_ruleset = std::move(*ruleset);
+  } else {
+    request.without_landlock = true;
+  }
+  const Result<SeccompProgram>& seccomp = SeccompFilter(confinement.isolation.user_namespace);
+  if (!seccomp) return seccomp.error();
+  const Reach& reach = confinement.reach;
+  Result<std::vector<VerifiedPath>> writable = WritableDirectories(reach, opened);
+  if (!writable) return writable.error();
+  Result<VerifiedPath> working_directory = FindVerified(reach.working_directory, *writable);
+  if (!working_directory) return working_directory.error();
+
+  request.program = reach.program;
+  request.argv = reach.argv;
+  request.environment = EnvironmentWords(reach);
+  request.working_directory = std::move(*working_directory);
+  request.seccomp = *seccomp;
+  request.capabilities = PlanCapabilities();
+  request.isolation = confinement.isolation;
+  request.view = PlanFilesystemView(std::move(*writable),
+                                    request.isolation.user_namespace && options.read_only_view);
+  // In its own user namespace it holds every capability there: drop them too.
+  if (request.isolation.user_namespace) request.capabilities.drop = true;
+  request.stdio = options.stdio;
+  return Launch(request);
+}
+
+// bwrap's namespaces and binds, with our seccomp filter loaded last by bwrap.
+Result<LaunchedChild> LaunchUnderBubblewrap(const Confinement& confinement,
+                                            const ServerStartOptions& options) {
+  const Result<SeccompProgram>& seccomp = SeccompFilter(true);
+  if (!seccomp) return seccomp.error();
+  BubblewrapLaunchRequest request{confinement.bubblewrap, *seccomp, options.stdio};
+  return LaunchInBubblewrap(request);
+}
+
 }  // namespace
 
 void BeginKernelProbe() { KernelProbe(); }
@@ -193,12 +239,35 @@ Result<Reach> ComputeServerReach(const Declaration& declaration, const ServerSta
   return reach;
 }
 
-Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces) {
+Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces,
+                         BackendChoice backend, const std::vector<BubblewrapLink>& links) {
   LandlockPlan plan = PlanLandlock(reach, kernel.landlock_abi);
+  if (backend.backend == Backend::kBubblewrap) {
+    // bwrap's namespaces: its own user, mount, PID and IPC ones, whatever our
+    // probe of the kernel found, since bwrap makes them itself.
+    IsolationPlan isolation = PlanIsolation({true, true}, 0);
+    BubblewrapPlan bubblewrap = PlanBubblewrap(reach, links);
+    return Confinement{std::move(reach), std::move(plan), std::move(isolation), std::move(backend),
+                       std::move(bubblewrap)};
+  }
   const IsolationSupport support = namespaces ? kernel.isolation : IsolationSupport{false, false};
   IsolationPlan isolation = PlanIsolation(support, ProcRights(reach, plan.abi));
   AddUnkeptIsolationPromises(isolation, plan.unkept_promises);
-  return Confinement{std::move(reach), std::move(plan), std::move(isolation)};
+  return Confinement{
+      std::move(reach), std::move(plan), std::move(isolation), std::move(backend), {}};
+}
+
+BackendChoice ChooseBackendHere(const EnvironmentLookup& getenv) {
+  const char* asked = getenv ? getenv(kBackendVariable) : nullptr;
+  return ChooseBackend(asked, ProbeKernelOnce().landlock_abi, ProbeBubblewrapOnce);
+}
+
+Confinement ConfineServerReach(Reach reach, const ServerStartOptions& options) {
+  BackendChoice backend = ChooseBackendHere(options.getenv);
+  std::vector<BubblewrapLink> links;
+  if (backend.backend == Backend::kBubblewrap) links = BubblewrapLinks(reach, *options.fs);
+  return ConfineReach(std::move(reach), ProbeKernelOnce(), options.namespaces, std::move(backend),
+                      links);
 }
 
 Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
@@ -232,44 +301,15 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   Result<Reach> computed = ComputeServerReach(declaration, options, run_directory, *program);
   if (!computed) return fail(computed.error());
   // The kernel's facts last: the probe that learns them runs meanwhile.
-  Confinement confinement =
-      ConfineReach(std::move(*computed), ProbeKernelOnce(), options.namespaces);
-  if (confinement.landlock.abi == 0) {
-    return fail(Error(ErrorCode::kNotStarted,
-                      declaration.alias +
-                          " was not started: this kernel has no Landlock, so nothing of its reach "
-                          "could be enforced"));
+  Confinement confinement = ConfineServerReach(std::move(*computed), options);
+  if (confinement.backend.backend == Backend::kNone) {
+    std::string why = declaration.alias;
+    why.append(" was not started: ").append(confinement.backend.why_none);
+    return fail(Error(ErrorCode::kNotStarted, why));
   }
-  LaunchRequest request;
-  std::vector<VerifiedPath> opened;
-  if (options.landlock) {
-    Result<UniqueFd> ruleset = CreateLandlockRuleset(confinement.landlock, &opened);
-    if (!ruleset) return fail(ruleset.error());
-    request.landlock_ruleset = std::move(*ruleset);
-  } else {
-    request.without_landlock = true;
-  }
-  const Result<SeccompProgram>& seccomp = SeccompFilter(confinement.isolation.user_namespace);
-  if (!seccomp) return fail(seccomp.error());
-  const Reach& reach = confinement.reach;
-  Result<std::vector<VerifiedPath>> writable = WritableDirectories(reach, opened);
-  if (!writable) return fail(writable.error());
-  Result<VerifiedPath> working_directory = FindVerified(reach.working_directory, *writable);
-  if (!working_directory) return fail(working_directory.error());
-
-  request.program = reach.program;
-  request.argv = reach.argv;
-  request.environment = EnvironmentWords(reach);
-  request.working_directory = std::move(*working_directory);
-  request.seccomp = *seccomp;
-  request.capabilities = PlanCapabilities();
-  request.isolation = confinement.isolation;
-  request.view = PlanFilesystemView(std::move(*writable),
-                                    request.isolation.user_namespace && options.read_only_view);
-  // In its own user namespace it holds every capability there: drop them too.
-  if (request.isolation.user_namespace) request.capabilities.drop = true;
-  request.stdio = options.stdio;
-  Result<LaunchedChild> child = Launch(request);
+  Result<LaunchedChild> child = confinement.backend.backend == Backend::kBubblewrap
+                                    ? LaunchUnderBubblewrap(confinement, options)
+                                    : LaunchUnderLandlock(confinement, options);
   if (!child) return fail(child.error());
   RunningServers().Add(child->pid);
   // Our child, not yet reaped: the number cannot name another process.

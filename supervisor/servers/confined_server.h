@@ -23,8 +23,10 @@
 #include "confine/reach.h"
 #include "launcher/isolation.h"
 #include "launcher/launch.h"
+#include "profiles/bubblewrap_plan.h"
 #include "profiles/landlock_plan.h"
 #include "supervisor/policy/managed_policy.h"
+#include "supervisor/servers/backend_choice.h"
 #include "supervisor/store/profile_directory.h"
 
 namespace bravebot {
@@ -53,13 +55,16 @@ struct ServerStartOptions {
   bool namespaces = true;
 };
 
-// What was computed to start a server: its reach, the Landlock plan for this
-// kernel, and the namespaces this machine allows it. All are what `reach`
-// prints.
+// What was computed to start a server: its reach, the backend that confines
+// it, the Landlock plan for this kernel and the namespaces this machine
+// allows it (under Landlock), or bwrap's arguments (under bubblewrap). All
+// are what `reach` prints.
 struct Confinement {
   Reach reach;
   LandlockPlan landlock;
   IsolationPlan isolation;
+  BackendChoice backend;
+  BubblewrapPlan bubblewrap;  // with Backend::kBubblewrap
 };
 
 // What this kernel offers a server: its Landlock ABI (0 for none) and the
@@ -84,9 +89,21 @@ Result<Reach> ComputeServerReach(const Declaration& declaration, const ServerSta
                                  const std::string& temporary_directory,
                                  const std::string& program = "");
 
-// The confinement of `reach` on a kernel that offers `kernel`, in the
-// namespaces it allows where `namespaces` asks for them. Pure.
-Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces);
+// The confinement of `reach` under `backend` on a kernel that offers
+// `kernel`: under Landlock, in the namespaces it allows where `namespaces`
+// asks for them; under bubblewrap, in bwrap's, with `links` made again in its
+// root. Pure.
+Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces,
+                         BackendChoice backend, const std::vector<BubblewrapLink>& links = {});
+
+// The backend for servers started from the environment `getenv` reads:
+// BRAVEBOT_BACKEND there, this kernel, and /usr/bin/bwrap where they leave it
+// to.
+BackendChoice ChooseBackendHere(const EnvironmentLookup& getenv);
+
+// ConfineReach on this machine: its kernel, the backend chosen for
+// `options`, and the links of its filesystem (`options.fs`).
+Confinement ConfineServerReach(Reach reach, const ServerStartOptions& options);
 
 class ConfinedServer {
  public:

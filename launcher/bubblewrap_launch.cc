@@ -1,0 +1,107 @@
+#include "launcher/bubblewrap_launch.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string_view>
+
+#include "launcher/bubblewrap_child.h"
+#include "launcher/bubblewrap_program.h"
+#include "launcher/child_pipes.h"
+#include "launcher/clone_sharing_memory.h"
+#include "launcher/sealed_memory_file.h"
+#include "launcher/verified_path.h"
+
+namespace bravebot {
+namespace {
+
+// Opens every bind's path without following links. A path gone since the
+// reach was computed is left out, as Landlock leaves out its rule; a path
+// that became a link is refused.
+Result<std::vector<UniqueFd>> OpenBinds(BubblewrapPlan& plan) {
+  std::vector<UniqueFd> fds;
+  std::vector<BubblewrapBind> found;
+  for (BubblewrapBind& bind : plan.binds) {
+    Result<UniqueFd> fd = OpenWithoutLinks(bind.path);
+    if (!fd) {
+      if (fd.error().errno_value() == ENOENT) continue;
+      return fd.error();
+    }
+    fds.push_back(std::move(*fd));
+    found.push_back(std::move(bind));
+  }
+  plan.binds = std::move(found);
+  return fds;
+}
+
+}  // namespace
+
+Result<LaunchedChild> LaunchInBubblewrap(const BubblewrapLaunchRequest& request) {
+  if (!ProbeBubblewrapOnce().usable) {
+    return Error(ErrorCode::kNotStarted, ProbeBubblewrapOnce().why_not);
+  }
+  BubblewrapPlan plan = request.plan;
+  BRAVEBOT_ASSIGN_OR_RETURN(std::vector<UniqueFd> bind_fds, OpenBinds(plan));
+  const std::string_view filter(reinterpret_cast<const char*>(request.seccomp.instructions.data()),
+                                request.seccomp.instructions.size() * sizeof(struct sock_filter));
+  BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd seccomp_file, SealedMemoryFile("bravebot-seccomp", filter));
+  const std::string block =
+      BubblewrapArgumentBlock(plan, {kBubblewrapFirstBindFd, kBubblewrapSeccompFd});
+  BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd arguments_file,
+                            SealedMemoryFile("bravebot-bwrap-arguments", block));
+  std::vector<std::string> words = BubblewrapCommandLine(plan, kBubblewrapArgumentsFd);
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  std::vector<int> binds;
+  for (const UniqueFd& fd : bind_fds) binds.push_back(fd.get());
+  std::vector<int> scratch(6 + binds.size());
+
+  UniqueFd parent(static_cast<int>(::syscall(SYS_pidfd_open, ::getpid(), 0)));
+  if (!parent.valid()) return Error::FromErrno("open a pidfd on this process");
+  BRAVEBOT_ASSIGN_OR_RETURN(Pipe error_pipe, MakePipe());
+  Pipe stdio[3];
+  const bool piped = request.stdio == ChildStdio::kPipes;
+  if (piped) {
+    for (Pipe& pipe : stdio) {
+      BRAVEBOT_ASSIGN_OR_RETURN(Pipe made, MakePipe());
+      pipe = std::move(made);
+    }
+  }
+  BubblewrapChildPlan child_plan{};
+  child_plan.parent_pidfd = parent.get();
+  child_plan.bwrap = kBubblewrapPath;
+  child_plan.argv = argv.data();
+  child_plan.stdio_fds[0] = piped ? stdio[0].read_end.get() : -1;
+  child_plan.stdio_fds[1] = piped ? stdio[1].write_end.get() : -1;
+  child_plan.stdio_fds[2] = piped ? stdio[2].write_end.get() : -1;
+  child_plan.error_fd = error_pipe.write_end.get();
+  child_plan.arguments_fd = arguments_file.get();
+  child_plan.seccomp_fd = seccomp_file.get();
+  child_plan.bind_fds = binds.data();
+  child_plan.bind_count = static_cast<int>(binds.size());
+  child_plan.scratch = scratch.data();
+
+  pid_t pid = CloneSharingMemory(0, RunBubblewrapChild, &child_plan);
+  if (pid < 0) return Error::FromErrno("start bwrap", -pid);
+
+  error_pipe.write_end.reset();
+  LaunchedChild child;
+  child.pid = pid;
+  // bwrap's own PID namespace, which ends with bwrap (--die-with-parent).
+  child.in_pid_namespace = true;
+  if (piped) {
+    child.stdin_fd = std::move(stdio[0].write_end);
+    child.stdout_fd = std::move(stdio[1].read_end);
+    child.stderr_fd = std::move(stdio[2].read_end);
+  }
+  for (Pipe& pipe : stdio) {
+    pipe.read_end.reset();
+    pipe.write_end.reset();
+  }
+  BRAVEBOT_RETURN_IF_ERROR(AwaitExec(error_pipe.read_end.get(), pid));
+  return child;
+}
+
+}  // namespace bravebot
