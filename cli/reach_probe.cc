@@ -122,7 +122,7 @@ std::map<std::string, Expectation> Expectations(const Confinement& confinement,
 
 std::string BackendWords(const Confinement& confinement) {
   if (confinement.backend.backend == Backend::kBubblewrap) {
-    return "bubblewrap (" + ProbeBubblewrapOnce().version + ")";
+    return ProbeBubblewrapOnce().version;
   }
   return "Landlock ABI " + std::to_string(confinement.landlock.abi);
 }

@@ -90,7 +90,7 @@ std::string Enforcement(const Confinement& confinement) {
       return "nothing enforces it here, so the server is not started: " +
              EscapeControlCharacters(confinement.backend.why_none) + "\n";
     case Backend::kBubblewrap:
-      text = "bubblewrap (" + ProbeBubblewrapOnce().version +
+      text = ProbeBubblewrapOnce().version + " (" + kBubblewrapPath +
              ") enforces it with binds, user, PID and IPC namespaces, seccomp and dropped "
              "capabilities";
       promises = &confinement.bubblewrap.unkept_promises;

@@ -22,6 +22,8 @@
 
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -230,6 +232,32 @@ TEST_F(HostileProcessTest, ConnectingOutOverTcpWorks) {
         Worked(Run("connect_tcp", {{"PORT", std::to_string(ntohs(address.sin_port))}}, {}, layers)))
         << LayersName(layers);
   }
+}
+
+// --- What bwrap is given ---
+
+// /proc/PID/cmdline is every user's to read: under bubblewrap the values of
+// the environment go to bwrap in a sealed memory file (--args), and no
+// process, bwrap or the server, holds one as an argument.
+TEST_F(HostileProcessTest, UnderBubblewrapNoValueOfTheEnvironmentIsOnACommandLine) {
+  const std::string value = "value-of-" + std::to_string(::getpid()) + "-kept-off-argv";
+  // Named, and read from confined-exec's environment: on no command line of
+  // ours either.
+  pid_t started =
+      StartCommand({ConfinedExec(), "secretive", "-e", "SECRET_WORD", "--dir", Path("work"), "--",
+                    "/bin/sh", "-c", "printenv SECRET_WORD > given; sleep 2"},
+                   {"BRAVEBOT_HOME=" + Profile(), "HOME=" + Path("home"), "PATH=/usr/bin:/bin",
+                    "BRAVEBOT_BACKEND=bubblewrap", "SECRET_WORD=" + value});
+  ASSERT_GT(started, 0);
+  for (int tries = 0; tries < 200 && !std::filesystem::exists(Path("work/given")); ++tries) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_THAT(ProcessesWithArgument(value), ::testing::IsEmpty());
+  EXPECT_EQ(WaitForExit(started), 0);
+  std::ifstream given(Path("work/given"));
+  std::string line;
+  std::getline(given, line);
+  EXPECT_EQ(line, value) << "the server was not given the value";
 }
 
 // --- Ending ---

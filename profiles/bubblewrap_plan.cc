@@ -43,6 +43,7 @@ std::vector<std::string> UnkeptPromises() {
       "network namespace, which its network needs, and bubblewrap scopes no socket",
       "a local socket is reachable in every directory it may read, not only in those it may "
       "write: a read-only bind does not refuse a connect",
+      "its environment holds PWD too, its working directory: bwrap sets it",
   };
 }
 

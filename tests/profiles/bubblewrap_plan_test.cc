@@ -147,6 +147,7 @@ TEST(BubblewrapPlanTest, SaysWhatItCannotGive) {
   EXPECT_THAT(promises, HasSubstr("paths outside its binds do not exist for it (no look at them)"));
   EXPECT_THAT(promises, HasSubstr("listen on a TCP port"));
   EXPECT_THAT(promises, HasSubstr("abstract sockets"));
+  EXPECT_THAT(promises, HasSubstr("PWD"));
 }
 
 }  // namespace
