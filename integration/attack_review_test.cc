@@ -253,13 +253,17 @@ TEST_F(AttackReviewTest, ItsTemporaryDirectoryIsRemovedHoweverDeepItsTree) {
                                    "sh",      ConfinedExec(), "deep",
                                    "--dir",   Path("work"),   "--",
                                    "/bin/sh", "-c",           script};
-  CommandOutput run = RunCommand(argv, Environment(Path("home"), "/usr/bin:/bin"), scenario_);
-  ASSERT_EQ(run.status, 0) << run.out << run.err;
-  const std::string temporary = run.out.substr(0, run.out.find('\n'));
-  ASSERT_THAT(temporary, HasSubstr("/bravebot-mcp-"));
-  const bool left = std::filesystem::exists(temporary);
-  EXPECT_FALSE(left) << temporary << " was left behind";
-  if (left) std::filesystem::remove_all(temporary);
+  for (Layers layers : {Layers::kEvery, Layers::kBubblewrap}) {
+    std::vector<std::string> environment = Environment(Path("home"), "/usr/bin:/bin");
+    for (const std::string& variable : LayersEnvironment(layers)) environment.push_back(variable);
+    CommandOutput run = RunCommand(argv, environment, scenario_);
+    ASSERT_EQ(run.status, 0) << LayersName(layers) << run.out << run.err;
+    const std::string temporary = run.out.substr(0, run.out.find('\n'));
+    ASSERT_THAT(temporary, HasSubstr("/bravebot-mcp-"));
+    const bool left = std::filesystem::exists(temporary);
+    EXPECT_FALSE(left) << temporary << " was left behind under " << LayersName(layers);
+    if (left) std::filesystem::remove_all(temporary);
+  }
 }
 
 // --- What a server wrote, shown to the person ---

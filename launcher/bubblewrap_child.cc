@@ -1,6 +1,7 @@
 #include "launcher/bubblewrap_child.h"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -27,37 +28,26 @@ void ArmDeathSignal(const BubblewrapChildPlan& plan) {
   if (::poll(&parent, 1, 0) != 0) ReportStepAndExit(plan.error_fd, ChildStep::kDeathSignal, ESRCH);
 }
 
-// Every given descriptor first out of the way of the numbers it goes to, so
-// that placing one cannot clobber another; dup2 leaves each open across
-// bwrap's exec, the error pipe alone closes there.
+// Every descriptor above 2 closes on exec but those given to bwrap; the
+// standard streams go on 0, 1 and 2 (dup2 leaves the copy open across exec,
+// the pipe's own end closes). The error pipe closes once bwrap executes.
 void ArrangeDescriptors(const BubblewrapChildPlan& plan) {
-  const int count = 6 + plan.bind_count;
-  const int above = kBubblewrapFirstBindFd + plan.bind_count;
-  int* moved = plan.scratch;
-  for (int i = 0; i < count; ++i) {
-    int source = -1;
-    if (i < 3) source = plan.stdio_fds[i];
-    if (i == 3) source = plan.error_fd;
-    if (i == 4) source = plan.arguments_fd;
-    if (i == 5) source = plan.seccomp_fd;
-    if (i >= 6) source = plan.bind_fds[i - 6];
-    moved[i] = source < 0 ? -1 : ::fcntl(source, F_DUPFD_CLOEXEC, above);
-    if (source >= 0 && moved[i] < 0)
-      ReportStepAndExit(plan.error_fd, ChildStep::kDescriptors, errno);
-  }
-  if (::dup3(moved[3], kErrorFd, O_CLOEXEC) != kErrorFd) {
+  if (::syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
     ReportStepAndExit(plan.error_fd, ChildStep::kDescriptors, errno);
   }
-  for (int i = 0; i < count; ++i) {
-    if (i == 3 || moved[i] < 0) continue;
-    if (::dup2(moved[i], i) != i) ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
+  for (int i = 0; i < plan.given_count; ++i) {
+    if (::fcntl(plan.given_fds[i], F_SETFD, 0) != 0) {
+      ReportStepAndExit(plan.error_fd, ChildStep::kDescriptors, errno);
+    }
   }
-  if (::syscall(SYS_close_range, above, ~0U, 0) != 0) {
-    ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
+  for (int i = 0; i < 3; ++i) {
+    if (plan.stdio_fds[i] >= 0 && ::dup2(plan.stdio_fds[i], i) != i) {
+      ReportStepAndExit(plan.error_fd, ChildStep::kDescriptors, errno);
+    }
   }
 }
 
-void ResetSignals() {
+void ResetSignals(int error_fd) {
   struct sigaction default_action = {};
   default_action.sa_handler = SIG_DFL;
   for (int signal = 1; signal < NSIG; ++signal) {
@@ -67,7 +57,7 @@ void ResetSignals() {
   sigset_t empty;
   ::sigemptyset(&empty);
   if (::sigprocmask(SIG_SETMASK, &empty, nullptr) != 0)
-    ReportStepAndExit(kErrorFd, ChildStep::kSignals, errno);
+    ReportStepAndExit(error_fd, ChildStep::kSignals, errno);
 }
 
 }  // namespace
@@ -76,20 +66,20 @@ int RunBubblewrapChild(void* plan_pointer) {
   const BubblewrapChildPlan& plan = *static_cast<const BubblewrapChildPlan*>(plan_pointer);
   ArmDeathSignal(plan);
   ArrangeDescriptors(plan);
-  ResetSignals();
+  ResetSignals(plan.error_fd);
   ::umask(077);
   struct rlimit no_core = {0, 0};
   if (::setrlimit(RLIMIT_CORE, &no_core) != 0)
-    ReportStepAndExit(kErrorFd, ChildStep::kLimits, errno);
+    ReportStepAndExit(plan.error_fd, ChildStep::kLimits, errno);
   // Its own session and process group, so that a signal to the group reaches
   // bwrap and nothing of ours; the server gets a session of its own inside.
-  if (::setsid() < 0) ReportStepAndExit(kErrorFd, ChildStep::kSession, errno);
+  if (::setsid() < 0) ReportStepAndExit(plan.error_fd, ChildStep::kSession, errno);
   // No environment: bwrap runs unconfined, and its C library reads variables
   // (GLIBC_TUNABLES) as it starts; the server's come in --setenv, in the
   // sealed --args file.
   char* const no_environment[] = {nullptr};
   ::execve(plan.bwrap, plan.argv, no_environment);
-  ReportStepAndExit(kErrorFd, ChildStep::kBubblewrap, errno);
+  ReportStepAndExit(plan.error_fd, ChildStep::kBubblewrap, errno);
 }
 
 }  // namespace bravebot

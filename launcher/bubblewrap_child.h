@@ -9,30 +9,25 @@
 
 namespace bravebot {
 
-// Where the child leaves bwrap's descriptors, above 0, 1 and 2 (the server's
-// standard streams) and the error pipe on kErrorFd (child_report.h), which
-// closes on bwrap's exec.
-constexpr int kBubblewrapArgumentsFd = 4;  // the sealed memory file of `--args`
-constexpr int kBubblewrapSeccompFd = 5;    // the filter's instructions, for `--seccomp`
-constexpr int kBubblewrapFirstBindFd = 6;  // then one for each bind, in the plan's order
-
 struct BubblewrapChildPlan {
   int parent_pidfd;  // becomes readable once the parent has ended
   const char* bwrap;
   char* const* argv;
   int stdio_fds[3];  // to become 0, 1, 2; -1 keeps the one there
-  int error_fd;
-  int arguments_fd;
-  int seccomp_fd;
-  const int* bind_fds;
-  int bind_count;
-  int* scratch;  // 6 + bind_count ints of the parent's, for the child to use
+  int error_fd;      // close-on-exec: closes once bwrap executes
+  // bwrap's descriptors (its --args file, the filter, each bind's), each
+  // above 2 and named in bwrap's arguments by its number: left where they
+  // are, so that a server with a bind for each entry of /etc needs no second
+  // descriptor for any (a low limit on open files holds them all once).
+  const int* given_fds;
+  int given_count;
 };
 
-// Arms the death signal, puts each descriptor on its number and closes every
-// other, resets signals, sets umask 077, turns core dumps off, starts a
-// session (its own process group), and executes bwrap with no environment.
-// On a failure, reports it and exits 127. Its int is clone()'s.
+// Arms the death signal, makes every descriptor above 2 but the given ones
+// close on exec, puts the standard streams on 0, 1 and 2, resets signals,
+// sets umask 077, turns core dumps off, starts a session (its own process
+// group), and executes bwrap with no environment. On a failure, reports it
+// and exits 127. Its int is clone()'s.
 int RunBubblewrapChild(void* plan);
 
 }  // namespace bravebot

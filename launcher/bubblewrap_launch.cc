@@ -1,5 +1,6 @@
 #include "launcher/bubblewrap_launch.h"
 
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -35,6 +36,16 @@ Result<std::vector<UniqueFd>> OpenBinds(BubblewrapPlan& plan) {
   return fds;
 }
 
+// Moves `fd` above 0, 1 and 2, where the child puts the server's standard
+// streams (a starter whose own were closed gets its first descriptors there).
+Status AboveStandardStreams(UniqueFd& fd) {
+  if (fd.get() > 2) return {};
+  UniqueFd moved(::fcntl(fd.get(), F_DUPFD_CLOEXEC, 3));
+  if (!moved.valid()) return Error::FromErrno("move a descriptor for bwrap");
+  fd = std::move(moved);
+  return {};
+}
+
 }  // namespace
 
 Result<LaunchedChild> LaunchInBubblewrap(const BubblewrapLaunchRequest& request) {
@@ -46,17 +57,23 @@ Result<LaunchedChild> LaunchInBubblewrap(const BubblewrapLaunchRequest& request)
   const std::string_view filter(reinterpret_cast<const char*>(request.seccomp.instructions.data()),
                                 request.seccomp.instructions.size() * sizeof(struct sock_filter));
   BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd seccomp_file, SealedMemoryFile("bravebot-seccomp", filter));
-  const std::string block =
-      BubblewrapArgumentBlock(plan, {kBubblewrapFirstBindFd, kBubblewrapSeccompFd});
+  BRAVEBOT_RETURN_IF_ERROR(AboveStandardStreams(seccomp_file));
+  std::vector<int> binds;
+  for (UniqueFd& fd : bind_fds) {
+    BRAVEBOT_RETURN_IF_ERROR(AboveStandardStreams(fd));
+    binds.push_back(fd.get());
+  }
+  const std::string block = BubblewrapArgumentBlock(plan, {binds, seccomp_file.get()});
   BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd arguments_file,
                             SealedMemoryFile("bravebot-bwrap-arguments", block));
-  std::vector<std::string> words = BubblewrapCommandLine(plan, kBubblewrapArgumentsFd);
+  BRAVEBOT_RETURN_IF_ERROR(AboveStandardStreams(arguments_file));
+  std::vector<std::string> words = BubblewrapCommandLine(plan, arguments_file.get());
   std::vector<char*> argv;
   for (std::string& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
-  std::vector<int> binds;
-  for (const UniqueFd& fd : bind_fds) binds.push_back(fd.get());
-  std::vector<int> scratch(6 + binds.size());
+  std::vector<int> given = binds;
+  given.push_back(seccomp_file.get());
+  given.push_back(arguments_file.get());
 
   UniqueFd parent(static_cast<int>(::syscall(SYS_pidfd_open, ::getpid(), 0)));
   if (!parent.valid()) return Error::FromErrno("open a pidfd on this process");
@@ -77,11 +94,8 @@ Result<LaunchedChild> LaunchInBubblewrap(const BubblewrapLaunchRequest& request)
   child_plan.stdio_fds[1] = piped ? stdio[1].write_end.get() : -1;
   child_plan.stdio_fds[2] = piped ? stdio[2].write_end.get() : -1;
   child_plan.error_fd = error_pipe.write_end.get();
-  child_plan.arguments_fd = arguments_file.get();
-  child_plan.seccomp_fd = seccomp_file.get();
-  child_plan.bind_fds = binds.data();
-  child_plan.bind_count = static_cast<int>(binds.size());
-  child_plan.scratch = scratch.data();
+  child_plan.given_fds = given.data();
+  child_plan.given_count = static_cast<int>(given.size());
 
   pid_t pid = CloneSharingMemory(0, RunBubblewrapChild, &child_plan);
   if (pid < 0) return Error::FromErrno("start bwrap", -pid);

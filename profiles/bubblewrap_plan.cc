@@ -107,7 +107,7 @@ std::string BubblewrapArgumentBlock(const BubblewrapPlan& plan,
   }
   for (size_t i = 0; i < plan.binds.size(); ++i) {
     Append(block, plan.binds[i].writable ? "--bind-fd" : "--ro-bind-fd");
-    Append(block, std::to_string(descriptors.first_bind + static_cast<int>(i)));
+    Append(block, std::to_string(i < descriptors.binds.size() ? descriptors.binds[i] : -1));
     Append(block, plan.binds[i].path);
   }
   for (const BubblewrapLink& link : plan.links) {

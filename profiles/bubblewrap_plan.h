@@ -14,8 +14,8 @@
 // environment's values may be secrets.
 //
 //   BubblewrapPlan plan = PlanBubblewrap(reach, links);
-//   std::string block = BubblewrapArgumentBlock(plan, {kFirstBindFd, kSeccompFd});
-//   std::vector<std::string> argv = BubblewrapCommandLine(plan, kArgumentsFd);
+//   std::string block = BubblewrapArgumentBlock(plan, {bind_fds, seccomp_fd});
+//   std::vector<std::string> argv = BubblewrapCommandLine(plan, arguments_fd);
 #ifndef BRAVEBOT_PROFILES_BUBBLEWRAP_PLAN_H_
 #define BRAVEBOT_PROFILES_BUBBLEWRAP_PLAN_H_
 
@@ -62,10 +62,10 @@ struct BubblewrapPlan {
 // bwrap makes of its own (/proc, /dev and what lies in them) are not bound.
 BubblewrapPlan PlanBubblewrap(const Reach& reach, const std::vector<BubblewrapLink>& links);
 
-// Where the launcher puts the descriptors bwrap is given.
+// The numbers of the descriptors bwrap is given, as the launcher opened them.
 struct BubblewrapDescriptors {
-  int first_bind = -1;  // binds[i] is on first_bind + i
-  int seccomp = -1;     // the filter's BPF program
+  std::vector<int> binds;  // binds[i]'s, for each bind of the plan
+  int seccomp = -1;        // the filter's BPF program
 };
 
 // The arguments bwrap reads from `--args FD`, each ended by NUL: every

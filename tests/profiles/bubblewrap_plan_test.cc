@@ -79,7 +79,7 @@ TEST(BubblewrapPlanTest, MakesALinkAgainOnlyWhereNoBindOrLinkCoversIt) {
 
 TEST(BubblewrapPlanTest, ArgumentsHoldEveryNamespaceAndNoNetworkOne) {
   const std::vector<std::string> words =
-      Words(BubblewrapArgumentBlock(PlanBubblewrap(SampleReach(), {}), {6, 5}));
+      Words(BubblewrapArgumentBlock(PlanBubblewrap(SampleReach(), {}), {{6, 7, 8, 9, 10, 11}, 5}));
   EXPECT_THAT(words, IsSupersetOf({"--unshare-user", "--unshare-pid", "--unshare-ipc",
                                    "--disable-userns", "--as-pid-1", "--die-with-parent",
                                    "--new-session", "--clearenv", "--cap-drop", "ALL"}));
@@ -92,7 +92,7 @@ TEST(BubblewrapPlanTest, ArgumentsHoldEveryNamespaceAndNoNetworkOne) {
 
 TEST(BubblewrapPlanTest, ItsOwnTemporaryDirectoryIsBoundAfterThePrivateTmp) {
   const std::vector<std::string> words =
-      Words(BubblewrapArgumentBlock(PlanBubblewrap(SampleReach(), {}), {6, 5}));
+      Words(BubblewrapArgumentBlock(PlanBubblewrap(SampleReach(), {}), {{6, 7, 8, 9, 10, 11}, 5}));
   const size_t tmpfs = IndexOf(words, "/tmp");
   const size_t bind = IndexOf(words, "/tmp/bravebot-run-1");
   EXPECT_EQ(words[tmpfs - 1], "--tmpfs");
@@ -107,8 +107,8 @@ TEST(BubblewrapPlanTest, ItsOwnTemporaryDirectoryIsBoundAfterThePrivateTmp) {
 // Outside its binds nothing is writable: the root bwrap made, /dev, /tmp and
 // /dev/shm are made read-only once every bind and link is in place.
 TEST(BubblewrapPlanTest, EverythingButItsBindsIsMadeReadOnlyLast) {
-  const std::vector<std::string> words =
-      Words(BubblewrapArgumentBlock(PlanBubblewrap(SampleReach(), {{"/bin", "usr/bin"}}), {6, 5}));
+  const std::vector<std::string> words = Words(BubblewrapArgumentBlock(
+      PlanBubblewrap(SampleReach(), {{"/bin", "usr/bin"}}), {{6, 7, 8, 9, 10, 11}, 5}));
   std::vector<std::string> read_only;
   size_t first = words.size();
   for (size_t i = 0; i + 1 < words.size(); ++i) {
@@ -123,7 +123,7 @@ TEST(BubblewrapPlanTest, EverythingButItsBindsIsMadeReadOnlyLast) {
 
 TEST(BubblewrapPlanTest, TheEnvironmentIsClearedThenSetInTheBlock) {
   const std::vector<std::string> words =
-      Words(BubblewrapArgumentBlock(PlanBubblewrap(SampleReach(), {}), {6, 5}));
+      Words(BubblewrapArgumentBlock(PlanBubblewrap(SampleReach(), {}), {{6, 7, 8, 9, 10, 11}, 5}));
   const size_t clear = IndexOf(words, "--clearenv");
   const size_t key = IndexOf(words, "API_KEY");
   EXPECT_LT(clear, key);
