@@ -302,5 +302,29 @@ TEST_F(HostileProcessTest, WhatIgnoresSigtermInASessionOfItsOwnEndsWhenItIsStopp
   }
 }
 
+// Stopping passes SIGTERM on to the server itself, so that it may end as it
+// means to, under either backend: our init relays it, and under bubblewrap it
+// is sent to the server (the first process of bwrap's PID namespace), not to
+// bwrap, whose end would kill it outright.
+TEST_F(HostileProcessTest, AServerIsGivenSigtermToEndByItselfBeforeItIsKilled) {
+  for (Layers layers : kBackends) {
+    std::vector<std::string> environment = {"BRAVEBOT_HOME=" + Profile(), "HOME=" + Path("home"),
+                                            "PATH=/usr/bin:/bin"};
+    for (const std::string& variable : LayersEnvironment(layers)) environment.push_back(variable);
+    RunningCommand bridge(
+        {OurProgram("mcp-run"), "--stdio", "tidy", "--dir", Path("work"), "--", "/bin/sh", "-c",
+         "trap 'echo ended > ended; exit 0' TERM; echo ready; "
+         "while :; do sleep 0.1; done"},
+        environment, scenario_, Path("stderr"));
+    ASSERT_EQ(bridge.ReadLines(1, In(std::chrono::seconds(10))), std::vector<std::string>{"ready"})
+        << LayersName(layers);
+    bridge.CloseInput();
+    EXPECT_EQ(bridge.Wait(In(std::chrono::seconds(15))), 0) << LayersName(layers);
+    EXPECT_TRUE(std::filesystem::exists(Path("work/ended")))
+        << "the server was not given SIGTERM under " << LayersName(layers);
+    std::filesystem::remove(Path("work/ended"));
+  }
+}
+
 }  // namespace
 }  // namespace bravebot::testing

@@ -1,10 +1,15 @@
 #include "launcher/bubblewrap_launch.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <string_view>
 
 #include "launcher/bubblewrap_child.h"
@@ -46,6 +51,43 @@ Status AboveStandardStreams(UniqueFd& fd) {
   return {};
 }
 
+// The server's pid as bwrap says it on its status pipe ({"child-pid": N,
+// ...}, written once it has made the server's process), opened as a pidfd
+// and checked to be bwrap's child still: invalid where bwrap said nothing
+// (it failed first) or the server has ended.
+UniqueFd OpenServerPidfd(int status_fd, pid_t bwrap) {
+  std::string said;
+  char buffer[256];
+  while (said.find('\n') == std::string::npos && said.size() < 4096) {
+    ssize_t got = ::read(status_fd, buffer, sizeof(buffer));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return UniqueFd();
+    said.append(buffer, static_cast<size_t>(got));
+  }
+  constexpr std::string_view kChildPid = "\"child-pid\":";
+  const size_t at = said.find(kChildPid);
+  if (at == std::string::npos) return UniqueFd();
+  const long server = std::strtol(said.c_str() + at + kChildPid.size(), nullptr, 10);
+  if (server <= 1) return UniqueFd();
+  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(server), 0)));
+  if (!pidfd.valid()) return UniqueFd();
+  // The pidfd names one process for good: once it is known to be bwrap's
+  // child and running, a pid used again cannot make it another's.
+  std::ifstream stat("/proc/" + std::to_string(server) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  const size_t close = line.rfind(')');
+  if (close == std::string::npos) return UniqueFd();
+  // After the name: the state, then the parent's pid.
+  std::istringstream fields(line.substr(close + 1));
+  std::string state;
+  long parent = 0;
+  fields >> state >> parent;
+  struct pollfd ended = {pidfd.get(), POLLIN, 0};
+  if (parent != bwrap || ::poll(&ended, 1, 0) != 0) return UniqueFd();
+  return pidfd;
+}
+
 }  // namespace
 
 Result<LaunchedChild> LaunchInBubblewrap(const BubblewrapLaunchRequest& request) {
@@ -63,7 +105,11 @@ Result<LaunchedChild> LaunchInBubblewrap(const BubblewrapLaunchRequest& request)
     BRAVEBOT_RETURN_IF_ERROR(AboveStandardStreams(fd));
     binds.push_back(fd.get());
   }
-  const std::string block = BubblewrapArgumentBlock(plan, {binds, seccomp_file.get()});
+  BRAVEBOT_ASSIGN_OR_RETURN(Pipe status_pipe, MakePipe());
+  UniqueFd status_write_end = std::move(status_pipe.write_end);
+  BRAVEBOT_RETURN_IF_ERROR(AboveStandardStreams(status_write_end));
+  const std::string block =
+      BubblewrapArgumentBlock(plan, {binds, seccomp_file.get(), status_write_end.get()});
   BRAVEBOT_ASSIGN_OR_RETURN(UniqueFd arguments_file,
                             SealedMemoryFile("bravebot-bwrap-arguments", block));
   BRAVEBOT_RETURN_IF_ERROR(AboveStandardStreams(arguments_file));
@@ -74,6 +120,7 @@ Result<LaunchedChild> LaunchInBubblewrap(const BubblewrapLaunchRequest& request)
   std::vector<int> given = binds;
   given.push_back(seccomp_file.get());
   given.push_back(arguments_file.get());
+  given.push_back(status_write_end.get());
 
   UniqueFd parent(static_cast<int>(::syscall(SYS_pidfd_open, ::getpid(), 0)));
   if (!parent.valid()) return Error::FromErrno("open a pidfd on this process");
@@ -114,7 +161,12 @@ Result<LaunchedChild> LaunchInBubblewrap(const BubblewrapLaunchRequest& request)
     pipe.read_end.reset();
     pipe.write_end.reset();
   }
+  status_write_end.reset();
   BRAVEBOT_RETURN_IF_ERROR(AwaitExec(error_pipe.read_end.get(), pid));
+  child.server_pidfd = OpenServerPidfd(status_pipe.read_end.get(), pid);
+  // Kept open while bwrap runs: it writes its exit there last, and a closed
+  // pipe would end it with SIGPIPE instead of the server's status.
+  child.status_fd = std::move(status_pipe.read_end);
   return child;
 }
 

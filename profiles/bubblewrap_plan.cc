@@ -138,6 +138,10 @@ std::string BubblewrapArgumentBlock(const BubblewrapPlan& plan,
   }
   Append(block, "--seccomp");
   Append(block, std::to_string(descriptors.seccomp));
+  if (descriptors.status >= 0) {
+    Append(block, "--json-status-fd");
+    Append(block, std::to_string(descriptors.status));
+  }
   return block;
 }
 

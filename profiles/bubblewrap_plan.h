@@ -66,6 +66,7 @@ BubblewrapPlan PlanBubblewrap(const Reach& reach, const std::vector<BubblewrapLi
 struct BubblewrapDescriptors {
   std::vector<int> binds;  // binds[i]'s, for each bind of the plan
   int seccomp = -1;        // the filter's BPF program
+  int status = -1;         // where bwrap says the server's pid (--json-status-fd), if >= 0
 };
 
 // The arguments bwrap reads from `--args FD`, each ended by NUL: every

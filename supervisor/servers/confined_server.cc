@@ -371,8 +371,15 @@ std::optional<int> ConfinedServer::Reap() {
 }
 
 void ConfinedServer::Signal(int signal) {
+  if (child_.pid <= 0 || exit_status_) return;
+  // Under bubblewrap, to the server itself: bwrap would end on it and kill
+  // the server unwarned. SIGKILL, or a server gone, goes to bwrap.
+  if (signal != SIGKILL && child_.server_pidfd.valid() &&
+      ::syscall(SYS_pidfd_send_signal, child_.server_pidfd.get(), signal, nullptr, 0) == 0) {
+    return;
+  }
   // Ending its first process ends its PID namespace and all in it.
-  if (child_.pid > 0 && !exit_status_) ::kill(-child_.pid, signal);
+  ::kill(-child_.pid, signal);
 }
 
 void ConfinedServer::Finish() {

@@ -144,7 +144,8 @@ class ConfinedServer {
   std::optional<int> Reap();
 
   // Sends `signal` to its process group, while it is not reaped: after, its
-  // number may be another process's.
+  // number may be another process's. Under bubblewrap, a signal but SIGKILL
+  // goes to the server itself, which bwrap would otherwise not pass on.
   void Signal(int signal);
 
   // Once it has been reaped: ends what it left behind where it had no PID

@@ -121,6 +121,14 @@ TEST(BubblewrapPlanTest, EverythingButItsBindsIsMadeReadOnlyLast) {
   EXPECT_LT(IndexOf(words, "--symlink"), first);
 }
 
+TEST(BubblewrapPlanTest, SaysTheServersPidOnTheStatusDescriptorWhereOneIsGiven) {
+  const BubblewrapPlan plan = PlanBubblewrap(SampleReach(), {});
+  const std::vector<std::string> with = Words(BubblewrapArgumentBlock(plan, {{6}, 5, 12}));
+  EXPECT_EQ(with[IndexOf(with, "--json-status-fd") + 1], "12");
+  const std::vector<std::string> without = Words(BubblewrapArgumentBlock(plan, {{6}, 5}));
+  EXPECT_THAT(without, Not(IsSupersetOf({"--json-status-fd"})));
+}
+
 TEST(BubblewrapPlanTest, TheEnvironmentIsClearedThenSetInTheBlock) {
   const std::vector<std::string> words =
       Words(BubblewrapArgumentBlock(PlanBubblewrap(SampleReach(), {}), {{6, 7, 8, 9, 10, 11}, 5}));
