@@ -125,12 +125,16 @@ Result<LaunchedChild> LaunchInBubblewrap(const BubblewrapLaunchRequest& request)
   UniqueFd parent(static_cast<int>(::syscall(SYS_pidfd_open, ::getpid(), 0)));
   if (!parent.valid()) return Error::FromErrno("open a pidfd on this process");
   BRAVEBOT_ASSIGN_OR_RETURN(Pipe error_pipe, MakePipe());
+  BRAVEBOT_RETURN_IF_ERROR(AboveStandardStreams(error_pipe.write_end));
   Pipe stdio[3];
   const bool piped = request.stdio == ChildStdio::kPipes;
   if (piped) {
     for (Pipe& pipe : stdio) {
       BRAVEBOT_ASSIGN_OR_RETURN(Pipe made, MakePipe());
       pipe = std::move(made);
+      // The child's ends must not sit on 0, 1 or 2 before it puts them there.
+      BRAVEBOT_RETURN_IF_ERROR(AboveStandardStreams(pipe.read_end));
+      BRAVEBOT_RETURN_IF_ERROR(AboveStandardStreams(pipe.write_end));
     }
   }
   BubblewrapChildPlan child_plan{};
