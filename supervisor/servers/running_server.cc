@@ -60,18 +60,23 @@ std::shared_ptr<RunningServer::PendingLaunch> RunningServer::Start(
     // Abandoned: `server` goes here, and a ConfinedServer that goes stops.
     if (pending->io_ == nullptr) return;
     boost::asio::io_context& loop = *pending->io_;
-    boost::asio::post(loop, [&loop, server, events = std::move(events),
-                             launched = std::move(launched)]() mutable {
-      if (!*server) return launched(server->error());
-      std::shared_ptr<RunningServer> running(
-          new RunningServer(loop, std::move(**server), std::move(events)));
-      running->ReadOutput();
-      running->ReadStderr();
-      running->WaitForEnd();
-      launched(std::move(running));
-    });
+    // The loop's work ends in the outcome's handler, on the loop's thread:
+    // ended here, after the post, it could outlive a loop that ran the
+    // outcome, finished and went meanwhile (mcp-run, after a start that
+    // failed, crashed so now and then).
+    boost::asio::post(loop,
+                      [&loop, server, events = std::move(events), launched = std::move(launched),
+                       work = std::move(pending->work_)]() mutable {
+                        work.reset();
+                        if (!*server) return launched(server->error());
+                        std::shared_ptr<RunningServer> running(
+                            new RunningServer(loop, std::move(**server), std::move(events)));
+                        running->ReadOutput();
+                        running->ReadStderr();
+                        running->WaitForEnd();
+                        launched(std::move(running));
+                      });
     pending->io_ = nullptr;
-    pending->work_.reset();
   });
   return pending;
 }
