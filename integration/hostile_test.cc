@@ -62,6 +62,17 @@ const Expectations kWorksEverywhere = Everywhere(kWorks);
 // A refusal of seccomp's, whatever else is off.
 const Expectations kSeccompRefuses = Everywhere(kNotPermitted);
 
+// `expected` where the kernel has Landlock ABI `needed` or more; below it,
+// the bubblewrap column alone, which needs no Landlock. The test then says
+// which ABI its Landlock columns wait for.
+Expectations WhereAbi(int needed, int abi, Expectations expected) {
+  if (abi < needed) {
+    expected.every = expected.landlock_alone = expected.view_alone = std::nullopt;
+    expected.without_namespaces = std::nullopt;
+  }
+  return expected;
+}
+
 // --- The profile directory, other servers, the person's files ---
 
 TEST_F(HostileTest, ReadingTheUsersHomeIsRefused) {
@@ -251,6 +262,7 @@ TEST_F(HostileTest, WritingItsHomeTemporaryAndWorkingDirectoriesWorks) {
   EXPECT_TRUE(Meets("write_own_directories", {}, {}, kWorksEverywhere));
   // What it wrote is in the directory itself, not in a copy of it.
   for (Layers layers : {Layers::kEvery, Layers::kBubblewrap}) {
+    if (!Runs(layers)) continue;
     EXPECT_TRUE(Worked(Run("write_own_directories", {}, {}, layers))) << LayersName(layers);
     EXPECT_TRUE(std::filesystem::exists(Path("work/made-by-probe"))) << LayersName(layers);
     ForgetWhatTheProbeMade();
@@ -366,13 +378,14 @@ TEST_F(HostileTest, TakingTheParentsDescriptorsByPidfdIsRefused) {
 }
 
 TEST_F(HostileTest, SignallingTheParentIsRefused) {
-  if (abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_);
   // Landlock scopes signals to its own domain, which neither the init nor the
   // starter is in. Under bubblewrap its parent is outside its PID namespace:
   // getppid() is 0, and kill(0, 0) names its own process group, which holds
   // nothing but what it started (the test above).
-  EXPECT_TRUE(Meets("signal_parent", {}, {},
-                    {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted, kWorks}));
+  EXPECT_TRUE(Meets(
+      "signal_parent", {}, {},
+      WhereAbi(6, abi_, {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted, kWorks})));
+  if (abi_ > 0 && abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_) << " (bubblewrap's column ran)";
 }
 
 TEST_F(HostileTest, SignallingTheProcessThatStartedItIsRefused) {
@@ -384,10 +397,11 @@ TEST_F(HostileTest, SignallingTheProcessThatStartedItIsRefused) {
 }
 
 TEST_F(HostileTest, SignallingInitIsRefused) {
-  if (abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_);
   // Under bubblewrap, process 1 is the server itself.
-  EXPECT_TRUE(Meets("signal_init", {}, {},
-                    {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted, kWorks}));
+  EXPECT_TRUE(Meets(
+      "signal_init", {}, {},
+      WhereAbi(6, abi_, {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted, kWorks})));
+  if (abi_ > 0 && abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_) << " (bubblewrap's column ran)";
 }
 
 // --- Terminals ---
@@ -500,8 +514,11 @@ TEST_F(HostileTest, I386SystemCallsKillTheProcess) {
   if (unconfined.status != kWorked) {
     GTEST_SKIP() << "this kernel runs no i386 system call, even unconfined: " << unconfined.out;
   }
-  EXPECT_TRUE(Refused(Run("i386_syscall"), "Bad system call"));
-  EXPECT_TRUE(Refused(Run("i386_syscall", {}, {}, Layers::kBubblewrap), "Bad system call"));
+  for (Layers layers : {Layers::kEvery, Layers::kBubblewrap}) {
+    if (!Runs(layers)) continue;
+    EXPECT_TRUE(Refused(Run("i386_syscall", {}, {}, layers), "Bad system call"))
+        << LayersName(layers);
+  }
 }
 
 // --- Sockets ---
@@ -549,7 +566,6 @@ UniqueFd Listen(const std::string& path) {
 }
 
 TEST_F(HostileTest, ConnectingToAnAbstractSocketOutsideIsRefused) {
-  if (abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_);
   const std::string name =
       "bravebot-hostile-" + std::filesystem::path(scenario_).filename().string();
   UniqueFd listening = Listen("@" + name);
@@ -558,16 +574,18 @@ TEST_F(HostileTest, ConnectingToAnAbstractSocketOutsideIsRefused) {
   // network namespace, which the server shares with the machine for its
   // network, and bwrap scopes no socket. `reach` says so; measured here, so
   // that the day it is refused the words of the reach change with it.
-  EXPECT_TRUE(Meets("abstract_socket", {{"SOCKET_NAME", name}}, {},
-                    {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted, kWorks}));
+  EXPECT_TRUE(Meets(
+      "abstract_socket", {{"SOCKET_NAME", name}}, {},
+      WhereAbi(6, abi_, {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted, kWorks})));
+  if (abi_ > 0 && abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_) << " (bubblewrap's column ran)";
 }
 
 TEST_F(HostileTest, ConnectingToAPathnameSocketOutsideIsRefused) {
-  if (abi_ < 9) GTEST_SKIP() << NeedsAbi(9, abi_);
   UniqueFd listening = Listen(Path("outside/socket"));
   ASSERT_TRUE(listening.valid()) << std::strerror(errno);
   EXPECT_TRUE(Meets("pathname_socket", {{"TARGET", Path("outside/socket")}}, {},
-                    {kDenied, kDenied, std::nullopt, kDenied, kNoSuchFile}));
+                    WhereAbi(9, abi_, {kDenied, kDenied, std::nullopt, kDenied, kNoSuchFile})));
+  if (abi_ > 0 && abi_ < 9) GTEST_SKIP() << NeedsAbi(9, abi_) << " (bubblewrap's column ran)";
 }
 
 }  // namespace
