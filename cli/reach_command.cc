@@ -60,11 +60,9 @@ int RunReach(const SimpleOptions& options, CommandContext& context) {
     context.out << RenderSeatbeltProfile(*reach);
     return kExitOk;
   }
-  const KernelFacts kernel = ProbeKernelOnce();
-  if (Status known = RequireKnownIsolation(kernel, declaration->alias); !known.ok()) {
-    return Report(context, "reach", known.error());
-  }
-  const Confinement confinement = ConfineReach(std::move(*reach), kernel, start.namespaces);
+  Result<Confinement> confined = ConfineServerReach(std::move(*reach), start, declaration->alias);
+  if (!confined) return Report(context, "reach", confined.error());
+  const Confinement& confinement = *confined;
   if (options.json) {
     context.out << JsonText(ReachJson(*declaration, confinement)) << "\n";
   } else {

@@ -14,6 +14,7 @@
 #include "base/unique_fd.h"
 #include "cli/start_options.h"
 #include "confine/paths.h"
+#include "launcher/bubblewrap_program.h"
 #include "launcher/filesystem_view.h"
 #include "supervisor/mcp/json_rpc_lines.h"
 #include "supervisor/servers/confined_server.h"
@@ -76,6 +77,17 @@ struct Expectation {
   std::string why;
 };
 
+// Under bubblewrap its root is made of its binds: a path outside them is not
+// there, not even to look at, and the machine's /tmp is not its /tmp; it
+// shares the machine's network namespace, where abstract sockets live.
+void AdjustForBubblewrap(std::map<std::string, Expectation>& expected) {
+  const std::string not_there = "under bubblewrap, a path outside its binds is not there for it";
+  expected["look at a path outside its reach"] = {false, not_there};
+  expected["connect a socket outside its reach"] = {false, not_there};
+  expected["connect an abstract socket outside its confinement"] = {
+      true, "bubblewrap cannot refuse it: it shares the machine's network namespace"};
+}
+
 std::map<std::string, Expectation> Expectations(const Confinement& confinement,
                                                 const std::vector<std::string>& may_read,
                                                 const OutsideTargets& outside) {
@@ -110,6 +122,7 @@ std::map<std::string, Expectation> Expectations(const Confinement& confinement,
   expected["connect an abstract socket outside its confinement"] =
       abi >= 6 ? Expectation{false, reach_says}
                : Expectation{true, "this kernel cannot refuse it: ABI 6 is needed"};
+  if (confinement.backend.backend == Backend::kBubblewrap) AdjustForBubblewrap(expected);
   if (confinement.isolation.pid_namespace) {
     expected["signal bravebot-mcp"] = {false, "it sees no process outside its PID namespace"};
     expected["see bravebot-mcp's process"] = {false,
@@ -126,13 +139,22 @@ std::map<std::string, Expectation> Expectations(const Confinement& confinement,
         false, "Landlock keeps it from every process outside its confinement"};
   }
   expected["change the mode of a file outside its reach"] =
-      confinement.isolation.user_namespace
+      confinement.backend.backend == Backend::kBubblewrap
+          ? Expectation{false, "under bubblewrap, a path outside its binds is not there for it"}
+      : confinement.isolation.user_namespace
           ? Expectation{false, "its filesystem is read-only outside its own directories"}
           : Expectation{true, "this machine cannot refuse it: user namespaces are off"};
   for (const std::string& file : may_read) {
     expected["read a file it may read: " + file] = {Grants(reach, file), reach_says};
   }
   return expected;
+}
+
+std::string BackendWords(const Confinement& confinement) {
+  if (confinement.backend.backend == Backend::kBubblewrap) {
+    return ProbeBubblewrapOnce().version;
+  }
+  return "Landlock ABI " + std::to_string(confinement.landlock.abi);
 }
 
 // Prints every attempt beside what was expected of it; 1 when any differs.
@@ -143,9 +165,8 @@ int ReportProbe(const Declaration& declaration, const Confinement& confinement,
       Expectations(confinement, declaration.may_read, outside);
   json rows = json::array();
   int contradictions = 0;
-  std::string text = "reach --probe of " + declaration.alias + ", under Landlock ABI " +
-                     std::to_string(confinement.landlock.abi) + ", as uid " +
-                     std::to_string(::geteuid()) + ":\n";
+  std::string text = "reach --probe of " + declaration.alias + ", under " +
+                     BackendWords(confinement) + ", as uid " + std::to_string(::geteuid()) + ":\n";
   for (const json& attempt : attempts) {
     const std::string check = attempt.value("check", "");
     const bool allowed = attempt.value("allowed", false);
@@ -175,6 +196,7 @@ int ReportProbe(const Declaration& declaration, const Confinement& confinement,
               : std::to_string(contradictions) + " attempt(s) did not come out as the reach says\n";
   if (as_json) {
     context.out << JsonText({{"alias", declaration.alias},
+                             {"backend", BackendName(confinement.backend.backend)},
                              {"landlock_abi", confinement.landlock.abi},
                              {"uid", ::geteuid()},
                              {"attempts", rows},

@@ -5,6 +5,7 @@
 #include "base/shown_text.h"
 #include "cli/declaration_view.h"
 #include "confine/digest.h"
+#include "launcher/bubblewrap_program.h"
 
 namespace bravebot {
 namespace {
@@ -22,7 +23,14 @@ std::string HiddenPlaces(const SocketMaskPlan& mask) {
   return text;
 }
 
+bool UnderBubblewrap(const Confinement& confinement) {
+  return confinement.backend.backend == Backend::kBubblewrap;
+}
+
 std::string LookAtPaths(const Confinement& confinement) {
+  if (UnderBubblewrap(confinement)) {
+    return "no look at a path outside what it may reach: under bubblewrap it is not there";
+  }
   if (!confinement.socket_mask || confinement.socket_mask->hidden.empty()) {
     return std::string("a look at any path: ") + kWhatALookGives;
   }
@@ -67,15 +75,24 @@ std::string Processes(const IsolationPlan& isolation) {
                "when it stops";
 }
 
-// From ABI 4, Landlock keeps it from binding a TCP port.
-std::string Network(const LandlockPlan& landlock) {
-  return landlock.abi >= 4 ? "every address, by IP, to connect to; no TCP port to listen on"
-                           : "every address, by IP, and any TCP port to listen on";
+// From ABI 4, Landlock keeps it from binding a TCP port; bubblewrap cannot.
+bool RefusesListening(const Confinement& confinement) {
+  return !UnderBubblewrap(confinement) && confinement.landlock.abi >= 4;
+}
+
+std::string Network(const Confinement& confinement) {
+  return RefusesListening(confinement)
+             ? "every address, by IP, to connect to; no TCP port to listen on"
+             : "every address, by IP, and any TCP port to listen on";
 }
 
 std::string LocalSockets(const Confinement& confinement) {
-  if (confinement.landlock.abi >= 9)
+  if (UnderBubblewrap(confinement)) {
+    return "local sockets: those in the directories it may read or write (see below)";
+  }
+  if (confinement.landlock.abi >= 9) {
     return "local sockets: only those in the directories it may write";
+  }
   if (!confinement.socket_mask) return "local sockets: every one (see below)";
   return "local sockets: those in the directories it may write; " +
          HiddenPlaces(*confinement.socket_mask) +
@@ -85,6 +102,7 @@ std::string LocalSockets(const Confinement& confinement) {
 
 // Which mechanism keeps the promise of local sockets.
 std::string SocketPromiseKeeper(const Confinement& confinement) {
+  if (UnderBubblewrap(confinement)) return "bubblewrap";
   if (confinement.landlock.abi >= 9) return "landlock";
   return confinement.socket_mask ? "mounts" : "nothing";
 }
@@ -96,11 +114,43 @@ std::vector<std::string> HiddenPlacePaths(const Confinement& confinement) {
   return paths;
 }
 
+// Which backend enforces it, and what that backend cannot keep.
+std::string Enforcement(const Confinement& confinement) {
+  const LandlockPlan& landlock = confinement.landlock;
+  std::string text;
+  const std::vector<std::string>* promises = &landlock.unkept_promises;
+  switch (confinement.backend.backend) {
+    case Backend::kNone:
+      return "nothing enforces it here, so the server is not started: " +
+             EscapeControlCharacters(confinement.backend.why_none) + "\n";
+    case Backend::kBubblewrap:
+      text = ProbeBubblewrapOnce().version + " (" + kBubblewrapPath +
+             ") enforces it with binds, user, PID and IPC namespaces, seccomp and dropped "
+             "capabilities";
+      promises = &confinement.bubblewrap.unkept_promises;
+      break;
+    case Backend::kLandlock:
+      text = "this kernel enforces it with Landlock ABI " + std::to_string(landlock.abi) +
+             (confinement.socket_mask
+                  ? ", seccomp, dropped capabilities and a mount over each place of others' "
+                    "sockets"
+                  : ", seccomp and dropped capabilities");
+      break;
+  }
+  text += promises->empty() ? ", all of it\n" : ", except:\n";
+  for (const std::string& promise : *promises) text += "  " + promise + "\n";
+  return text;
+}
+
+const std::vector<std::string>& UnkeptPromises(const Confinement& confinement) {
+  return UnderBubblewrap(confinement) ? confinement.bubblewrap.unkept_promises
+                                      : confinement.landlock.unkept_promises;
+}
+
 }  // namespace
 
 std::string DisplayReach(const Declaration& declaration, const Confinement& confinement) {
   const Reach& reach = confinement.reach;
-  const LandlockPlan& landlock = confinement.landlock;
   std::string text = "  " + declaration.alias + "   stdio   " + DisplayCommandLine(declaration) +
                      "\n" + "    digest: " + ComputeDigest(declaration).hex + "\n" + "    runs " +
                      DisplayWord(reach.program) + "\n" + "    starts in " +
@@ -125,30 +175,19 @@ std::string DisplayReach(const Declaration& declaration, const Confinement& conf
           "    " + DisplayWord(refused.path) + ": " + EscapeControlCharacters(refused.why) + "\n";
     }
   }
-  text += "\n  the network: " + Network(landlock) + (landlock.abi >= 4 ? "" : " (see below)") +
-          "\n  " + LocalSockets(confinement) + "\n  " + Processes(confinement.isolation) + "\n  " +
+  text += "\n  the network: " + Network(confinement) +
+          (RefusesListening(confinement) ? "" : " (see below)") + "\n  " +
+          LocalSockets(confinement) + "\n  " + Processes(confinement.isolation) + "\n  " +
           LookAtPaths(confinement) +
           "\n  nothing else: the rest of your home, the workspace, other "
           "servers' homes and the profile directory's files\n\n";
-  if (landlock.abi == 0) {
-    text +=
-        "this kernel enforces nothing of it: it has no Landlock, so the server is not started\n";
-  } else {
-    text += "this kernel enforces it with Landlock ABI " + std::to_string(landlock.abi) +
-            (confinement.socket_mask
-                 ? ", seccomp, dropped capabilities and a mount over each place of others' sockets"
-                 : ", seccomp and dropped capabilities");
-    text += landlock.unkept_promises.empty() ? ", all of it\n" : ", except:\n";
-  }
-  for (const std::string& promise : landlock.unkept_promises) {
-    if (landlock.abi > 0) text += "  " + promise + "\n";
-  }
-  return text;
+  return text + Enforcement(confinement);
 }
 
 nlohmann::json ReachJson(const Declaration& declaration, const Confinement& confinement) {
   const Reach& reach = confinement.reach;
   const LandlockPlan& landlock = confinement.landlock;
+  const bool bubblewrap = UnderBubblewrap(confinement);
   nlohmann::json environment = nlohmann::json::array();
   for (const ReachVariable& variable : reach.environment) {
     environment.push_back({{"name", variable.name}, {"reason", variable.reason}});
@@ -164,31 +203,34 @@ nlohmann::json ReachJson(const Declaration& declaration, const Confinement& conf
   for (const NotGranted& refused : reach.not_granted) {
     not_given.push_back({{"path", refused.path}, {"why", refused.why}});
   }
-  return {
-      {"alias", declaration.alias},
-      {"digest", ComputeDigest(declaration).hex},
-      {"program", reach.program},
-      {"argv", reach.argv},
-      {"working_directory", reach.working_directory},
-      {"home", reach.home},
-      {"temporary_directory", reach.temporary_directory},
-      {"environment", environment},
-      {"unset_variables", reach.unset_variables},
-      {"paths", paths},
-      {"not_given", not_given},
-      {"network", Network(landlock)},
-      {"local_sockets", landlock.abi >= 9 ? "in the directories it may write"
-                        : confinement.socket_mask
-                            ? "in the directories it may write, and any outside the hidden places"
-                            : "every one"},
-      {"socket_directories", reach.socket_directories},
-      {"socket_promise_kept_by", SocketPromiseKeeper(confinement)},
-      {"hidden_places", HiddenPlacePaths(confinement)},
-      {"processes",
-       confinement.isolation.pid_namespace ? "a PID namespace of its own" : "the machine's"},
-      {"read_only_view", confinement.isolation.user_namespace},
-      {"landlock_abi", landlock.abi},
-      {"unkept_promises", landlock.unkept_promises}};
+  return {{"alias", declaration.alias},
+          {"digest", ComputeDigest(declaration).hex},
+          {"program", reach.program},
+          {"argv", reach.argv},
+          {"working_directory", reach.working_directory},
+          {"home", reach.home},
+          {"temporary_directory", reach.temporary_directory},
+          {"environment", environment},
+          {"unset_variables", reach.unset_variables},
+          {"paths", paths},
+          {"not_given", not_given},
+          {"network", Network(confinement)},
+          {"local_sockets", bubblewrap                ? "in the directories it may read or write"
+                            : landlock.abi >= 9       ? "in the directories it may write"
+                            : confinement.socket_mask ? "in the directories it may write, and any "
+                                                        "outside the hidden places"
+                                                      : "every one"},
+          {"look_at_any_path", !bubblewrap},
+          {"socket_directories", reach.socket_directories},
+          {"socket_promise_kept_by", SocketPromiseKeeper(confinement)},
+          {"hidden_places", HiddenPlacePaths(confinement)},
+          {"processes",
+           confinement.isolation.pid_namespace ? "a PID namespace of its own" : "the machine's"},
+          {"read_only_view", confinement.isolation.user_namespace},
+          {"backend", BackendName(confinement.backend.backend)},
+          {"not_started_because", confinement.backend.why_none},
+          {"landlock_abi", landlock.abi},
+          {"unkept_promises", UnkeptPromises(confinement)}};
 }
 
 }  // namespace bravebot

@@ -61,7 +61,28 @@ class AttackReviewTest : public HostileTest {
     std::vector<std::string> argv = {ConfinedExec()};
     for (const std::string& flag : LayersFlags(layers)) argv.push_back(flag);
     argv.insert(argv.end(), words.begin(), words.end());
-    return RunCommand(argv, environment, scenario_);
+    std::vector<std::string> with_backend = environment;
+    for (const std::string& variable : LayersEnvironment(layers)) with_backend.push_back(variable);
+    return RunCommand(argv, with_backend, scenario_);
+  }
+
+  // read_outside run with `environment` (PATH and TARGET named from it) under
+  // each backend that runs here: refused as Landlock refuses (EACCES), or,
+  // under bubblewrap, not there (ENOENT).
+  ::testing::AssertionResult ReadOutsideIsRefused(const std::vector<std::string>& environment) {
+    std::string failures;
+    for (Layers layers : {Layers::kEvery, Layers::kBubblewrap}) {
+      if (!Runs(layers)) continue;
+      CommandOutput run = Exec({"hostile-probe", "-e", "PATH", "-e", "TARGET", "--dir",
+                                Path("work"), "--", ProbesDirectory() + "/read_outside"},
+                               environment, layers);
+      // What it reads is in the person's home, hidden below Landlock ABI 9.
+      ::testing::AssertionResult refused = Refused(run, RefusedInAHiddenPlaceWith(layers));
+      if (!refused)
+        failures += std::string("\nunder ") + LayersName(layers) + ": " + refused.message();
+    }
+    if (failures.empty()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << failures;
   }
 
   // A person's home at realhome, named through the link linkhome (as when
@@ -97,10 +118,7 @@ TEST_F(AttackReviewTest, HomeBinInPathDoesNotGiveAHomeReachedThroughALink) {
   const std::string home = LinkedHome();
   const std::vector<std::string> environment =
       Environment(home, home + "/bin:/usr/bin:/bin", {{"TARGET", Path("realhome/secret")}});
-  CommandOutput run = Exec({"hostile-probe", "-e", "PATH", "-e", "TARGET", "--dir", Path("work"),
-                            "--", ProbesDirectory() + "/read_outside"},
-                           environment);
-  EXPECT_TRUE(Refused(run, RefusedInAHiddenPlaceWith()));
+  EXPECT_TRUE(ReadOutsideIsRefused(environment));
   CommandOutput added = Mcp({"add", "homebin", "-e", "PATH", "--", "/bin/true"}, environment);
   ASSERT_EQ(added.status, 0) << added.err;
   const std::string reach = Mcp({"reach", "homebin"}, environment).out;
@@ -113,10 +131,7 @@ TEST_F(AttackReviewTest, LocalBinInPathGivesOnlyItselfWhenTheHomeIsReachedThroug
   const std::string home = LinkedHome();
   const std::vector<std::string> environment = Environment(
       home, home + "/.local/bin:/usr/bin:/bin", {{"TARGET", Path("realhome/.local/share/secret")}});
-  CommandOutput run = Exec({"hostile-probe", "-e", "PATH", "-e", "TARGET", "--dir", Path("work"),
-                            "--", ProbesDirectory() + "/read_outside"},
-                           environment);
-  EXPECT_TRUE(Refused(run, RefusedInAHiddenPlaceWith()));
+  EXPECT_TRUE(ReadOutsideIsRefused(environment));
 }
 
 TEST_F(AttackReviewTest, LocalBinInPathGivesOnlyItselfWhenHomeEndsInASlash) {
@@ -127,10 +142,7 @@ TEST_F(AttackReviewTest, LocalBinInPathGivesOnlyItselfWhenHomeEndsInASlash) {
   const std::vector<std::string> environment =
       Environment(Path("home") + "/", Path("home/.local/bin") + ":/usr/bin:/bin",
                   {{"TARGET", Path("home/.local/share/secret")}});
-  CommandOutput run = Exec({"hostile-probe", "-e", "PATH", "-e", "TARGET", "--dir", Path("work"),
-                            "--", ProbesDirectory() + "/read_outside"},
-                           environment);
-  EXPECT_TRUE(Refused(run, RefusedInAHiddenPlaceWith()));
+  EXPECT_TRUE(ReadOutsideIsRefused(environment));
 }
 
 // --- System V IPC: no file, so no Landlock rule sees it ---
@@ -159,9 +171,11 @@ class SharedSegment {
 TEST_F(AttackReviewTest, ASharedMemorySegmentOfAnotherProgramIsOutOfReach) {
   SharedSegment segment;
   ASSERT_GE(segment.id(), 0) << std::strerror(errno);
-  // In an IPC namespace of its own the segment does not exist (EINVAL).
+  // In an IPC namespace of its own, ours or bwrap's, the segment does not
+  // exist (EINVAL).
   EXPECT_TRUE(Meets("sysv_shm_outside", {{"SHM_ID", std::to_string(segment.id())}}, {},
-                    {"Invalid argument", "Invalid argument", "Invalid argument", std::nullopt}));
+                    {"Invalid argument", "Invalid argument", "Invalid argument", std::nullopt,
+                     "Invalid argument"}));
 }
 
 TEST_F(AttackReviewTest, ASharedMemorySegmentOfAnotherProgramIsOutOfReachWithoutNamespaces) {
@@ -169,7 +183,7 @@ TEST_F(AttackReviewTest, ASharedMemorySegmentOfAnotherProgramIsOutOfReachWithout
   SharedSegment segment;
   ASSERT_GE(segment.id(), 0) << std::strerror(errno);
   EXPECT_TRUE(Meets("sysv_shm_outside", {{"SHM_ID", std::to_string(segment.id())}}, {},
-                    {std::nullopt, std::nullopt, std::nullopt, kNotPermitted}));
+                    {std::nullopt, std::nullopt, std::nullopt, kNotPermitted, std::nullopt}));
 }
 
 // --- What it leaves in its own directory for others to run ---
@@ -179,33 +193,40 @@ TEST_F(AttackReviewTest, AProgramItLeavesInItsDirectoryIsNeitherSetuidNorSetgid)
   // (as root, where bravebot-mcp runs as root): the view makes the rest of
   // the machine read-only, not the server's own directories, and no new
   // privileges binds only the server.
-  CommandOutput run = Exec({"planter", "--dir", Path("work"), "--", "/bin/sh", "-c",
-                            "cp /bin/true ./setuid; chmod 4755 ./setuid; "
-                            "cp /bin/true ./setgid; chmod 2755 ./setgid; "
-                            "install -m 4755 /bin/true ./installed; exit 0"},
-                           Environment(Path("home"), "/usr/bin:/bin"));
-  ASSERT_EQ(run.status, 0) << run.out << run.err;
-  EXPECT_THAT(run.err, HasSubstr(kNotPermitted));
-  for (const char* name : {"setuid", "setgid", "installed"}) {
-    struct stat status;
-    ASSERT_EQ(::stat(Path(std::string("work/") + name).c_str(), &status), 0) << name;
-    EXPECT_EQ(status.st_mode & (S_ISUID | S_ISGID), 0u)
-        << "the server left work/" << name << " with mode " << std::oct << (status.st_mode & 07777);
+  for (Layers layers : {Layers::kEvery, Layers::kBubblewrap}) {
+    if (!Runs(layers)) continue;
+    CommandOutput run = Exec({"planter", "--dir", Path("work"), "--", "/bin/sh", "-c",
+                              "cp /bin/true ./setuid; chmod 4755 ./setuid; "
+                              "cp /bin/true ./setgid; chmod 2755 ./setgid; "
+                              "install -m 4755 /bin/true ./installed; exit 0"},
+                             Environment(Path("home"), "/usr/bin:/bin"), layers);
+    ASSERT_EQ(run.status, 0) << LayersName(layers) << run.out << run.err;
+    EXPECT_THAT(run.err, HasSubstr(kNotPermitted)) << LayersName(layers);
+    for (const char* name : {"setuid", "setgid", "installed"}) {
+      struct stat status;
+      ASSERT_EQ(::stat(Path(std::string("work/") + name).c_str(), &status), 0) << name;
+      EXPECT_EQ(status.st_mode & (S_ISUID | S_ISGID), 0u)
+          << "the server left work/" << name << " with mode " << std::oct
+          << (status.st_mode & 07777) << " under " << LayersName(layers);
+    }
+    ForgetWhatTheProbeMade();
   }
 }
 
-// --- Daemons, without a PID namespace ---
+// --- Daemons, without a PID namespace, and in bwrap's ---
 
 TEST_F(AttackReviewTest, AChainOfDaemonsDeeperThanEndStraysPassesEndsWhenItStops) {
   // Each link of the chain is a session of its own and the parent of the
   // next: when the server ends, only the first becomes the starter's child,
-  // and EndStrays peels one link a pass, 50 passes at most.
+  // and EndStrays peels one link a pass, 50 passes at most. In a PID
+  // namespace, ours or bwrap's, the whole chain ends with its first process.
   WriteFile(Path("work/chain.sh"),
             "n=$1\n"
             "if [ \"$n\" -gt 0 ]; then setsid /bin/sh \"$0\" $((n-1)) \"$2\" & else : > done; fi\n"
             "exec sleep \"$2\"\n",
             0644);
-  for (Layers layers : {Layers::kEvery, Layers::kWithoutNamespaces}) {
+  for (Layers layers : {Layers::kEvery, Layers::kWithoutNamespaces, Layers::kBubblewrap}) {
+    if (!Runs(layers)) continue;
     const std::string marker =
         "27" + std::to_string(::getpid()) + std::to_string(static_cast<int>(layers)) + ".7";
     std::filesystem::remove(Path("work/done"));
@@ -244,13 +265,18 @@ TEST_F(AttackReviewTest, ItsTemporaryDirectoryIsRemovedHoweverDeepItsTree) {
                                    "sh",      ConfinedExec(), "deep",
                                    "--dir",   Path("work"),   "--",
                                    "/bin/sh", "-c",           script};
-  CommandOutput run = RunCommand(argv, Environment(Path("home"), "/usr/bin:/bin"), scenario_);
-  ASSERT_EQ(run.status, 0) << run.out << run.err;
-  const std::string temporary = run.out.substr(0, run.out.find('\n'));
-  ASSERT_THAT(temporary, HasSubstr("/bravebot-mcp-"));
-  const bool left = std::filesystem::exists(temporary);
-  EXPECT_FALSE(left) << temporary << " was left behind";
-  if (left) std::filesystem::remove_all(temporary);
+  for (Layers layers : {Layers::kEvery, Layers::kBubblewrap}) {
+    if (!Runs(layers)) continue;
+    std::vector<std::string> environment = Environment(Path("home"), "/usr/bin:/bin");
+    for (const std::string& variable : LayersEnvironment(layers)) environment.push_back(variable);
+    CommandOutput run = RunCommand(argv, environment, scenario_);
+    ASSERT_EQ(run.status, 0) << LayersName(layers) << run.out << run.err;
+    const std::string temporary = run.out.substr(0, run.out.find('\n'));
+    ASSERT_THAT(temporary, HasSubstr("/bravebot-mcp-"));
+    const bool left = std::filesystem::exists(temporary);
+    EXPECT_FALSE(left) << temporary << " was left behind under " << LayersName(layers);
+    if (left) std::filesystem::remove_all(temporary);
+  }
 }
 
 // --- What a server wrote, shown to the person ---

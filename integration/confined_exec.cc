@@ -10,8 +10,10 @@
 // Each --without- flag turns one layer off, so the hostile battery proves each
 // of the others alone: Landlock without the read-only view (and without the
 // mounts that hide the places of sockets), the view without Landlock, and
-// what a machine without user namespaces gets. Nothing a person
-// runs has these flags.
+// what a machine without user namespaces gets. Nothing a person runs has
+// these flags. They are the Landlock backend's layers: with
+// BRAVEBOT_BACKEND=bubblewrap in its environment, which runs the probe under
+// bwrap, none is taken.
 #include <unistd.h>
 
 #include <climits>
@@ -69,6 +71,13 @@ int main(int argc, char** argv) {
       return 125;
     }
     words.erase(words.begin());
+  }
+  const char* backend = ::getenv(kBackendVariable);
+  if (backend != nullptr && std::string(backend) == "bubblewrap" &&
+      !(landlock && read_only_view && namespaces)) {
+    std::cerr << "confined-exec: the --without- flags turn off layers of the Landlock backend, "
+                 "and BRAVEBOT_BACKEND=bubblewrap asks for bubblewrap\n";
+    return 125;
   }
   Result<ProfileDirectory> profile = OpenProfileToWrite(context);
   if (!profile) {

@@ -90,9 +90,19 @@ inline std::string Describe(const CommandOutput& output) {
   }
 }
 
+// bwrap's own words when it could not set the sandbox up; it then exits 1,
+// which is no refusal of the probe's.
+inline bool BubblewrapFailed(const CommandOutput& output) {
+  return output.err.find("bwrap: ") != std::string::npos;
+}
+
 // Refused, and saying `words` (an errno's text) when given.
 inline ::testing::AssertionResult Refused(const CommandOutput& output,
                                           const std::string& words = "") {
+  if (BubblewrapFailed(output)) {
+    return ::testing::AssertionFailure()
+           << "bubblewrap did not start the probe" << Describe(output);
+  }
   if (output.status != kRefused) return ::testing::AssertionFailure() << Describe(output);
   if (output.out.find(words) == std::string::npos) {
     return ::testing::AssertionFailure()
@@ -117,18 +127,25 @@ inline constexpr char kCrossDevice[] = "Invalid cross-device link";  // EXDEV
 inline constexpr char kHoldsNoDescriptor[] = "holds no descriptor";
 // Not a refusal: the attempt must work.
 inline constexpr char kWorks[] = "(works)";
+// Under bubblewrap: a path outside its binds is not there (ENOENT, kNoSuchFile),
+// and its root outside them is read-only (EROFS, kReadOnly).
 
 // Which layers of confinement a probe runs under. Every layer is what a server
 // gets; each of the others turns one layer off (confined-exec's --without-
 // flags), so that a probe proves the layer meant to refuse it, not one that
 // happened to refuse first: with the read-only view on, a write outside fails
-// with EROFS before Landlock is ever asked.
+// with EROFS before Landlock is ever asked. The last is the other backend:
+// bubblewrap with our seccomp filter, as a kernel without Landlock gets it.
 enum class Layers {
   kEvery,              // Landlock, the read-only view, namespaces, seccomp, no capabilities
   kLandlockAlone,      // no read-only view
   kViewAlone,          // no Landlock
   kWithoutNamespaces,  // a machine without user namespaces: no view, no PID namespace
+  kBubblewrap,         // bwrap's binds and namespaces, seccomp, no capabilities
 };
+
+inline constexpr Layers kAllLayers[] = {Layers::kEvery, Layers::kLandlockAlone, Layers::kViewAlone,
+                                        Layers::kWithoutNamespaces, Layers::kBubblewrap};
 
 inline const char* LayersName(Layers layers) {
   switch (layers) {
@@ -140,6 +157,8 @@ inline const char* LayersName(Layers layers) {
       return "the read-only view without Landlock";
     case Layers::kWithoutNamespaces:
       return "no user or PID namespace";
+    case Layers::kBubblewrap:
+      return "bubblewrap";
   }
   return "";
 }
@@ -154,18 +173,28 @@ inline std::vector<std::string> LayersFlags(Layers layers) {
       return {"--without-landlock"};
     case Layers::kWithoutNamespaces:
       return {"--without-namespaces"};
+    case Layers::kBubblewrap:
+      return {};
   }
+  return {};
+}
+
+// What confined-exec's environment adds: the backend it is to use.
+inline std::vector<std::string> LayersEnvironment(Layers layers) {
+  if (layers == Layers::kBubblewrap) return {"BRAVEBOT_BACKEND=bubblewrap"};
   return {};
 }
 
 // What a probe must meet under each set of layers: the words of the errno it
 // is refused with (kWorks where it must work), or nothing where that set is
-// not the one that decides it, and the probe is not run under it.
+// not the one that decides it, and the probe is not run under it. The
+// bubblewrap column has no default: every probe says what bubblewrap gives it.
 struct Expectations {
   std::optional<std::string> every;
   std::optional<std::string> landlock_alone;
   std::optional<std::string> view_alone;
   std::optional<std::string> without_namespaces;
+  std::optional<std::string> bubblewrap;
 
   const std::optional<std::string>& For(Layers layers) const {
     switch (layers) {
@@ -177,6 +206,8 @@ struct Expectations {
         return view_alone;
       case Layers::kWithoutNamespaces:
         return without_namespaces;
+      case Layers::kBubblewrap:
+        return bubblewrap;
     }
     return every;
   }
@@ -184,7 +215,9 @@ struct Expectations {
 
 // The same words under every set of layers: a refusal of seccomp's, which
 // stays on whatever else is off.
-inline Expectations Everywhere(const std::string& words) { return {words, words, words, words}; }
+inline Expectations Everywhere(const std::string& words) {
+  return {words, words, words, words, words};
+}
 
 // A unix socket the test listens on: abstract when `path` starts with '@'.
 inline UniqueFd ListenOn(const std::string& path) {
@@ -211,8 +244,9 @@ using Named = std::vector<std::pair<std::string, std::string>>;
 class HostileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    abi_ = LandlockAbi();
-    if (abi_ == 0) GTEST_SKIP() << "this kernel has no Landlock: nothing can be confined";
+    // BRAVEBOT_TEST_WITHOUT_LANDLOCK=1 runs the battery as a kernel without
+    // Landlock would: the bubblewrap column alone.
+    abi_ = FromEnvironment("BRAVEBOT_TEST_WITHOUT_LANDLOCK", "")[0] == '1' ? 0 : LandlockAbi();
     // Not in /tmp: below Landlock ABI 9 /tmp is hidden from a server but for
     // its own paths there (profiles/socket_mask_plan.h), and a file outside
     // its reach would not be there for Landlock to refuse.
@@ -246,6 +280,11 @@ class HostileTest : public ::testing::Test {
     if (!scenario_.empty()) std::filesystem::remove_all(scenario_, ignored);
   }
 
+  // Whether `layers` can run here: every set but bubblewrap needs Landlock.
+  // Without it, only the bubblewrap column runs (bubblewrap is then what a
+  // server gets); a missing /usr/bin/bwrap fails that column, it is no skip.
+  bool Runs(Layers layers) const { return layers == Layers::kBubblewrap || abi_ > 0; }
+
   std::string Path(const std::string& name) const { return scenario_ + "/" + name; }
   std::string Profile() const { return Path("profile"); }
   std::string OtherHome() const { return Profile() + "/mcp-home/" + kOtherDigest; }
@@ -262,6 +301,7 @@ class HostileTest : public ::testing::Test {
     words.push_back("hostile-probe");
     std::vector<std::string> environment = {"BRAVEBOT_HOME=" + Profile(), "HOME=" + Path("home"),
                                             "PATH=/usr/bin:/bin"};
+    for (const std::string& variable : LayersEnvironment(layers)) environment.push_back(variable);
     for (const auto& [name, value] : named) {
       words.insert(words.end(), {"-e", name});
       environment.push_back(name + "=" + value);
@@ -277,10 +317,9 @@ class HostileTest : public ::testing::Test {
                                    const std::vector<std::string>& arguments,
                                    const Expectations& expected) const {
     std::string failures;
-    for (Layers layers :
-         {Layers::kEvery, Layers::kLandlockAlone, Layers::kViewAlone, Layers::kWithoutNamespaces}) {
+    for (Layers layers : kAllLayers) {
       const std::optional<std::string>& words = expected.For(layers);
-      if (!words) continue;
+      if (!words || !Runs(layers)) continue;
       CommandOutput output = Run(probe, named, arguments, layers);
       ForgetWhatTheProbeMade();
       ::testing::AssertionResult met = *words == kWorks ? Worked(output) : Refused(output, *words);
@@ -308,14 +347,19 @@ class HostileTest : public ::testing::Test {
   // with only its own paths bound back. What lies there is not there to
   // refuse, and nothing can be made there: `words` (ENOENT or EROFS) where
   // the mounts are (with the view); without them, or from ABI 9, `otherwise`.
+  // Under bubblewrap, what the set of layers says for it.
   Expectations InAHiddenPlace(const std::string& words, const Expectations& otherwise) const {
     if (abi_ >= 9) return otherwise;
-    return {words, otherwise.landlock_alone, words, otherwise.without_namespaces};
+    return {words, otherwise.landlock_alone, words, otherwise.without_namespaces,
+            otherwise.bubblewrap};
   }
 
   // The words of a refusal to read what lies in a hidden place (the
-  // person's home, the profile directory), with every layer on.
-  std::string RefusedInAHiddenPlaceWith() const { return abi_ >= 9 ? kDenied : kNoSuchFile; }
+  // person's home, the profile directory), with every layer on, or under
+  // bubblewrap, where it is not there either.
+  std::string RefusedInAHiddenPlaceWith(Layers layers = Layers::kEvery) const {
+    return abi_ >= 9 && layers != Layers::kBubblewrap ? kDenied : kNoSuchFile;
+  }
 
   int abi_ = 0;
   std::string scenario_;

@@ -11,7 +11,10 @@
 // EPERM where seccomp does, ESRCH or ENOENT where the PID namespace hides the
 // process. A set of layers that does not decide a probe does not run it: the
 // read-only view alone refuses no read, and Landlock alone no chmod (that is
-// why the view is there).
+// why the view is there). Every probe runs under bubblewrap too, the backend
+// of a kernel without Landlock: there a path outside its binds is not there
+// (ENOENT), its root outside them is read-only (EROFS), and a directory bwrap
+// made to hold a bind lists nothing (EACCES).
 //
 // Each test builds its scenario in a fresh directory any user can enter, so
 // the same binary runs as root and as an ordinary user: every file a probe
@@ -40,17 +43,35 @@ namespace bravebot::testing {
 namespace {
 
 // The expectations the layers give most probes.
-// Reading, listing or running what lies outside: Landlock alone decides.
-const Expectations kLandlockRefusesReading = {kDenied, kDenied, std::nullopt, kDenied};
+// Reading, listing or running what lies outside: Landlock alone decides; under
+// bubblewrap it is not there.
+const Expectations kLandlockRefusesReading = {kDenied, kDenied, std::nullopt, kDenied, kNoSuchFile};
 // Writing outside: the view refuses first, and Landlock alone refuses too.
-const Expectations kBothRefuseWriting = {kReadOnly, kDenied, kReadOnly, kDenied};
+// Under bubblewrap, `bubblewrap`: ENOENT where what it writes in is not there,
+// EROFS where it is, read-only.
+Expectations BothRefuseWriting(const char* bubblewrap) {
+  return {kReadOnly, kDenied, kReadOnly, kDenied, bubblewrap};
+}
 // Changing a file's mode, owner, times or attributes: the view alone decides;
-// Landlock has no right for it, so it is not asked without the view.
-const Expectations kViewRefusesAttributes = {kReadOnly, std::nullopt, kReadOnly, std::nullopt};
+// Landlock has no right for it, so it is not asked without the view. Under
+// bubblewrap the file is not there.
+const Expectations kViewRefusesAttributes = {kReadOnly, std::nullopt, kReadOnly, std::nullopt,
+                                             kNoSuchFile};
 // What must work under every layer.
 const Expectations kWorksEverywhere = Everywhere(kWorks);
 // A refusal of seccomp's, whatever else is off.
 const Expectations kSeccompRefuses = Everywhere(kNotPermitted);
+
+// `expected` where the kernel has Landlock ABI `needed` or more; below it,
+// the bubblewrap column alone, which needs no Landlock. The test then says
+// which ABI its Landlock columns wait for.
+Expectations WhereAbi(int needed, int abi, Expectations expected) {
+  if (abi < needed) {
+    expected.every = expected.landlock_alone = expected.view_alone = std::nullopt;
+    expected.without_namespaces = std::nullopt;
+  }
+  return expected;
+}
 
 // --- The profile directory, other servers, the person's files ---
 
@@ -66,15 +87,19 @@ TEST_F(HostileTest, ReadingTheDeclarationFileIsRefused) {
 
 TEST_F(HostileTest, RewritingTheDeclarationFileIsRefused) {
   EXPECT_TRUE(Meets("write_mcp_json", {{"PROFILE", Profile()}}, {},
-                    InAHiddenPlace(kNoSuchFile, kBothRefuseWriting)));
+                    InAHiddenPlace(kNoSuchFile, BothRefuseWriting(kNoSuchFile))));
 }
 
 TEST_F(HostileTest, ApprovingItselfIsRefused) {
-  EXPECT_TRUE(Meets("write_mcp_approved", {{"PROFILE", Profile()}}, {}, kBothRefuseWriting));
+  EXPECT_TRUE(
+      Meets("write_mcp_approved", {{"PROFILE", Profile()}}, {}, BothRefuseWriting(kReadOnly)));
 }
 
 TEST_F(HostileTest, ListingTheProfileDirectoryIsRefused) {
-  EXPECT_TRUE(Meets("list_profile", {{"PROFILE", Profile()}}, {}, kLandlockRefusesReading));
+  // Under bubblewrap, the profile directory is the stand-in bwrap made to hold
+  // its home's mount point: there, but listing nothing.
+  EXPECT_TRUE(Meets("list_profile", {{"PROFILE", Profile()}}, {},
+                    {kDenied, kDenied, std::nullopt, kDenied, kDenied}));
 }
 
 TEST_F(HostileTest, ReadingAnotherServersHomeIsRefused) {
@@ -84,11 +109,11 @@ TEST_F(HostileTest, ReadingAnotherServersHomeIsRefused) {
 
 TEST_F(HostileTest, WritingAnotherServersHomeIsRefused) {
   EXPECT_TRUE(Meets("write_other_home", {{"TARGET_DIR", OtherHome()}}, {},
-                    InAHiddenPlace(kNoSuchFile, kBothRefuseWriting)));
+                    InAHiddenPlace(kNoSuchFile, BothRefuseWriting(kNoSuchFile))));
 }
 
 TEST_F(HostileTest, MakingAHomeBesideItsOwnIsRefused) {
-  EXPECT_TRUE(Meets("make_sibling_home", {}, {}, kBothRefuseWriting));
+  EXPECT_TRUE(Meets("make_sibling_home", {}, {}, BothRefuseWriting(kReadOnly)));
 }
 
 TEST_F(HostileTest, ListingTheUsersRealHomeIsRefused) {
@@ -107,11 +132,12 @@ TEST_F(HostileTest, ReadingAFileOutsideTheReachIsRefused) {
 }
 
 TEST_F(HostileTest, WritingAFileOutsideTheReachIsRefused) {
-  EXPECT_TRUE(Meets("write_outside", {{"TARGET", Outside()}}, {}, kBothRefuseWriting));
+  EXPECT_TRUE(Meets("write_outside", {{"TARGET", Outside()}}, {}, BothRefuseWriting(kNoSuchFile)));
 }
 
 TEST_F(HostileTest, CreatingAFileOutsideTheReachIsRefused) {
-  EXPECT_TRUE(Meets("create_outside", {{"TARGET_DIR", Path("outside")}}, {}, kBothRefuseWriting));
+  EXPECT_TRUE(Meets("create_outside", {{"TARGET_DIR", Path("outside")}}, {},
+                    BothRefuseWriting(kNoSuchFile)));
   EXPECT_FALSE(std::filesystem::exists(Path("outside/planted")));
 }
 
@@ -125,8 +151,9 @@ TEST_F(HostileTest, RunningAProgramOutsideTheReachIsRefused) {
 TEST_F(HostileTest, HardLinkingAFileIntoItsHomeIsRefused) {
   // With the view, its home is a mount of its own, and a link never crosses
   // mounts (EXDEV); Landlock alone refuses it as a link it may not make.
+  // Under bubblewrap the file is not there to link.
   EXPECT_TRUE(Meets("hardlink_outside", {{"TARGET", Outside()}}, {},
-                    {kCrossDevice, kCrossDevice, kCrossDevice, kCrossDevice}));
+                    {kCrossDevice, kCrossDevice, kCrossDevice, kCrossDevice, kNoSuchFile}));
 }
 
 TEST_F(HostileTest, ReadingThroughASymlinkInItsHomeIsRefused) {
@@ -134,8 +161,10 @@ TEST_F(HostileTest, ReadingThroughASymlinkInItsHomeIsRefused) {
 }
 
 // With the view, its home is a mount of its own and nothing is renamed across
-// mounts (EXDEV); Landlock alone refuses it as a move it may not make.
-const Expectations kRenamingAcrossIsRefused = {kCrossDevice, kDenied, kCrossDevice, kDenied};
+// mounts (EXDEV); Landlock alone refuses it as a move it may not make. Under
+// bubblewrap, what lies outside is not there.
+const Expectations kRenamingAcrossIsRefused = {kCrossDevice, kDenied, kCrossDevice, kDenied,
+                                               kNoSuchFile};
 
 TEST_F(HostileTest, RenamingAFileOutOfItsHomeIsRefused) {
   EXPECT_TRUE(
@@ -148,18 +177,20 @@ TEST_F(HostileTest, RenamingAFileIntoItsHomeIsRefused) {
 }
 
 TEST_F(HostileTest, WritingAGitHookIsRefused) {
-  EXPECT_TRUE(Meets("write_git_hook", {{"REPOSITORY", Repository()}}, {}, kBothRefuseWriting));
+  EXPECT_TRUE(
+      Meets("write_git_hook", {{"REPOSITORY", Repository()}}, {}, BothRefuseWriting(kNoSuchFile)));
 }
 
 TEST_F(HostileTest, WritingAGitConfigIsRefused) {
-  EXPECT_TRUE(Meets("write_git_config", {{"REPOSITORY", Repository()}}, {}, kBothRefuseWriting));
+  EXPECT_TRUE(Meets("write_git_config", {{"REPOSITORY", Repository()}}, {},
+                    BothRefuseWriting(kNoSuchFile)));
 }
 
 TEST_F(HostileTest, TruncatingAFileOutsideIsRefused) {
   // Landlock refuses truncate from ABI 3; below it, only the view does.
   const Expectations expected =
-      abi_ >= 3 ? kBothRefuseWriting
-                : Expectations{kReadOnly, std::nullopt, kReadOnly, std::nullopt};
+      abi_ >= 3 ? BothRefuseWriting(kNoSuchFile)
+                : Expectations{kReadOnly, std::nullopt, kReadOnly, std::nullopt, kNoSuchFile};
   EXPECT_TRUE(Meets("truncate_outside", {{"TARGET", Outside()}}, {}, expected));
   EXPECT_GT(std::filesystem::file_size(Outside()), 0u);
 }
@@ -208,16 +239,17 @@ TEST_F(HostileTest, SettingAnExtendedAttributeOutsideIsRefused) {
 }
 
 TEST_F(HostileTest, WritingTheSystemTemporaryDirectoryIsRefused) {
-  EXPECT_TRUE(Meets("write_tmp", {}, {}, InAHiddenPlace(kReadOnly, kBothRefuseWriting)));
+  EXPECT_TRUE(Meets("write_tmp", {}, {}, InAHiddenPlace(kReadOnly, BothRefuseWriting(kReadOnly))));
 }
 
 TEST_F(HostileTest, WritingSharedMemoryIsRefused) {
   if (!std::filesystem::is_directory("/dev/shm")) GTEST_SKIP() << "this machine has no /dev/shm";
-  EXPECT_TRUE(Meets("write_dev_shm", {}, {}, InAHiddenPlace(kReadOnly, kBothRefuseWriting)));
+  EXPECT_TRUE(
+      Meets("write_dev_shm", {}, {}, InAHiddenPlace(kReadOnly, BothRefuseWriting(kReadOnly))));
 }
 
 TEST_F(HostileTest, WritingItsProgramDirectoryIsRefused) {
-  EXPECT_TRUE(Meets("write_program_directory", {}, {}, kBothRefuseWriting));
+  EXPECT_TRUE(Meets("write_program_directory", {}, {}, BothRefuseWriting(kReadOnly)));
 }
 
 TEST_F(HostileTest, ReadingAFileItWasGivenWorks) {
@@ -225,20 +257,34 @@ TEST_F(HostileTest, ReadingAFileItWasGivenWorks) {
 }
 
 TEST_F(HostileTest, WritingAFileItWasGivenToReadIsRefused) {
-  EXPECT_TRUE(Meets("write_may_read_file", {}, {Path("outside/given")}, kBothRefuseWriting));
+  EXPECT_TRUE(
+      Meets("write_may_read_file", {}, {Path("outside/given")}, BothRefuseWriting(kReadOnly)));
 }
 
 TEST_F(HostileTest, WritingItsHomeTemporaryAndWorkingDirectoriesWorks) {
   EXPECT_TRUE(Meets("write_own_directories", {}, {}, kWorksEverywhere));
   // What it wrote is in the directory itself, not in a copy of it.
-  EXPECT_TRUE(Worked(Run("write_own_directories")));
-  EXPECT_TRUE(std::filesystem::exists(Path("work/made-by-probe")));
+  for (Layers layers : {Layers::kEvery, Layers::kBubblewrap}) {
+    if (!Runs(layers)) continue;
+    EXPECT_TRUE(Worked(Run("write_own_directories", {}, {}, layers))) << LayersName(layers);
+    EXPECT_TRUE(std::filesystem::exists(Path("work/made-by-probe"))) << LayersName(layers);
+    ForgetWhatTheProbeMade();
+  }
 }
 
 // --- The system's files ---
 
 TEST_F(HostileTest, ReadingTheSystemsSecretsIsRefused) {
-  EXPECT_TRUE(Meets("etc_secrets", {}, {}, kLandlockRefusesReading));
+  // The probe is told which are here: under bubblewrap it could not look.
+  std::string present = ":";
+  for (const char* secret :
+       {"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers",
+        "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key",
+        "/etc/ssh/ssh_host_dsa_key"}) {
+    if (std::filesystem::exists(secret)) present.append(secret).append(":");
+  }
+  if (present == ":") GTEST_SKIP() << "none of the system's secrets is on this machine";
+  EXPECT_TRUE(Meets("etc_secrets", {{"PRESENT", present}}, {}, kLandlockRefusesReading));
 }
 
 TEST_F(HostileTest, ReadingShadowThroughProcRootIsRefused) {
@@ -259,9 +305,12 @@ Named AtTheTest() { return {{"TARGET_PID", std::to_string(::getpid())}}; }
 
 // Reading another process's memory, environment or maps: Landlock refuses it
 // for a process outside its domain; the init is also undumpable, so without
-// Landlock the kernel still refuses it; a PID namespace hides the test.
-const Expectations kParentsMemoryIsKept = {kDenied, kDenied, kDenied, kDenied};
-const Expectations kOutsideIsHidden = {kNoSuchFile, kNoSuchFile, kNoSuchFile, kDenied};
+// Landlock the kernel still refuses it; a PID namespace hides the test. Under
+// bubblewrap the server is the first process of bwrap's PID namespace
+// (--as-pid-1) and its starter, bwrap, is outside it: its parent is 0, and
+// /proc/0 is not there.
+const Expectations kParentsMemoryIsKept = {kDenied, kDenied, kDenied, kDenied, kNoSuchFile};
+const Expectations kOutsideIsHidden = {kNoSuchFile, kNoSuchFile, kNoSuchFile, kDenied, kNoSuchFile};
 
 TEST_F(HostileTest, ReadingTheParentsMemoryIsRefused) {
   EXPECT_TRUE(Meets("parent_mem", {}, {}, kParentsMemoryIsKept));
@@ -283,12 +332,30 @@ TEST_F(HostileTest, ReopeningTheParentsDescriptorsIsRefused) {
   // is root's: root lists it empty, anyone else may not list it. A starter's
   // descriptors are Landlock's to keep.
   const std::string init = ::geteuid() == 0 ? kHoldsNoDescriptor : kDenied;
-  EXPECT_TRUE(Meets("reopen_parent_fds", {}, {}, {init, init, init, kDenied}));
+  EXPECT_TRUE(Meets("reopen_parent_fds", {}, {}, {init, init, init, kDenied, kNoSuchFile}));
   EXPECT_TRUE(Meets("reopen_parent_fds", AtTheTest(), {}, kOutsideIsHidden));
 }
 
 TEST_F(HostileTest, ReadingInitsEnvironmentIsRefused) {
-  EXPECT_TRUE(Meets("init_environ", {}, {}, kParentsMemoryIsKept));
+  // Under bubblewrap, process 1 is the server itself (the test below proves
+  // it): its own environment is its to read.
+  EXPECT_TRUE(Meets("init_environ", {}, {}, {kDenied, kDenied, kDenied, kDenied, kWorks}));
+}
+
+// bwrap's own init would run beside the server without our seccomp filter,
+// and its memory would be the server's to write (same user, dumpable): under
+// bubblewrap the server is process 1 (--as-pid-1), its parent is outside its
+// PID namespace, and no process but its own is in it.
+TEST_F(HostileTest, UnderBubblewrapTheServerIsTheFirstProcessOfItsNamespace) {
+  // The shell's builtins alone, so that no other process of its own is there.
+  CommandOutput output =
+      RunCommand({ConfinedExec(), "first-process", "--dir", Path("work"), "--", "/bin/sh", "-c",
+                  "echo $$ $PPID; for process in /proc/[0-9]*; do echo $process; done"},
+                 {"BRAVEBOT_HOME=" + Profile(), "HOME=" + Path("home"), "PATH=/usr/bin:/bin",
+                  "BRAVEBOT_BACKEND=bubblewrap"},
+                 scenario_);
+  EXPECT_EQ(output.status, 0) << output.err;
+  EXPECT_EQ(output.out, "1 0\n/proc/1\n") << output.err;
 }
 
 TEST_F(HostileTest, TracingTheParentIsRefused) {
@@ -301,17 +368,27 @@ TEST_F(HostileTest, ReadingTheParentsMemoryByCallIsRefused) {
 }
 
 TEST_F(HostileTest, TakingTheParentsDescriptorsByPidfdIsRefused) {
-  EXPECT_TRUE(Meets("pidfd_getfd_parent", {}, {}, kSeccompRefuses));
+  // Under bubblewrap its parent is outside its PID namespace: getppid() is 0,
+  // which no pidfd names (EINVAL). Aimed at itself, process 1 there, the
+  // pidfd opens, and seccomp refuses taking a descriptor through it.
+  Expectations at_the_parent = kSeccompRefuses;
+  at_the_parent.bubblewrap = "Invalid argument";
+  EXPECT_TRUE(Meets("pidfd_getfd_parent", {}, {}, at_the_parent));
+  EXPECT_TRUE(Meets("pidfd_getfd_parent", {{"TARGET_PID", "1"}}, {},
+                    {std::nullopt, std::nullopt, std::nullopt, std::nullopt, kNotPermitted}));
   EXPECT_TRUE(Meets("pidfd_getfd_parent", AtTheTest(), {},
-                    {kNoProcess, kNoProcess, kNoProcess, kNotPermitted}));
+                    {kNoProcess, kNoProcess, kNoProcess, kNotPermitted, kNoProcess}));
 }
 
 TEST_F(HostileTest, SignallingTheParentIsRefused) {
-  if (abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_);
   // Landlock scopes signals to its own domain, which neither the init nor the
-  // starter is in.
-  EXPECT_TRUE(
-      Meets("signal_parent", {}, {}, {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted}));
+  // starter is in. Under bubblewrap its parent is outside its PID namespace:
+  // getppid() is 0, and kill(0, 0) names its own process group, which holds
+  // nothing but what it started (the test above).
+  EXPECT_TRUE(Meets(
+      "signal_parent", {}, {},
+      WhereAbi(6, abi_, {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted, kWorks})));
+  if (abi_ > 0 && abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_) << " (bubblewrap's column ran)";
 }
 
 TEST_F(HostileTest, SignallingTheProcessThatStartedItIsRefused) {
@@ -319,13 +396,15 @@ TEST_F(HostileTest, SignallingTheProcessThatStartedItIsRefused) {
   const std::optional<std::string> without_namespaces =
       abi_ >= 6 ? std::optional<std::string>(kNotPermitted) : std::nullopt;
   EXPECT_TRUE(Meets("signal_test_process", AtTheTest(), {},
-                    {kNoProcess, kNoProcess, kNoProcess, without_namespaces}));
+                    {kNoProcess, kNoProcess, kNoProcess, without_namespaces, kNoProcess}));
 }
 
 TEST_F(HostileTest, SignallingInitIsRefused) {
-  if (abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_);
-  EXPECT_TRUE(
-      Meets("signal_init", {}, {}, {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted}));
+  // Under bubblewrap, process 1 is the server itself.
+  EXPECT_TRUE(Meets(
+      "signal_init", {}, {},
+      WhereAbi(6, abi_, {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted, kWorks})));
+  if (abi_ > 0 && abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_) << " (bubblewrap's column ran)";
 }
 
 // --- Terminals ---
@@ -349,7 +428,20 @@ TEST_F(HostileTest, ASetuidCopyOfItselfGainsNothing) {
 }
 
 TEST_F(HostileTest, ItHoldsNoPrivilegeAndRunsUnderItsFilter) {
-  EXPECT_TRUE(Meets("capabilities_state", {}, {}, kSeccompRefuses));
+  const bool root = ::geteuid() == 0;
+  Expectations expected = kSeccompRefuses;
+  if (root) expected.bubblewrap = std::nullopt;
+  EXPECT_TRUE(Meets("capabilities_state", {}, {}, expected));
+  if (!root) return;
+  // bwrap cannot lock SECBIT_NOROOT for a server run by root (set before it,
+  // it makes bwrap fail to write its uid map), so root's server under
+  // bubblewrap finds that alone: no capability, its bounding set empty, so
+  // that no program it executes gains one, no_new_privs and the filter are
+  // checked first. `reach` does not promise the lock under bubblewrap.
+  CommandOutput output = Run("capabilities_state", {}, {}, Layers::kBubblewrap);
+  EXPECT_EQ(output.status, kWorked) << Describe(output);
+  EXPECT_NE(output.out.find("securebits are 0, without NOROOT locked"), std::string::npos)
+      << Describe(output);
 }
 
 TEST_F(HostileTest, RaisingCapabilitiesIsRefused) {
@@ -425,7 +517,11 @@ TEST_F(HostileTest, I386SystemCallsKillTheProcess) {
   if (unconfined.status != kWorked) {
     GTEST_SKIP() << "this kernel runs no i386 system call, even unconfined: " << unconfined.out;
   }
-  EXPECT_TRUE(Refused(Run("i386_syscall"), "Bad system call"));
+  for (Layers layers : {Layers::kEvery, Layers::kBubblewrap}) {
+    if (!Runs(layers)) continue;
+    EXPECT_TRUE(Refused(Run("i386_syscall", {}, {}, layers), "Bad system call"))
+        << LayersName(layers);
+  }
 }
 
 // --- Sockets ---
@@ -455,13 +551,18 @@ TEST_F(HostileTest, NetlinkRouteWorks) {
 }
 
 TEST_F(HostileTest, ConnectingToAnAbstractSocketOutsideIsRefused) {
-  if (abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_);
   const std::string name =
       "bravebot-hostile-" + std::filesystem::path(scenario_).filename().string();
   UniqueFd listening = ListenOn("@" + name);
   ASSERT_TRUE(listening.valid()) << std::strerror(errno);
-  EXPECT_TRUE(Meets("abstract_socket", {{"SOCKET_NAME", name}}, {},
-                    {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted}));
+  // bubblewrap cannot keep this promise: abstract sockets belong to the
+  // network namespace, which the server shares with the machine for its
+  // network, and bwrap scopes no socket. `reach` says so; measured here, so
+  // that the day it is refused the words of the reach change with it.
+  EXPECT_TRUE(Meets(
+      "abstract_socket", {{"SOCKET_NAME", name}}, {},
+      WhereAbi(6, abi_, {kNotPermitted, kNotPermitted, std::nullopt, kNotPermitted, kWorks})));
+  if (abi_ > 0 && abi_ < 6) GTEST_SKIP() << NeedsAbi(6, abi_) << " (bubblewrap's column ran)";
 }
 
 // A socket another program listens on in the system's /tmp, outside the
@@ -490,9 +591,10 @@ class SocketInTmp {
 // Landlock refuses it from ABI 9. Below, where it has a mount namespace,
 // its place is hidden from it; without the mounts nothing refuses it, as its
 // reach says, and those sets of layers are not run.
+// Under bubblewrap it is not there: outside its binds.
 Expectations SocketOutsideRefused(int abi) {
-  if (abi >= 9) return {kDenied, kDenied, std::nullopt, kDenied};
-  return {kNoSuchFile, std::nullopt, kNoSuchFile, std::nullopt};
+  if (abi >= 9) return {kDenied, kDenied, std::nullopt, kDenied, kNoSuchFile};
+  return {kNoSuchFile, std::nullopt, kNoSuchFile, std::nullopt, kNoSuchFile};
 }
 
 TEST_F(HostileTest, ConnectingToAPathnameSocketInTmpIsRefused) {
@@ -535,6 +637,16 @@ TEST_F(HostileTest, ASocketInItsTemporaryDirectoryWorks) {
 
 TEST_F(HostileTest, UnmountingAHiddenPlaceIsRefused) {
   EXPECT_TRUE(Meets("unmount_hidden_place", {}, {}, kSeccompRefuses));
+}
+
+// Outside the places hidden below ABI 9: only Landlock from ABI 9, and
+// bubblewrap, refuse it.
+TEST_F(HostileTest, ConnectingToAPathnameSocketOutsideIsRefused) {
+  UniqueFd listening = ListenOn(Path("outside/socket"));
+  ASSERT_TRUE(listening.valid()) << std::strerror(errno);
+  EXPECT_TRUE(Meets("pathname_socket", {{"TARGET", Path("outside/socket")}}, {},
+                    WhereAbi(9, abi_, {kDenied, kDenied, std::nullopt, kDenied, kNoSuchFile})));
+  if (abi_ > 0 && abi_ < 9) GTEST_SKIP() << NeedsAbi(9, abi_) << " (bubblewrap's column ran)";
 }
 
 }  // namespace

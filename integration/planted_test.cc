@@ -24,6 +24,14 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+// Each server is started by both backends: what Landlock refuses (EACCES) is
+// not there under bubblewrap (ENOENT).
+constexpr Layers kBackends[] = {Layers::kEvery, Layers::kBubblewrap};
+
+const char* OutsideRefused(Layers layers) {
+  return layers == Layers::kBubblewrap ? kNoSuchFile : kDenied;
+}
+
 class PlantedTest : public HostileTest {
  protected:
   std::vector<std::string> Environment(const Named& named) const {
@@ -45,7 +53,9 @@ class PlantedTest : public HostileTest {
     std::vector<std::string> words = {ConfinedExec()};
     for (const std::string& flag : LayersFlags(layers)) words.push_back(flag);
     words.push_back(alias);
-    return RunCommand(words, Environment(named), scenario_);
+    std::vector<std::string> environment = Environment(named);
+    for (const std::string& variable : LayersEnvironment(layers)) environment.push_back(variable);
+    return RunCommand(words, environment, scenario_);
   }
 
   std::string Probe(const std::string& name) const { return ProbesDirectory() + "/" + name; }
@@ -71,10 +81,17 @@ TEST_F(PlantedTest, AFileItMayReadSwappedForALinkToMcpJsonIsNotGranted) {
   ASSERT_EQ(Mcp({"add", "memory", "--dir", Path("work"), "--", Probe("read_may_read_file"), memory})
                 .status,
             0);
-  ASSERT_TRUE(Worked(Start("memory")));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    ASSERT_TRUE(Worked(Start("memory", {}, layers)));
+  }
 
   Replace(memory, Profile() + "/mcp.json");
-  EXPECT_TRUE(Refused(Start("memory"), RefusedInAHiddenPlaceWith()));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    EXPECT_TRUE(Refused(Start("memory", {}, layers), RefusedInAHiddenPlaceWith(layers)))
+        << LayersName(layers);
+  }
   EXPECT_THAT(Mcp({"reach", "memory"}).out,
               HasSubstr(memory + ": it leads through the link " + memory + " to " + Profile() +
                         "/mcp.json, out of " + Path("work")));
@@ -87,10 +104,17 @@ TEST_F(PlantedTest, APathEntrySwappedForALinkToTheHomeIsNotGranted) {
                 .status,
             0);
   const Named target = {{"TARGET", Path("home/secret")}};
-  ASSERT_TRUE(Refused(Start("pathy", target), RefusedInAHiddenPlaceWith()));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    ASSERT_TRUE(Refused(Start("pathy", target, layers), RefusedInAHiddenPlaceWith(layers)));
+  }
 
   Replace(Path("work/bin"), Path("home"));
-  EXPECT_TRUE(Refused(Start("pathy", target), RefusedInAHiddenPlaceWith()));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    EXPECT_TRUE(Refused(Start("pathy", target, layers), RefusedInAHiddenPlaceWith(layers)))
+        << LayersName(layers);
+  }
   EXPECT_THAT(Mcp({"reach", "pathy"}).out, HasSubstr("leads through the link " + Path("work/bin")));
 }
 
@@ -101,12 +125,18 @@ TEST_F(PlantedTest, AProgramSwappedForALinkOutOfItsDirectoryIsNotStarted) {
       Mcp({"add", "tool", "-e", "TARGET", "--dir", Path("work"), "--", Path("work/tool")}).status,
       0);
   const Named target = {{"TARGET", Elsewhere() + "/secret"}};
-  ASSERT_TRUE(Refused(Start("tool", target), kDenied));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    ASSERT_TRUE(Refused(Start("tool", target, layers), OutsideRefused(layers)));
+  }
 
   Replace(Path("work/tool"), Elsewhere() + "/tool");
-  CommandOutput started = Start("tool", target);
-  EXPECT_EQ(started.status, 125) << started.out << started.err;
-  EXPECT_THAT(started.err, HasSubstr("leads through the link " + Path("work/tool")));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    CommandOutput started = Start("tool", target, layers);
+    EXPECT_EQ(started.status, 125) << LayersName(layers) << started.out << started.err;
+    EXPECT_THAT(started.err, HasSubstr("leads through the link " + Path("work/tool")));
+  }
 }
 
 TEST_F(PlantedTest, AnInterpreterItsOwnHashBangLineNamesIsNotGranted) {
@@ -116,14 +146,20 @@ TEST_F(PlantedTest, AnInterpreterItsOwnHashBangLineNamesIsNotGranted) {
                 .status,
             0);
   const Named target = {{"TARGET", Elsewhere() + "/secret"}};
-  ASSERT_TRUE(Worked(Start("script", target)));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    ASSERT_TRUE(Worked(Start("script", target, layers)));
+  }
 
   // The server rewrites its own program to run under an interpreter of its
   // choosing, whose directory holds what it is after.
   WriteFile(Path("work/server"), "#!" + Elsewhere() + "/interpreter\n", 0755);
-  CommandOutput started = Start("script", target);
-  EXPECT_NE(started.status, 0) << started.out << started.err;
-  EXPECT_THAT(started.out + started.err, Not(HasSubstr("allowed")));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    CommandOutput started = Start("script", target, layers);
+    EXPECT_NE(started.status, 0) << LayersName(layers) << started.out << started.err;
+    EXPECT_THAT(started.out + started.err, Not(HasSubstr("allowed")));
+  }
 }
 
 TEST_F(PlantedTest, AWordAfterEnvDashUIsNotTakenForTheInterpreter) {
@@ -136,9 +172,12 @@ TEST_F(PlantedTest, AWordAfterEnvDashUIsNotTakenForTheInterpreter) {
   const std::string hidden = Elsewhere() + "/././secret";
   WriteFile(Path("work/server"),
             "#!/usr/bin/env -S -u " + hidden + " /bin/sh\nexec cat \"$TARGET\" >/dev/null\n", 0755);
-  CommandOutput started = Start("script", {{"TARGET", Elsewhere() + "/secret"}});
-  EXPECT_EQ(started.status, 1) << started.out << started.err;
-  EXPECT_THAT(started.err, HasSubstr(kDenied));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    CommandOutput started = Start("script", {{"TARGET", Elsewhere() + "/secret"}}, layers);
+    EXPECT_EQ(started.status, 1) << LayersName(layers) << started.out << started.err;
+    EXPECT_THAT(started.err, HasSubstr(OutsideRefused(layers)));
+  }
 }
 
 TEST_F(PlantedTest, ADirectorySwappedForALinkIsNotEntered) {
@@ -146,13 +185,25 @@ TEST_F(PlantedTest, ADirectorySwappedForALinkIsNotEntered) {
   ASSERT_EQ(Mcp({"add", "inner", "--dir", Path("work/inner"), "--", Probe("write_own_directories")})
                 .status,
             0);
-  ASSERT_TRUE(Worked(Start("inner")));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    ASSERT_TRUE(Worked(Start("inner", {}, layers))) << LayersName(layers);
+    // What it made, so that it can make it again under the next backend.
+    for (const auto& entry :
+         std::filesystem::recursive_directory_iterator(Profile() + "/mcp-home")) {
+      if (entry.path().filename() == "made-by-probe") std::filesystem::remove(entry.path());
+    }
+    std::filesystem::remove(Path("work/inner/made-by-probe"));
+  }
 
   // The server whose directory holds this one's swaps it for a link.
   Replace(Path("work/inner"), Elsewhere());
-  CommandOutput started = Start("inner");
-  EXPECT_EQ(started.status, 125) << started.out << started.err;
-  EXPECT_THAT(started.err, HasSubstr(Path("work/inner") + " now leads through a link"));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    CommandOutput started = Start("inner", {}, layers);
+    EXPECT_EQ(started.status, 125) << LayersName(layers) << started.out << started.err;
+    EXPECT_THAT(started.err, HasSubstr(Path("work/inner") + " now leads through a link"));
+  }
   EXPECT_FALSE(std::filesystem::exists(Elsewhere() + "/made-by-probe"));
 }
 
@@ -192,7 +243,8 @@ bool EndSoon(const std::string& marker) {
 }
 
 TEST_F(PlantedTest, DaemonsItStartedEndWhenItStops) {
-  for (Layers layers : {Layers::kEvery, Layers::kWithoutNamespaces}) {
+  for (Layers layers : {Layers::kEvery, Layers::kWithoutNamespaces, Layers::kBubblewrap}) {
+    if (!Runs(layers)) continue;
     const std::string marker =
         "29" + std::to_string(::getpid()) + std::to_string(static_cast<int>(layers)) + ".";
     ASSERT_EQ(Mcp(DeclareDaemons(marker, "0.3")).status, 0);
@@ -203,19 +255,26 @@ TEST_F(PlantedTest, DaemonsItStartedEndWhenItStops) {
 }
 
 TEST_F(PlantedTest, DaemonsItStartedEndWhenItsStarterIsKilled) {
-  const std::string marker = "28" + std::to_string(::getpid()) + ".";
-  ASSERT_EQ(Mcp(DeclareDaemons(marker, "100")).status, 0);
-  pid_t starter = StartCommand({ConfinedExec(), "daemons"}, Environment({}));
-  ASSERT_GT(starter, 0);
-  for (int tries = 0; tries < 200 && !(ProcessesWithArgument(marker + "1").size() == 1 &&
-                                       ProcessesWithArgument(marker + "2").size() == 1);
-       ++tries) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (Layers layers : kBackends) {
+    if (!Runs(layers)) continue;
+    const std::string marker =
+        "28" + std::to_string(::getpid()) + std::to_string(static_cast<int>(layers)) + ".";
+    ASSERT_EQ(Mcp(DeclareDaemons(marker, "100")).status, 0);
+    std::vector<std::string> environment = Environment({});
+    for (const std::string& variable : LayersEnvironment(layers)) environment.push_back(variable);
+    pid_t starter = StartCommand({ConfinedExec(), "daemons"}, environment);
+    ASSERT_GT(starter, 0);
+    for (int tries = 0; tries < 200 && !(ProcessesWithArgument(marker + "1").size() == 1 &&
+                                         ProcessesWithArgument(marker + "2").size() == 1);
+         ++tries) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_TRUE(AnyLeft(marker)) << "the daemons never started under " << LayersName(layers);
+    ::kill(starter, SIGKILL);
+    WaitForExit(starter);
+    EXPECT_TRUE(EndSoon(marker)) << "a daemon outlived its starter's SIGKILL under "
+                                 << LayersName(layers);
   }
-  ASSERT_TRUE(AnyLeft(marker)) << "the daemons never started";
-  ::kill(starter, SIGKILL);
-  WaitForExit(starter);
-  EXPECT_TRUE(EndSoon(marker)) << "a daemon outlived its starter's SIGKILL";
 }
 
 }  // namespace

@@ -25,6 +25,14 @@ class ReachTest : public ProfileTest {
                   .status,
               0);
   }
+  // bravebot-mcp WORDS with BRAVEBOT_BACKEND=bubblewrap in its environment.
+  CommandOutput UnderBubblewrap(std::vector<std::string> words) const {
+    words.insert(words.begin(), OurProgram("bravebot-mcp"));
+    std::vector<std::string> environment = Environment();
+    environment.push_back("BRAVEBOT_BACKEND=bubblewrap");
+    return RunCommand(words, environment, temporary_.path());
+  }
+
   std::string key_;
 };
 
@@ -59,6 +67,44 @@ TEST_F(ReachTest, TheProbeAgreesWithTheReach) {
   EXPECT_THAT(probe.out, HasSubstr("every attempt came out as the reach says\n"));
   CommandOutput json = Mcp({"reach", "cat", "--probe", "--json"});
   EXPECT_EQ(nlohmann::json::parse(json.out)["contradictions"], 0);
+}
+
+TEST_F(ReachTest, UnderBubblewrapItSaysSoAndWhatBubblewrapCannotGive) {
+  CommandOutput reach = UnderBubblewrap({"reach", "cat"});
+  ASSERT_EQ(reach.status, 0) << reach.err;
+  EXPECT_THAT(reach.out, HasSubstr("bubblewrap 0."));
+  EXPECT_THAT(reach.out, HasSubstr(" (/usr/bin/bwrap) enforces it with binds"));
+  EXPECT_THAT(reach.out,
+              HasSubstr("paths outside its binds do not exist for it (no look at them)"));
+  EXPECT_THAT(reach.out, HasSubstr("no look at a path outside what it may reach"));
+  EXPECT_THAT(reach.out, Not(HasSubstr("Landlock ABI")));
+  EXPECT_THAT(reach.out, Not(HasSubstr("sk-live-canary-3141")));
+  auto json =
+      nlohmann::json::parse(UnderBubblewrap({"reach", "cat", "--json"}).out, nullptr, false);
+  ASSERT_TRUE(json.is_object());
+  EXPECT_EQ(json["backend"], "bubblewrap");
+  EXPECT_EQ(json["look_at_any_path"], false);
+}
+
+TEST_F(ReachTest, UnderBubblewrapTheProbeAgreesWithTheReach) {
+  CommandOutput probe = UnderBubblewrap({"reach", "cat", "--probe"});
+  EXPECT_EQ(probe.status, 0) << probe.out << probe.err;
+  EXPECT_THAT(probe.out, HasSubstr("under bubblewrap 0."));
+  EXPECT_THAT(probe.out, HasSubstr("denied   look at a path outside its reach\n"));
+  EXPECT_THAT(probe.out, HasSubstr("allowed  read a file it may read: " + key_ + "\n"));
+  EXPECT_THAT(probe.out, HasSubstr("every attempt came out as the reach says\n"));
+}
+
+TEST_F(ReachTest, ABackendThatIsNoneOfTheTwoStartsNothingAndSaysTheValues) {
+  std::vector<std::string> environment = Environment();
+  environment.push_back("BRAVEBOT_BACKEND=firejail");
+  CommandOutput reach =
+      RunCommand({OurProgram("bravebot-mcp"), "reach", "cat"}, environment, temporary_.path());
+  EXPECT_THAT(reach.out, HasSubstr("the server is not started: BRAVEBOT_BACKEND is \"firejail\": "
+                                   "it may be landlock or bubblewrap"));
+  CommandOutput run = RunCommand({OurProgram("mcp-run"), "cat"}, environment, temporary_.path());
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("cat was not started: BRAVEBOT_BACKEND is \"firejail\""));
 }
 
 TEST_F(ReachTest, AnHttpServerHasNothingHereToConfine) {

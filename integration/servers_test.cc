@@ -29,12 +29,13 @@ class RealServersTest : public ::testing::Test {
   std::string Home() const { return temporary_.Join("home"); }
   std::string PeersPath() const { return PeersDirectory() + "/bin:/usr/bin:/bin"; }
 
-  CommandOutput McpRun(std::vector<std::string> words) {
+  CommandOutput McpRun(std::vector<std::string> words, const std::vector<std::string>& more = {}) {
     words.insert(words.begin(), OurProgram("mcp-run"));
-    return RunCommand(words,
-                      {"BRAVEBOT_HOME=" + temporary_.Join("profile"), "HOME=" + Home(),
-                       "PATH=/usr/bin:/bin", "SECRET_OF_THE_SESSION=do-not-pass"},
-                      temporary_.path());
+    std::vector<std::string> environment = {"BRAVEBOT_HOME=" + temporary_.Join("profile"),
+                                            "HOME=" + Home(), "PATH=/usr/bin:/bin",
+                                            "SECRET_OF_THE_SESSION=do-not-pass"};
+    environment.insert(environment.end(), more.begin(), more.end());
+    return RunCommand(words, environment, temporary_.path());
   }
 
   // The text of the first content item of a tools/call result.
@@ -56,6 +57,30 @@ TEST_F(RealServersTest, EverythingListsItsThirteenTools) {
   EXPECT_THAT(run.out, HasSubstr("  everything:get-env\n"));
   EXPECT_THAT(run.out, HasSubstr("  everything:get-sum\n    a (number), b (number)\n"));
   EXPECT_THAT(run.out, HasSubstr("\xe2\x94\x83 Returns the sum of two numbers\n"));
+}
+
+// The other backend, as a kernel without Landlock gets it: the same server,
+// its tools, and its environment as given, with one more: bwrap sets PWD to
+// the directory it starts in, whatever it was given (bwrap 0.8 cannot be told
+// not to), which names nothing the server does not know.
+TEST_F(RealServersTest, EverythingRunsUnderBubblewrapGivenOnlyItsVariables) {
+  SKIP_WITHOUT_PEERS();
+  CommandOutput listed =
+      McpRun({"everything", "-e", "PATH=" + PeersPath(), "--", "mcp-server-everything"},
+             {"BRAVEBOT_BACKEND=bubblewrap"});
+  ASSERT_EQ(listed.status, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("everything offers 13 tools\n"));
+  CommandOutput run = McpRun({"--call", "get-env", "{}", "everything", "-e", "PATH=" + PeersPath(),
+                              "-e", "GREETING=hello", "--", "mcp-server-everything"},
+                             {"BRAVEBOT_BACKEND=bubblewrap"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto environment = nlohmann::json::parse(ResultText(run), nullptr, false);
+  ASSERT_TRUE(environment.is_object()) << run.out;
+  std::vector<std::string> names;
+  for (const auto& [name, value] : environment.items()) names.push_back(name);
+  EXPECT_THAT(names, ::testing::ElementsAre("GREETING", "HOME", "PATH", "PWD", "TMPDIR"));
+  EXPECT_EQ(environment["PWD"], environment["TMPDIR"]) << "it starts in its temporary directory";
+  EXPECT_THAT(run.out, Not(HasSubstr("do-not-pass")));
 }
 
 TEST_F(RealServersTest, EverythingIsGivenOnlyTheVariablesItWasGiven) {

@@ -38,6 +38,8 @@ const char* ChildStepName(ChildStep step) {
       return "install its seccomp filter";
     case ChildStep::kExec:
       return "execute the program";
+    case ChildStep::kBubblewrap:
+      return "execute /usr/bin/bwrap";
   }
   return "start";
 }

@@ -25,6 +25,7 @@ enum class ChildStep : int {
   kLandlock,
   kSeccomp,
   kExec,
+  kBubblewrap,
 };
 
 const char* ChildStepName(ChildStep step);

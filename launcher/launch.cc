@@ -11,7 +11,9 @@
 
 #include "base/own_programs.h"
 #include "launcher/child.h"
+#include "launcher/child_pipes.h"
 #include "launcher/clone_sharing_memory.h"
+#include "launcher/sealed_memory_file.h"
 
 namespace bravebot {
 namespace {
@@ -22,37 +24,6 @@ std::vector<char*> PointerArray(std::vector<std::string>& words) {
   for (std::string& word : words) pointers.push_back(word.data());
   pointers.push_back(nullptr);
   return pointers;
-}
-
-struct Pipe {
-  UniqueFd read_end;
-  UniqueFd write_end;
-};
-
-Result<Pipe> MakePipe() {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return Error::FromErrno("create a pipe");
-  return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
-}
-
-// Reads the child's report: nothing (the pipe closed on exec) or one failure.
-Status AwaitExec(int error_read_fd, pid_t pid) {
-  ChildFailure failure{};
-  ssize_t got;
-  do {
-    got = ::read(error_read_fd, &failure, sizeof(failure));
-  } while (got < 0 && errno == EINTR);
-  if (got == 0) return {};
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (got != sizeof(failure)) {
-    return Error(ErrorCode::kSystem,
-                 "the confined child ended before it could execute the program");
-  }
-  const auto step = static_cast<ChildStep>(failure.step);
-  return Error::FromErrno(std::string("the confined child could not ") + ChildStepName(step),
-                          failure.errno_value);
 }
 
 std::vector<VerifiedPathStep> Steps(const std::vector<VerifiedPath>& paths) {
@@ -91,25 +62,6 @@ SocketMaskSteps StepsOf(const std::vector<PlaceToHide>& hidden) {
                             static_cast<int>(place.bound_back.size())});
   }
   return steps;
-}
-
-// What the init reads (the filter, the environment) is handed over in a
-// memory file: the init is a program of its own, and the starter's memory is
-// not its to read. Sealed, so that what was written is what it reads.
-Result<UniqueFd> SealedMemoryFile(const char* name, std::string_view bytes) {
-  UniqueFd file(::memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
-  if (!file.valid()) return Error::FromErrno(std::string("make the memory file ") + name);
-  for (size_t done = 0; done < bytes.size();) {
-    ssize_t wrote = ::write(file.get(), bytes.data() + done, bytes.size() - done);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) return Error::FromErrno(std::string("write the memory file ") + name);
-    done += static_cast<size_t>(wrote);
-  }
-  if (::fcntl(file.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) !=
-      0) {
-    return Error::FromErrno(std::string("seal the memory file ") + name);
-  }
-  return file;
 }
 
 // NAME=value strings, each ended by NUL, as bravebot-mcp-init reads them.

@@ -67,6 +67,11 @@ struct LaunchedChild {
   UniqueFd stdin_fd;  // the parent's ends, with ChildStdio::kPipes
   UniqueFd stdout_fd;
   UniqueFd stderr_fd;
+  // Under bubblewrap only: a pidfd of the server itself, bwrap's child, which
+  // a signal other than SIGKILL is sent to (bwrap would end on it and kill
+  // the server unwarned), and the pipe bwrap reports on, open while it runs.
+  UniqueFd server_pidfd;
+  UniqueFd status_fd;
 };
 
 // bravebot-mcp-init, beside this program, opened once and kept (O_PATH):

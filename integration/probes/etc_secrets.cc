@@ -2,6 +2,9 @@
 // sudoers, ssh host keys), each one present: every one must be refused.
 #include <sys/stat.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include "integration/probes/probe.h"
 
 int main() {
@@ -16,10 +19,17 @@ int main() {
       "/etc/ssh/ssh_host_ed25519_key",
       "/etc/ssh/ssh_host_dsa_key",
   };
+  // Which are on this machine, as the test saw them from outside: a server
+  // under bubblewrap has no look at a path outside its reach to tell.
+  const char* present = std::getenv("PRESENT");
   int tried = 0;
   for (const char* secret : secrets) {
     struct stat status;
-    if (::stat(secret, &status) != 0) continue;  // a look is allowed; not on this machine
+    if (present != nullptr) {
+      if (std::strstr(present, probe::Words(":%s:", secret)) == nullptr) continue;
+    } else if (::stat(secret, &status) != 0) {
+      continue;  // a look is allowed; not on this machine
+    }
     ++tried;
     if (probe::ReadFile(secret) == 0) return probe::Allowed(probe::Words("read %s", secret));
     std::printf("denied: read %s: %s\n", secret, std::strerror(errno));

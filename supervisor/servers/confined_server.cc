@@ -16,8 +16,10 @@
 
 #include "confine/digest.h"
 #include "confine/paths.h"
+#include "launcher/bubblewrap_launch.h"
 #include "launcher/filesystem_view.h"
 #include "launcher/landlock_ruleset.h"
+#include "profiles/bubblewrap_links.h"
 #include "supervisor/policy/session_plan.h"
 #include "supervisor/servers/stray_processes.h"
 #include "supervisor/store/declaration_store.h"
@@ -198,6 +200,55 @@ std::shared_future<KernelFacts>& KernelProbe() {
   return probe;
 }
 
+// Our launcher's: namespaces, the read-only view, Landlock, seccomp last.
+Result<LaunchedChild> LaunchUnderLandlock(const Confinement& confinement,
+                                          const ServerStartOptions& options) {
+  LaunchRequest request;
+  std::vector<VerifiedPath> opened;
+  if (options.landlock) {
+    Result<UniqueFd> ruleset = CreateLandlockRuleset(confinement.landlock, &opened);
+    if (!ruleset) return ruleset.error();
+    request.landlock_ruleset = std::move(*ruleset);
+  } else {
+    request.without_landlock = true;
+  }
+  const Result<SeccompProgram>& seccomp = SeccompFilter(confinement.isolation.user_namespace);
+  if (!seccomp) return seccomp.error();
+  const Reach& reach = confinement.reach;
+  Result<std::vector<VerifiedPath>> writable = WritableDirectories(reach, opened);
+  if (!writable) return writable.error();
+  Result<VerifiedPath> working_directory = FindVerified(reach.working_directory, *writable);
+  if (!working_directory) return working_directory.error();
+
+  request.program = reach.program;
+  request.argv = reach.argv;
+  request.environment = EnvironmentWords(reach);
+  request.working_directory = std::move(*working_directory);
+  request.seccomp = *seccomp;
+  request.capabilities = PlanCapabilities();
+  request.isolation = confinement.isolation;
+  if (confinement.socket_mask && options.hide_socket_places) {
+    Result<std::vector<PlaceToHide>> hidden = PlacesToHide(*confinement.socket_mask, opened);
+    if (!hidden) return hidden.error();
+    request.hidden_places = std::move(*hidden);
+  }
+  request.view = PlanFilesystemView(std::move(*writable),
+                                    request.isolation.user_namespace && options.read_only_view);
+  // In its own user namespace it holds every capability there: drop them too.
+  if (request.isolation.user_namespace) request.capabilities.drop = true;
+  request.stdio = options.stdio;
+  return Launch(request);
+}
+
+// bwrap's namespaces and binds, with our seccomp filter loaded last by bwrap.
+Result<LaunchedChild> LaunchUnderBubblewrap(const Confinement& confinement,
+                                            const ServerStartOptions& options) {
+  const Result<SeccompProgram>& seccomp = SeccompFilter(true);
+  if (!seccomp) return seccomp.error();
+  BubblewrapLaunchRequest request{confinement.bubblewrap, *seccomp, options.stdio};
+  return LaunchInBubblewrap(request);
+}
+
 }  // namespace
 
 void BeginKernelProbe() { KernelProbe(); }
@@ -249,8 +300,18 @@ Result<Reach> ComputeServerReach(const Declaration& declaration, const ServerSta
   return reach;
 }
 
-Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces) {
+Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces,
+                         BackendChoice backend, const std::vector<BubblewrapLink>& links) {
   LandlockPlan plan = PlanLandlock(reach, kernel.landlock_abi);
+  if (backend.backend == Backend::kBubblewrap) {
+    // bwrap's namespaces: its own user, mount, PID and IPC ones, whatever our
+    // probe of the kernel found, since bwrap makes them itself; and a root of
+    // its own made of the binds alone, where no other socket is.
+    IsolationPlan isolation = PlanIsolation({true, true, ""}, 0);
+    BubblewrapPlan bubblewrap = PlanBubblewrap(reach, links);
+    return Confinement{std::move(reach),   std::move(plan),       std::move(isolation),
+                       std::move(backend), std::move(bubblewrap), std::nullopt};
+  }
   const IsolationSupport support = namespaces ? kernel.isolation : IsolationSupport{};
   IsolationPlan isolation = PlanIsolation(support, ProcRights(reach, plan.abi));
   std::optional<SocketMaskPlan> socket_mask;
@@ -261,8 +322,27 @@ Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces
                  SocketPromiseKeptByMounts(*socket_mask, plan.abi));
   }
   AddUnkeptIsolationPromises(isolation, plan.unkept_promises);
-  return Confinement{std::move(reach), std::move(plan), std::move(isolation),
-                     std::move(socket_mask)};
+  return Confinement{
+      std::move(reach),      std::move(plan), std::move(isolation), std::move(backend), {},
+      std::move(socket_mask)};
+}
+
+BackendChoice ChooseBackendHere(const EnvironmentLookup& getenv) {
+  const char* asked = getenv ? getenv(kBackendVariable) : nullptr;
+  return ChooseBackend(asked, KernelProbe().get().landlock_abi, ProbeBubblewrapOnce);
+}
+
+Result<Confinement> ConfineServerReach(Reach reach, const ServerStartOptions& options,
+                                       const std::string& alias) {
+  BackendChoice backend = ChooseBackendHere(options.getenv);
+  const KernelFacts kernel = ProbeKernelOnce();
+  // Under Landlock our launcher makes the namespaces, and must know which.
+  if (backend.backend == Backend::kLandlock && options.namespaces) {
+    BRAVEBOT_RETURN_IF_ERROR(RequireKnownIsolation(kernel, alias));
+  }
+  std::vector<BubblewrapLink> links;
+  if (backend.backend == Backend::kBubblewrap) links = BubblewrapLinks(reach, *options.fs);
+  return ConfineReach(std::move(reach), kernel, options.namespaces, std::move(backend), links);
 }
 
 Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
@@ -296,54 +376,18 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   Result<Reach> computed = ComputeServerReach(declaration, options, run_directory, *program);
   if (!computed) return fail(computed.error());
   // The kernel's facts last: the probe that learns them runs meanwhile.
-  const KernelFacts kernel = ProbeKernelOnce();
-  if (options.namespaces) {
-    if (Status known = RequireKnownIsolation(kernel, declaration.alias); !known.ok()) {
-      return fail(known.error());
-    }
+  Result<Confinement> confined =
+      ConfineServerReach(std::move(*computed), options, declaration.alias);
+  if (!confined) return fail(confined.error());
+  Confinement confinement = std::move(*confined);
+  if (confinement.backend.backend == Backend::kNone) {
+    std::string why = declaration.alias;
+    why.append(" was not started: ").append(confinement.backend.why_none);
+    return fail(Error(ErrorCode::kNotStarted, why));
   }
-  Confinement confinement = ConfineReach(std::move(*computed), kernel, options.namespaces);
-  if (confinement.landlock.abi == 0) {
-    return fail(Error(ErrorCode::kNotStarted,
-                      declaration.alias +
-                          " was not started: this kernel has no Landlock, so nothing of its reach "
-                          "could be enforced"));
-  }
-  LaunchRequest request;
-  std::vector<VerifiedPath> opened;
-  if (options.landlock) {
-    Result<UniqueFd> ruleset = CreateLandlockRuleset(confinement.landlock, &opened);
-    if (!ruleset) return fail(ruleset.error());
-    request.landlock_ruleset = std::move(*ruleset);
-  } else {
-    request.without_landlock = true;
-  }
-  const Result<SeccompProgram>& seccomp = SeccompFilter(confinement.isolation.user_namespace);
-  if (!seccomp) return fail(seccomp.error());
-  const Reach& reach = confinement.reach;
-  Result<std::vector<VerifiedPath>> writable = WritableDirectories(reach, opened);
-  if (!writable) return fail(writable.error());
-  Result<VerifiedPath> working_directory = FindVerified(reach.working_directory, *writable);
-  if (!working_directory) return fail(working_directory.error());
-
-  request.program = reach.program;
-  request.argv = reach.argv;
-  request.environment = EnvironmentWords(reach);
-  request.working_directory = std::move(*working_directory);
-  request.seccomp = *seccomp;
-  request.capabilities = PlanCapabilities();
-  request.isolation = confinement.isolation;
-  if (confinement.socket_mask && options.hide_socket_places) {
-    Result<std::vector<PlaceToHide>> hidden = PlacesToHide(*confinement.socket_mask, opened);
-    if (!hidden) return fail(hidden.error());
-    request.hidden_places = std::move(*hidden);
-  }
-  request.view = PlanFilesystemView(std::move(*writable),
-                                    request.isolation.user_namespace && options.read_only_view);
-  // In its own user namespace it holds every capability there: drop them too.
-  if (request.isolation.user_namespace) request.capabilities.drop = true;
-  request.stdio = options.stdio;
-  Result<LaunchedChild> child = Launch(request);
+  Result<LaunchedChild> child = confinement.backend.backend == Backend::kBubblewrap
+                                    ? LaunchUnderBubblewrap(confinement, options)
+                                    : LaunchUnderLandlock(confinement, options);
   if (!child) return fail(child.error());
   RunningServers().Add(child->pid);
   // Our child, not yet reaped: the number cannot name another process.
@@ -405,8 +449,15 @@ std::optional<int> ConfinedServer::Reap() {
 }
 
 void ConfinedServer::Signal(int signal) {
+  if (child_.pid <= 0 || exit_status_) return;
+  // Under bubblewrap, to the server itself: bwrap would end on it and kill
+  // the server unwarned. SIGKILL, or a server gone, goes to bwrap.
+  if (signal != SIGKILL && child_.server_pidfd.valid() &&
+      ::syscall(SYS_pidfd_send_signal, child_.server_pidfd.get(), signal, nullptr, 0) == 0) {
+    return;
+  }
   // Ending its first process ends its PID namespace and all in it.
-  if (child_.pid > 0 && !exit_status_) ::kill(-child_.pid, signal);
+  ::kill(-child_.pid, signal);
 }
 
 void ConfinedServer::Finish() {

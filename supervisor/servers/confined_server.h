@@ -23,9 +23,11 @@
 #include "confine/reach.h"
 #include "launcher/isolation.h"
 #include "launcher/launch.h"
+#include "profiles/bubblewrap_plan.h"
 #include "profiles/landlock_plan.h"
 #include "profiles/socket_mask_plan.h"
 #include "supervisor/policy/managed_policy.h"
+#include "supervisor/servers/backend_choice.h"
 #include "supervisor/store/profile_directory.h"
 
 namespace bravebot {
@@ -59,14 +61,18 @@ struct ServerStartOptions {
   bool hide_socket_places = true;
 };
 
-// What was computed to start a server: its reach, the Landlock plan for this
-// kernel, the namespaces this machine allows it, and, where Landlock cannot
-// refuse a socket but a mount namespace is had, the places of others'
-// sockets hidden from it. All are what `reach` prints.
+// What was computed to start a server: its reach, the backend that confines
+// it, the Landlock plan for this kernel and the namespaces this machine
+// allows it (under Landlock), or bwrap's arguments (under bubblewrap); and,
+// under Landlock where it cannot refuse a socket but a mount namespace is
+// had, the places of others' sockets hidden from it. All are what `reach`
+// prints.
 struct Confinement {
   Reach reach;
   LandlockPlan landlock;
   IsolationPlan isolation;
+  BackendChoice backend;
+  BubblewrapPlan bubblewrap;  // with Backend::kBubblewrap
   std::optional<SocketMaskPlan> socket_mask;
 };
 
@@ -98,9 +104,24 @@ Result<Reach> ComputeServerReach(const Declaration& declaration, const ServerSta
                                  const std::string& temporary_directory,
                                  const std::string& program = "");
 
-// The confinement of `reach` on a kernel that offers `kernel`, in the
-// namespaces it allows where `namespaces` asks for them. Pure.
-Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces);
+// The confinement of `reach` under `backend` on a kernel that offers
+// `kernel`: under Landlock, in the namespaces it allows where `namespaces`
+// asks for them; under bubblewrap, in bwrap's, with `links` made again in its
+// root. Pure.
+Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces,
+                         BackendChoice backend, const std::vector<BubblewrapLink>& links = {});
+
+// The backend for servers started from the environment `getenv` reads:
+// BRAVEBOT_BACKEND there, this kernel, and /usr/bin/bwrap where they leave it
+// to.
+BackendChoice ChooseBackendHere(const EnvironmentLookup& getenv);
+
+// ConfineReach on this machine: its kernel, the backend chosen for
+// `options`, and the links of its filesystem (`options.fs`). Refused, naming
+// `alias`, where Landlock's backend is chosen and the namespaces could not be
+// learned (RequireKnownIsolation).
+Result<Confinement> ConfineServerReach(Reach reach, const ServerStartOptions& options,
+                                       const std::string& alias);
 
 class ConfinedServer {
  public:
@@ -141,7 +162,8 @@ class ConfinedServer {
   std::optional<int> Reap();
 
   // Sends `signal` to its process group, while it is not reaped: after, its
-  // number may be another process's.
+  // number may be another process's. Under bubblewrap, a signal but SIGKILL
+  // goes to the server itself, which bwrap would otherwise not pass on.
   void Signal(int signal);
 
   // Once it has been reaped: ends what it left behind where it had no PID

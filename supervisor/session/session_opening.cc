@@ -113,15 +113,18 @@ Json ServerEntry(const OpenedServer& server) {
   return entry;
 }
 
-Json ConfinementEntry(const KernelFacts& kernel) {
-  const bool enforced = kernel.landlock_abi > 0;
+Json ConfinementEntry(const KernelFacts& kernel, const BackendChoice& backend) {
+  const bool enforced = backend.backend != Backend::kNone;
+  // bwrap makes its own namespaces, whatever our probe of them found.
+  const bool namespaces =
+      backend.backend == Backend::kBubblewrap || kernel.isolation.user_namespace;
   return {
       {"line", enforced ? "kernel-enforced" : "not available"},
       {"detail", enforced ? "this session confines the MCP servers it started, and nothing else "
                             "it runs"
-                          : "this kernel has no Landlock, so no MCP server is started"},
+                          : backend.why_none + ", so no MCP server is started"},
       {"landlockAbi", kernel.landlock_abi},
-      {"userNamespaces", kernel.isolation.user_namespace},
+      {"userNamespaces", namespaces},
   };
 }
 

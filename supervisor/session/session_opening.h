@@ -76,7 +76,7 @@ Result<OpenedSession> OpenSession(const SessionSettings& settings,
 Json ServerEntry(const OpenedServer& server);
 
 // What a session's Confinement line says, from what this kernel offers.
-Json ConfinementEntry(const KernelFacts& kernel);
+Json ConfinementEntry(const KernelFacts& kernel, const BackendChoice& backend);
 
 // Answer 1 (approval) or 2 (approval, and this project's path in
 // mcp-projects), in one hold of the profile directory's lock. Refused when

@@ -252,9 +252,10 @@ void Supervisor::Open(const Json& id, RpcParams params) {
     const std::string alias = server.alias;
     slots_[alias].opened = std::move(server);
   }
-  Json result = {{"servers", std::move(servers)},
-                 {"notes", opened->notes},
-                 {"confinement", ConfinementEntry(ProbeKernelOnce())}};
+  Json result = {
+      {"servers", std::move(servers)},
+      {"notes", opened->notes},
+      {"confinement", ConfinementEntry(ProbeKernelOnce(), ChooseBackendHere(machine_.getenv))}};
   settings_ = std::move(settings);
   session_ = std::move(*opened);
   tools_.emplace(*settings_, *session_);
@@ -586,7 +587,7 @@ void Supervisor::SessionStatus(const Json& id) {
     servers.push_back(std::move(entry));
     if (slot.life == ServerLife::kRunning) started.push_back(alias);
   }
-  const Json confinement = ConfinementEntry(ProbeKernelOnce());
+  const Json confinement = ConfinementEntry(ProbeKernelOnce(), ChooseBackendHere(machine_.getenv));
   // Drawn as the spec draws /status: the name column, then its lines below.
   const std::string under = std::string(18, ' ');
   std::string text = "  Confinement   " + confinement["line"].get<std::string>() + "\n" + under +

@@ -1,0 +1,29 @@
+// The pipes between a launcher and the child it starts: the server's standard
+// streams, and the error pipe that closes on exec, read back as the child's
+// report (child_report.h). Shared by both launchers, launch.h's and
+// bubblewrap_launch.h's.
+#ifndef BRAVEBOT_LAUNCHER_CHILD_PIPES_H_
+#define BRAVEBOT_LAUNCHER_CHILD_PIPES_H_
+
+#include <sys/types.h>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+
+namespace bravebot {
+
+struct Pipe {
+  UniqueFd read_end;
+  UniqueFd write_end;
+};
+
+// A pipe whose ends both close on exec.
+Result<Pipe> MakePipe();
+
+// Reads the child's report: nothing (the pipe closed on exec) or one failure,
+// which is returned as an error naming the step, once the child is reaped.
+Status AwaitExec(int error_read_fd, pid_t pid);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_LAUNCHER_CHILD_PIPES_H_
