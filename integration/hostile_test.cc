@@ -635,13 +635,28 @@ TEST_F(HostileTest, ASocketInItsTemporaryDirectoryWorks) {
   EXPECT_TRUE(Meets("own_socket", {}, {}, kWorksEverywhere));
 }
 
+// Writing one needs no capability, only to be root: as root, the view
+// refuses it (and Landlock without the view, which gives /proc to read), and
+// under bubblewrap a read-only bind over /proc/sys; as another user, the
+// file's own mode.
+TEST_F(HostileTest, WritingAKernelSettingIsRefused) {
+  const bool root = ::geteuid() == 0;
+  const std::string view = root ? kReadOnly : kDenied;
+  EXPECT_TRUE(Meets("write_sysctl", {}, {}, {view, kDenied, view, kDenied, view}));
+}
+
+TEST_F(HostileTest, ClearingItsDeathSignalIsRefusedWhereItEndsTheNamespace) {
+  EXPECT_TRUE(Meets("clear_death_signal", {}, {}, {kWorks, kWorks, kWorks, kWorks, kNotPermitted}));
+}
+
 TEST_F(HostileTest, UnmountingAHiddenPlaceIsRefused) {
   EXPECT_TRUE(Meets("unmount_hidden_place", {}, {}, kSeccompRefuses));
 }
 
-// Outside the places hidden below ABI 9: only Landlock from ABI 9, and
-// bubblewrap, refuse it.
-TEST_F(HostileTest, ConnectingToAPathnameSocketOutsideIsRefused) {
+// Outside the places hidden below ABI 9 (the scenario is in /var/tmp): only
+// Landlock from ABI 9, and bubblewrap, refuse it; below ABI 9 the reach says
+// it stays reachable.
+TEST_F(HostileTest, ConnectingToAPathnameSocketOutsideTheUsualPlacesIsRefused) {
   UniqueFd listening = ListenOn(Path("outside/socket"));
   ASSERT_TRUE(listening.valid()) << std::strerror(errno);
   EXPECT_TRUE(Meets("pathname_socket", {{"TARGET", Path("outside/socket")}}, {},

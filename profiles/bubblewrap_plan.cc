@@ -8,6 +8,11 @@
 namespace bravebot {
 namespace {
 
+// What of /proc writes the kernel's settings rather than a process's own.
+constexpr const char* kKernelSettings[] = {
+    "/proc/sys", "/proc/sysrq-trigger", "/proc/irq",    "/proc/bus",
+    "/proc/fs",  "/proc/pressure",      "/proc/sysvipc"};
+
 // bwrap makes these of its own (--proc, --dev, --tmpfs): the machine's are
 // never bound.
 bool MadeByBubblewrap(const std::string& path) {
@@ -104,6 +109,17 @@ std::string BubblewrapArgumentBlock(const BubblewrapPlan& plan,
   for (const char* word :
        {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"}) {
     Append(block, word);
+  }
+  // The kernel's settings in its /proc, read-only. Writing one needs no
+  // capability, only to be root, and root in bwrap's user namespace is the
+  // machine's root: a server run by root could otherwise set
+  // kernel.core_pattern to a program of its own, run as root outside every
+  // namespace at the next crash. bwrap covers /proc/sys only where its own
+  // check lets it, which fails for root on the 0555 directory.
+  for (const char* path : kKernelSettings) {
+    Append(block, "--ro-bind-try");
+    Append(block, path);
+    Append(block, path);
   }
   for (size_t i = 0; i < plan.binds.size(); ++i) {
     Append(block, plan.binds[i].writable ? "--bind-fd" : "--ro-bind-fd");

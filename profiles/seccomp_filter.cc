@@ -8,6 +8,7 @@
 #include <seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -114,6 +115,7 @@ constexpr Call kKill = {"kill", SCMP_SYS(kill)};
 constexpr Call kSetpriority = {"setpriority", SCMP_SYS(setpriority)};
 constexpr Call kIoprioSet = {"ioprio_set", SCMP_SYS(ioprio_set)};
 constexpr Call kPrlimit = {"prlimit64", SCMP_SYS(prlimit64)};
+constexpr Call kPrctl = {"prctl", SCMP_SYS(prctl)};
 
 // Calls that change how the kernel schedules the process their first argument
 // names (0: the caller).
@@ -356,6 +358,11 @@ constexpr Call kSystemVCalls[] = {
 
 Status AddRules(scmp_filter_ctx context, const SeccompChoices& choices) {
   if (Status added = RefusePrivilegeBits(context); !added) return added;
+  if (choices.keeps_death_signal) {
+    Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), kPrctl,
+                           {Low32Equals(0, PR_SET_PDEATHSIG)}, "prctl PR_SET_PDEATHSIG");
+    if (!added) return added;
+  }
   if (!choices.own_ipc_namespace) {
     for (const Call& call : kSystemVCalls) {
       Status added = AddRule(context, SCMP_ACT_ERRNO(EPERM), call, {}, call.name);

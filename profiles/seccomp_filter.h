@@ -31,6 +31,11 @@ struct SeccompProgram {
 // message queues are refused with EPERM as well.
 struct SeccompChoices {
   bool own_ipc_namespace = true;
+  // Where the server is the first process of its PID namespace (under
+  // bubblewrap), its death signal is what ends it, and everything in the
+  // namespace, when bwrap ends: changing it (prctl PR_SET_PDEATHSIG) is
+  // refused with EPERM. Under our launcher the init holds it instead.
+  bool keeps_death_signal = false;
 };
 
 // Compiles the filter for x86_64, the only architecture it is written for:

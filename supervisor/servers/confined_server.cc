@@ -187,6 +187,13 @@ const Result<SeccompProgram>& SeccompFilter(bool in_namespaces) {
   return in_the_machines;
 }
 
+// Under bubblewrap the server is its PID namespace's first process: it keeps
+// the death signal that ends it when bwrap ends.
+const Result<SeccompProgram>& BubblewrapSeccompFilter() {
+  static const Result<SeccompProgram> first_process = BuildSeccompProgram({true, true});
+  return first_process;
+}
+
 // Probing user namespaces forks a child: once a process, not once a start.
 // The same thread then compiles the filter this machine's servers will get,
 // the other costly thing a first start needs that no reach changes.
@@ -243,7 +250,7 @@ Result<LaunchedChild> LaunchUnderLandlock(const Confinement& confinement,
 // bwrap's namespaces and binds, with our seccomp filter loaded last by bwrap.
 Result<LaunchedChild> LaunchUnderBubblewrap(const Confinement& confinement,
                                             const ServerStartOptions& options) {
-  const Result<SeccompProgram>& seccomp = SeccompFilter(true);
+  const Result<SeccompProgram>& seccomp = BubblewrapSeccompFilter();
   if (!seccomp) return seccomp.error();
   BubblewrapLaunchRequest request{confinement.bubblewrap, *seccomp, options.stdio};
   return LaunchInBubblewrap(request);
@@ -450,10 +457,13 @@ std::optional<int> ConfinedServer::Reap() {
 
 void ConfinedServer::Signal(int signal) {
   if (child_.pid <= 0 || exit_status_) return;
-  // Under bubblewrap, to the server itself: bwrap would end on it and kill
-  // the server unwarned. SIGKILL, or a server gone, goes to bwrap.
-  if (signal != SIGKILL && child_.server_pidfd.valid() &&
-      ::syscall(SYS_pidfd_send_signal, child_.server_pidfd.get(), signal, nullptr, 0) == 0) {
+  // Under bubblewrap, to the server itself: bwrap would end on SIGTERM and
+  // kill the server unwarned. The server is its PID namespace's first
+  // process: SIGKILL from outside ends it and the namespace with it, whatever
+  // it did to its death signal; bwrap gets it too.
+  if (child_.server_pidfd.valid() &&
+      ::syscall(SYS_pidfd_send_signal, child_.server_pidfd.get(), signal, nullptr, 0) == 0 &&
+      signal != SIGKILL) {
     return;
   }
   // Ending its first process ends its PID namespace and all in it.

@@ -384,6 +384,29 @@ TEST(SeccompChoicesTest, SystemVIpcIsRefusedOnlyInTheMachinesIpcNamespace) {
   }
 }
 
+// Under bubblewrap the server is its PID namespace's first process, and its
+// death signal is what ends the namespace when bwrap ends.
+TEST(SeccompChoicesTest, TheDeathSignalIsKeptWhereTheServerIsTheFirstProcess) {
+  Result<SeccompProgram> init_holds_it = BuildSeccompProgram({true, false});
+  Result<SeccompProgram> server_holds_it = BuildSeccompProgram({true, true});
+  ASSERT_TRUE(init_holds_it.ok() && server_holds_it.ok());
+  struct seccomp_data call = {};
+  call.nr = __NR_prctl;
+  call.arch = AUDIT_ARCH_X86_64;
+  call.args[0] = PR_SET_PDEATHSIG;
+  EXPECT_EQ(*testing::EvaluateSeccompProgram(init_holds_it->instructions, call), SECCOMP_RET_ALLOW);
+  EXPECT_EQ(*testing::EvaluateSeccompProgram(server_holds_it->instructions, call),
+            SECCOMP_RET_ERRNO | EPERM);
+  // A high bit does not hide it: the kernel reads an int.
+  call.args[0] = 0x100000000ULL | PR_SET_PDEATHSIG;
+  EXPECT_EQ(*testing::EvaluateSeccompProgram(server_holds_it->instructions, call),
+            SECCOMP_RET_ERRNO | EPERM);
+  // Every other prctl stays allowed.
+  call.args[0] = PR_SET_NAME;
+  EXPECT_EQ(*testing::EvaluateSeccompProgram(server_holds_it->instructions, call),
+            SECCOMP_RET_ALLOW);
+}
+
 TEST_F(SeccompFilterTest, KillsCallsOfOtherArchitectures) {
   EXPECT_EQ(Action(kI386Getpid, {}, AUDIT_ARCH_I386), kKillProcess);
   EXPECT_EQ(Action(__NR_read, {}, AUDIT_ARCH_I386), kKillProcess);
