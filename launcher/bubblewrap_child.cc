@@ -2,9 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/close_range.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -16,17 +14,6 @@
 
 namespace bravebot {
 namespace {
-
-// bwrap is the first process of the server: it ends with the thread that
-// started it, and --die-with-parent ends the sandbox with bwrap. The parent
-// may have ended before the signal was armed; its pidfd says so.
-void ArmDeathSignal(const BubblewrapChildPlan& plan) {
-  if (::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
-    ReportStepAndExit(plan.error_fd, ChildStep::kDeathSignal, errno);
-  }
-  struct pollfd parent = {plan.parent_pidfd, POLLIN, 0};
-  if (::poll(&parent, 1, 0) != 0) ReportStepAndExit(plan.error_fd, ChildStep::kDeathSignal, ESRCH);
-}
 
 // Every descriptor above 2 closes on exec but those given to bwrap; the
 // standard streams go on 0, 1 and 2 (dup2 leaves the copy open across exec,
@@ -64,7 +51,9 @@ void ResetSignals(int error_fd) {
 
 int RunBubblewrapChild(void* plan_pointer) {
   const BubblewrapChildPlan& plan = *static_cast<const BubblewrapChildPlan*>(plan_pointer);
-  ArmDeathSignal(plan);
+  // bwrap is the server's first process: it ends with the thread that
+  // started it, and --die-with-parent ends the sandbox with bwrap.
+  ArmDeathSignal(plan.parent_pidfd, plan.error_fd);
   ArrangeDescriptors(plan);
   ResetSignals(plan.error_fd);
   ::umask(077);

@@ -1,7 +1,6 @@
 #include "launcher/child.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -20,16 +19,6 @@ namespace {
 bool MoveTo(int fd, int target) {
   if (fd == target) return ::fcntl(fd, F_SETFD, 0) == 0;
   return ::dup2(fd, target) == target;
-}
-
-// The parent may have ended before the death signal was armed; its pidfd
-// says so, in whatever PID namespace the child is.
-void ArmDeathSignal(const ChildPlan& plan) {
-  if (::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
-    ReportStepAndExit(plan.error_fd, ChildStep::kDeathSignal, errno);
-  }
-  struct pollfd parent = {plan.parent_pidfd, POLLIN, 0};
-  if (::poll(&parent, 1, 0) != 0) ReportStepAndExit(plan.error_fd, ChildStep::kDeathSignal, ESRCH);
 }
 
 // Puts what the plan gives on the numbers of child_report.h (0, 1 and 2 for
@@ -137,7 +126,7 @@ void EnterWorld(const ChildPlan& plan) {
 
 int RunChild(void* plan_pointer) {
   const ChildPlan& plan = *static_cast<const ChildPlan*>(plan_pointer);
-  ArmDeathSignal(plan);
+  ArmDeathSignal(plan.parent_pidfd, plan.error_fd);
   ArrangeDescriptors(plan);
   EnterWorld(plan);
   ResetSignals();
