@@ -123,7 +123,9 @@ void ScriptedHttpServer::Serve() {
 
 void ScriptedHttpServer::Answer(int connection, const ScriptedAnswer& answer) {
   for (const ScriptedPiece& piece : answer.pieces) {
-    if (::write(connection, piece.bytes.data(), piece.bytes.size()) < 0) break;
+    // A client that has gone is EPIPE, not SIGPIPE, which would end the test
+    // program: a client may close before an answer it no longer waits for.
+    if (::send(connection, piece.bytes.data(), piece.bytes.size(), MSG_NOSIGNAL) < 0) break;
     std::this_thread::sleep_for(piece.pause_after);
   }
   if (!answer.close) {
