@@ -2,15 +2,13 @@
 
 #include <fcntl.h>
 #include <linux/close_range.h>
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 
 #include "launcher/child_report.h"
+#include "launcher/child_steps.h"
 
 namespace bravebot {
 namespace {
@@ -34,19 +32,6 @@ void ArrangeDescriptors(const BubblewrapChildPlan& plan) {
   }
 }
 
-void ResetSignals(int error_fd) {
-  struct sigaction default_action = {};
-  default_action.sa_handler = SIG_DFL;
-  for (int signal = 1; signal < NSIG; ++signal) {
-    if (signal == SIGKILL || signal == SIGSTOP) continue;
-    ::sigaction(signal, &default_action, nullptr);  // fails only for signals that cannot be set
-  }
-  sigset_t empty;
-  ::sigemptyset(&empty);
-  if (::sigprocmask(SIG_SETMASK, &empty, nullptr) != 0)
-    ReportStepAndExit(error_fd, ChildStep::kSignals, errno);
-}
-
 }  // namespace
 
 int RunBubblewrapChild(void* plan_pointer) {
@@ -56,10 +41,7 @@ int RunBubblewrapChild(void* plan_pointer) {
   ArmDeathSignal(plan.parent_pidfd, plan.error_fd);
   ArrangeDescriptors(plan);
   ResetSignals(plan.error_fd);
-  ::umask(077);
-  struct rlimit no_core = {0, 0};
-  if (::setrlimit(RLIMIT_CORE, &no_core) != 0)
-    ReportStepAndExit(plan.error_fd, ChildStep::kLimits, errno);
+  KeepFilesPrivate(plan.error_fd);
   // Its own session and process group, so that a signal to the group reaches
   // bwrap and nothing of ours; the server gets a session of its own inside.
   if (::setsid() < 0) ReportStepAndExit(plan.error_fd, ChildStep::kSession, errno);

@@ -156,15 +156,7 @@ Result<LaunchedChild> LaunchInBubblewrap(const BubblewrapLaunchRequest& request)
   child.pid = pid;
   // bwrap's own PID namespace, which ends with bwrap (--die-with-parent).
   child.in_pid_namespace = true;
-  if (piped) {
-    child.stdin_fd = std::move(stdio[0].write_end);
-    child.stdout_fd = std::move(stdio[1].read_end);
-    child.stderr_fd = std::move(stdio[2].read_end);
-  }
-  for (Pipe& pipe : stdio) {
-    pipe.read_end.reset();
-    pipe.write_end.reset();
-  }
+  KeepParentEnds(stdio, child.stdin_fd, child.stdout_fd, child.stderr_fd);
   status_write_end.reset();
   BRAVEBOT_RETURN_IF_ERROR(AwaitExec(error_pipe.read_end.get(), pid));
   child.server_pidfd = OpenServerPidfd(status_pipe.read_end.get(), pid);

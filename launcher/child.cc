@@ -1,15 +1,13 @@
 #include "launcher/child.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 
+#include "launcher/child_steps.h"
 #include "launcher/server_exec.h"
 
 namespace bravebot {
@@ -56,23 +54,6 @@ void ArrangeDescriptors(const ChildPlan& plan) {
   if (::syscall(SYS_close_range, kInitProgramFd + 1, ~0U, 0) != 0) {
     ReportStepAndExit(kErrorFd, ChildStep::kDescriptors, errno);
   }
-}
-
-// Handlers first, then the mask: the parent blocked every signal before
-// clone(), so none runs one of its handlers here, on its memory. The two
-// signals glibc keeps for its threads (32 and 33) cannot be reset through
-// it; their handlers act only on what this process sends itself.
-void ResetSignals() {
-  struct sigaction default_action = {};
-  default_action.sa_handler = SIG_DFL;
-  for (int signal = 1; signal < NSIG; ++signal) {
-    if (signal == SIGKILL || signal == SIGSTOP) continue;
-    ::sigaction(signal, &default_action, nullptr);  // fails only for signals that cannot be set
-  }
-  sigset_t empty;
-  ::sigemptyset(&empty);
-  if (::sigprocmask(SIG_SETMASK, &empty, nullptr) != 0)
-    ReportStepAndExit(kErrorFd, ChildStep::kSignals, errno);
 }
 
 // The namespaces, the places of other sockets hidden, the read-only view and
@@ -129,11 +110,8 @@ int RunChild(void* plan_pointer) {
   ArmDeathSignal(plan.parent_pidfd, plan.error_fd);
   ArrangeDescriptors(plan);
   EnterWorld(plan);
-  ResetSignals();
-  ::umask(077);
-  struct rlimit no_core = {0, 0};
-  if (::setrlimit(RLIMIT_CORE, &no_core) != 0)
-    ReportStepAndExit(kErrorFd, ChildStep::kLimits, errno);
+  ResetSignals(kErrorFd);
+  KeepFilesPrivate(kErrorFd);
   if (int error = DropCapabilities(*plan.capabilities); error != 0) {
     ReportStepAndExit(kErrorFd, ChildStep::kCapabilities, error);
   }

@@ -17,6 +17,16 @@ Result<Pipe> MakePipe() {
   return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
+void KeepParentEnds(Pipe (&stdio)[3], UniqueFd& input, UniqueFd& output, UniqueFd& errors) {
+  input = std::move(stdio[0].write_end);
+  output = std::move(stdio[1].read_end);
+  errors = std::move(stdio[2].read_end);
+  for (Pipe& pipe : stdio) {
+    pipe.read_end.reset();
+    pipe.write_end.reset();
+  }
+}
+
 Status AwaitExec(int error_read_fd, pid_t pid) {
   ChildFailure failure{};
   ssize_t got;

@@ -20,6 +20,12 @@ struct Pipe {
 // A pipe whose ends both close on exec.
 Result<Pipe> MakePipe();
 
+// Once the child is started: the parent's ends of the server's three pipes
+// (its input's write end, its output's and its errors' read ends) go to
+// `input`, `output` and `errors`, and the child's ends close, so that an exit
+// of the child reads as end of file. Pipes never made stay invalid.
+void KeepParentEnds(Pipe (&stdio)[3], UniqueFd& input, UniqueFd& output, UniqueFd& errors);
+
 // Reads the child's report: nothing (the pipe closed on exec) or one failure,
 // which is returned as an error naming the step, once the child is reaped.
 Status AwaitExec(int error_read_fd, pid_t pid);

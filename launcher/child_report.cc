@@ -1,11 +1,6 @@
 #include "launcher/child_report.h"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/prctl.h>
 #include <unistd.h>
-
-#include <cerrno>
 
 namespace bravebot {
 
@@ -54,14 +49,6 @@ void ReportStepAndExit(int error_fd, ChildStep step, int errno_value) {
   // One write of a few bytes to a pipe is atomic; nothing to retry into.
   [[maybe_unused]] ssize_t ignored = ::write(error_fd, &failure, sizeof(failure));
   ::_exit(127);
-}
-
-void ArmDeathSignal(int parent_pidfd, int error_fd) {
-  if (::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
-    ReportStepAndExit(error_fd, ChildStep::kDeathSignal, errno);
-  }
-  struct pollfd parent = {parent_pidfd, POLLIN, 0};
-  if (::poll(&parent, 1, 0) != 0) ReportStepAndExit(error_fd, ChildStep::kDeathSignal, ESRCH);
 }
 
 }  // namespace bravebot

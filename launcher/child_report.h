@@ -57,13 +57,6 @@ constexpr char kInitWithoutLandlock[] = "--without-landlock";
 // Writes the record for `step` on `error_fd` and exits 127. Async-signal-safe.
 [[noreturn]] void ReportStepAndExit(int error_fd, ChildStep step, int errno_value);
 
-// The first step of either launcher's child: SIGKILL when the thread that
-// started it ends. The parent may have ended before the signal was armed;
-// `parent_pidfd` (readable once it has) says so, in whatever PID namespace
-// the child is. Reports kDeathSignal on `error_fd` and exits where it cannot.
-// Async-signal-safe.
-void ArmDeathSignal(int parent_pidfd, int error_fd);
-
 }  // namespace bravebot
 
 #endif  // BRAVEBOT_LAUNCHER_CHILD_REPORT_H_

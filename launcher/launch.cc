@@ -163,16 +163,7 @@ Result<LaunchedChild> Launch(LaunchRequest& request) {
   LaunchedChild child;
   child.pid = pid;
   child.in_pid_namespace = isolation.pid_namespace;
-  if (piped) {
-    child.stdin_fd = std::move(stdio[0].write_end);
-    child.stdout_fd = std::move(stdio[1].read_end);
-    child.stderr_fd = std::move(stdio[2].read_end);
-  }
-  // The child's ends close here, so an exit of the child reads as end of file.
-  for (Pipe& pipe : stdio) {
-    pipe.read_end.reset();
-    pipe.write_end.reset();
-  }
+  KeepParentEnds(stdio, child.stdin_fd, child.stdout_fd, child.stderr_fd);
   BRAVEBOT_RETURN_IF_ERROR(AwaitExec(error_pipe.read_end.get(), pid));
   return child;
 }

@@ -29,6 +29,28 @@ std::string Request(int id) {
   return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call"})";
 }
 
+// Runs `io` until it is stopped, or `most` has passed.
+void RunAtMost(boost::asio::io_context& io, std::chrono::seconds most) {
+  boost::asio::steady_timer guard(io, most);
+  guard.async_wait([&](const boost::system::error_code& error) {
+    if (!error) io.stop();
+  });
+  io.run();
+}
+
+// A channel to "docs" at `url` whose moves the person is asked about, with
+// its handshake written.
+std::shared_ptr<HttpChannel> OpenAskingThePerson(boost::asio::io_context& io,
+                                                 const std::string& url, HttpChannelEvents events) {
+  HttpChannelOptions options;
+  options.alias = "docs";
+  options.url = url;
+  options.redirect_asker = RedirectAsker::kPerson;
+  auto channel = HttpChannel::Open(io, options, std::move(events));
+  channel->Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
+  return channel;
+}
+
 TEST(HttpChannelTest, AnswersUnderWayAreHeldToTheirBoundTogether) {
   // Three answers of 12 MiB each, none of them ever whole: each alone is
   // within 16 MiB, all three are more than the 32 MiB held at once.
@@ -46,11 +68,7 @@ TEST(HttpChannelTest, AnswersUnderWayAreHeldToTheirBoundTogether) {
   options.url = service.Url("/mcp");
   auto channel = HttpChannel::Open(io, options, std::move(events));
   for (int id = 1; id <= 3; ++id) ASSERT_TRUE(channel->Write(Request(id)));
-  boost::asio::steady_timer guard(io, std::chrono::seconds(20));
-  guard.async_wait([&](const boost::system::error_code& error) {
-    if (!error) io.stop();
-  });
-  io.run();
+  RunAtMost(io, std::chrono::seconds(20));
   ASSERT_EQ(failed.size(), 1u) << "no answer was given up";
   EXPECT_EQ(failed.begin()->second,
             "docs's answers under way hold more than 32 MiB at once, which bravebot-mcp does not "
@@ -116,17 +134,8 @@ TEST(HttpChannelTest, AHandshakeThatFailsWhereTheServiceMovedFailsWhatWaitedForI
     ended = why;
     io.stop();
   };
-  HttpChannelOptions options;
-  options.alias = "docs";
-  options.url = here.Url("/mcp");
-  options.redirect_asker = RedirectAsker::kPerson;
-  channel = HttpChannel::Open(io, options, std::move(events));
-  channel->Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  boost::asio::steady_timer guard(io, std::chrono::seconds(10));
-  guard.async_wait([&](const boost::system::error_code& error) {
-    if (!error) io.stop();
-  });
-  io.run();
+  channel = OpenAskingThePerson(io, here.Url("/mcp"), std::move(events));
+  RunAtMost(io, std::chrono::seconds(10));
   const std::string why = "docs moved to " + elsewhere.Url("/mcp") +
                           ", and its handshake there failed: docs answered POST with HTTP 500";
   ASSERT_TRUE(ended) << "the link was not told";
@@ -164,17 +173,8 @@ TEST(HttpChannelTest, AMoveIsRecordedWhereThePersonSaidYesNotWhereItsHandshakeWa
     channel->AnswerRedirect(id, true);
   };
   events.on_moved = [&](const std::string& url) { moved.push_back(url); };
-  HttpChannelOptions options;
-  options.alias = "docs";
-  options.url = here.Url("/mcp");
-  options.redirect_asker = RedirectAsker::kPerson;
-  channel = HttpChannel::Open(io, options, std::move(events));
-  channel->Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  boost::asio::steady_timer guard(io, std::chrono::seconds(10));
-  guard.async_wait([&](const boost::system::error_code& error) {
-    if (!error) io.stop();
-  });
-  io.run();
+  channel = OpenAskingThePerson(io, here.Url("/mcp"), std::move(events));
+  RunAtMost(io, std::chrono::seconds(10));
   EXPECT_EQ(lines, 2);
   EXPECT_THAT(moved, ::testing::ElementsAre(elsewhere.Url("/mcp")));
   channel->Stop();
