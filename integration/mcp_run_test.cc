@@ -201,6 +201,23 @@ TEST_F(McpRunTest, ItMakesItselfNonDumpable) {
   EXPECT_EQ(run.Wait(In(std::chrono::seconds(10))), 128 + SIGTERM);
 }
 
+// libcurl and the thirty libraries it needs are loaded the first time a
+// service is reached, not by every start (supervisor/servers/curl_library.h).
+TEST_F(McpRunTest, LibcurlIsNotLoadedForAServerOverPipes) {
+  std::vector<std::string> environment = Environment();
+  environment.push_back("LD_DEBUG=libs");
+  CommandOutput run =
+      McpRun({"x", "--", "/bin/sh", "-c",
+              R"(read -r line; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":)"
+              R"("2025-06-18","capabilities":{},"serverInfo":{"name":"x","version":"1"}}}';)"
+              R"( read -r line; read -r line; echo '{"jsonrpc":"2.0","id":2,"result":)"
+              R"({"tools":[]}}'; read -r line)"},
+             environment);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("calling init: /lib"));  // the loader did say what it loaded
+  EXPECT_THAT(run.err, Not(HasSubstr("libcurl")));
+}
+
 TEST_F(McpRunTest, UsageMistakesAreSaid) {
   EXPECT_EQ(McpRun({}).status, 2);
   EXPECT_EQ(McpRun({"--timeout", "soon", "x"}).status, 2);

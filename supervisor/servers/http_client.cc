@@ -2,7 +2,6 @@
 
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
-#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -14,11 +13,6 @@ namespace {
 // A connection not made by then is taken as one that cannot be: a stream or
 // a long call has no bound once it is under way.
 constexpr std::chrono::milliseconds kConnectTimeout{10000};
-
-void InitializeCurlOnce() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 std::string EffectivePort(const ServiceUrl& url) {
   if (!url.port.empty()) return url.port;
@@ -32,15 +26,15 @@ std::string UrlHost(const std::string& host) {
 
 // Whether libcurl reads `url`'s host as `ours` does: a url two readers read
 // apart is refused, since the host matched is then not the host reached.
-bool CurlReadsTheSameHost(const std::string& url, const ServiceUrl& ours) {
-  CURLU* parsed = curl_url();
+bool CurlReadsTheSameHost(const CurlLibrary& curl, const std::string& url, const ServiceUrl& ours) {
+  CURLU* parsed = curl.url();
   if (parsed == nullptr) return false;
   char* host = nullptr;
-  const bool same = curl_url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK &&
-                    curl_url_get(parsed, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+  const bool same = curl.url_set(parsed, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK &&
+                    curl.url_get(parsed, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
                     AsciiLowercase(host) == AsciiLowercase(UrlHost(ours.host));
-  curl_free(host);
-  curl_url_cleanup(parsed);
+  curl.free(host);
+  curl.url_cleanup(parsed);
   return same;
 }
 
@@ -48,6 +42,7 @@ bool CurlReadsTheSameHost(const std::string& url, const ServiceUrl& ours) {
 
 struct HttpClient::Transfer {
   TransferId id = 0;
+  const CurlLibrary* curl = nullptr;  // set with easy
   CURL* easy = nullptr;
   curl_slist* headers = nullptr;
   curl_slist* connect_to = nullptr;
@@ -62,9 +57,10 @@ struct HttpClient::Transfer {
   char error_buffer[CURL_ERROR_SIZE] = {};
 
   ~Transfer() {
-    if (easy != nullptr) curl_easy_cleanup(easy);
-    curl_slist_free_all(headers);
-    curl_slist_free_all(connect_to);
+    if (curl == nullptr) return;
+    if (easy != nullptr) curl->easy_cleanup(easy);
+    curl->slist_free_all(headers);
+    curl->slist_free_all(connect_to);
   }
 };
 
@@ -114,23 +110,28 @@ size_t OnBodyBytes(char* data, size_t size, size_t count, void* transfer_pointer
 
 HttpClient::HttpClient(boost::asio::io_context& io, std::string alias)
     : io_(io), alias_(std::move(alias)), multi_(nullptr), timer_(io) {
-  InitializeCurlOnce();
-  multi_ = curl_multi_init();
-  curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &HttpClient::OnSocket);
-  curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
-  curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &HttpClient::OnTimer);
-  curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
+  Result<const CurlLibrary*> loaded = LoadCurl();
+  if (!loaded) {
+    unloaded_ = loaded.error().message();
+    return;
+  }
+  curl_ = *loaded;
+  multi_ = curl_->multi_init();
+  curl_->multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &HttpClient::OnSocket);
+  curl_->multi_setopt(multi_, CURLMOPT_SOCKETDATA, static_cast<void*>(this));
+  curl_->multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &HttpClient::OnTimer);
+  curl_->multi_setopt(multi_, CURLMOPT_TIMERDATA, static_cast<void*>(this));
 }
 
 HttpClient::~HttpClient() {
   *alive_ = false;
   timer_.cancel();
   for (auto& [id, transfer] : transfers_) {
-    if (transfer->easy != nullptr) curl_multi_remove_handle(multi_, transfer->easy);
+    if (transfer->easy != nullptr) curl_->multi_remove_handle(multi_, transfer->easy);
   }
   transfers_.clear();
   watches_.clear();
-  curl_multi_cleanup(multi_);
+  if (multi_ != nullptr) curl_->multi_cleanup(multi_);
 }
 
 HttpClient::TransferId HttpClient::Send(const std::string& url, const HttpRequest& request,
@@ -143,9 +144,11 @@ HttpClient::TransferId HttpClient::Send(const std::string& url, const HttpReques
 
   Result<ServiceUrl> parsed = ParseServiceUrl(url);
   std::optional<Error> refused;
-  if (!parsed) {
+  if (!curl_) {
+    refused = Error(ErrorCode::kRefused, alias_ + " was not reached: " + unloaded_);
+  } else if (!parsed) {
     refused = Error(ErrorCode::kRefused, alias_ + " was not reached: " + parsed.error().message());
-  } else if (!CurlReadsTheSameHost(url, *parsed)) {
+  } else if (!CurlReadsTheSameHost(*curl_, url, *parsed)) {
     refused = Error(ErrorCode::kRefused,
                     alias_ +
                         " was not reached: its url spells its host in a way a connection "
@@ -161,43 +164,44 @@ HttpClient::TransferId HttpClient::Send(const std::string& url, const HttpReques
   }
 
   Transfer& t = *transfers_[id];
-  t.easy = curl_easy_init();
+  t.curl = curl_;
+  t.easy = curl_->easy_init();
   CURL* easy = t.easy;
-  curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(easy, CURLOPT_PRIVATE, static_cast<void*>(&t));
-  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(easy, CURLOPT_PROXY, "");  // no proxy from the environment
-  curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
-  curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
+  curl_->easy_setopt(easy, CURLOPT_URL, url.c_str());
+  curl_->easy_setopt(easy, CURLOPT_PRIVATE, static_cast<void*>(&t));
+  curl_->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  curl_->easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_->easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_->easy_setopt(easy, CURLOPT_PROXY, "");  // no proxy from the environment
+  curl_->easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
+  curl_->easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
   // Whatever libcurl makes of the url, it connects to the host matched.
   const std::string pin = "::" + UrlHost(parsed->host) + ":" + EffectivePort(*parsed);
-  t.connect_to = curl_slist_append(nullptr, pin.c_str());
-  curl_easy_setopt(easy, CURLOPT_CONNECT_TO, t.connect_to);
+  t.connect_to = curl_->slist_append(nullptr, pin.c_str());
+  curl_->easy_setopt(easy, CURLOPT_CONNECT_TO, t.connect_to);
   for (const auto& [name, value] : request.headers) {
-    t.headers = curl_slist_append(t.headers, (name + ": " + value).c_str());
+    t.headers = curl_->slist_append(t.headers, (name + ": " + value).c_str());
   }
-  t.headers = curl_slist_append(t.headers, "Expect:");  // no wait for 100 Continue
-  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, t.headers);
+  t.headers = curl_->slist_append(t.headers, "Expect:");  // no wait for 100 Continue
+  curl_->easy_setopt(easy, CURLOPT_HTTPHEADER, t.headers);
   if (request.method == "POST") {
     t.body = request.body;
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t.body.size()));
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, t.body.data());
+    curl_->easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t.body.size()));
+    curl_->easy_setopt(easy, CURLOPT_POSTFIELDS, t.body.data());
   } else if (request.method == "GET") {
-    curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+    curl_->easy_setopt(easy, CURLOPT_HTTPGET, 1L);
   } else {
-    curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    curl_->easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
   }
-  if (timeout.count() > 0) curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(timeout.count()));
-  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(kConnectTimeout.count()));
-  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &OnHeader);
-  curl_easy_setopt(easy, CURLOPT_HEADERDATA, &t);
-  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &OnBodyBytes);
-  curl_easy_setopt(easy, CURLOPT_WRITEDATA, &t);
-  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error_buffer);
-  curl_multi_add_handle(multi_, easy);
-  if (paused_) curl_easy_pause(easy, CURLPAUSE_RECV);
+  if (timeout.count() > 0) curl_->easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(timeout.count()));
+  curl_->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(kConnectTimeout.count()));
+  curl_->easy_setopt(easy, CURLOPT_HEADERFUNCTION, &OnHeader);
+  curl_->easy_setopt(easy, CURLOPT_HEADERDATA, static_cast<void*>(&t));
+  curl_->easy_setopt(easy, CURLOPT_WRITEFUNCTION, &OnBodyBytes);
+  curl_->easy_setopt(easy, CURLOPT_WRITEDATA, static_cast<void*>(&t));
+  curl_->easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error_buffer);
+  curl_->multi_add_handle(multi_, easy);
+  if (paused_) curl_->easy_pause(easy, CURLPAUSE_RECV);
   return id;
 }
 
@@ -205,7 +209,7 @@ void HttpClient::Pause() {
   if (paused_) return;
   paused_ = true;
   for (auto& [id, transfer] : transfers_) {
-    if (transfer->easy != nullptr) curl_easy_pause(transfer->easy, CURLPAUSE_RECV);
+    if (transfer->easy != nullptr) curl_->easy_pause(transfer->easy, CURLPAUSE_RECV);
   }
 }
 
@@ -213,7 +217,7 @@ void HttpClient::Resume() {
   if (!paused_) return;
   paused_ = false;
   for (auto& [id, transfer] : transfers_) {
-    if (transfer->easy != nullptr) curl_easy_pause(transfer->easy, CURLPAUSE_CONT);
+    if (transfer->easy != nullptr) curl_->easy_pause(transfer->easy, CURLPAUSE_CONT);
   }
   // What libcurl held while paused is written out on its next action.
   boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_)] {
@@ -225,7 +229,7 @@ void HttpClient::Cancel(TransferId id) {
   auto found = transfers_.find(id);
   if (found == transfers_.end()) return;
   if (found->second->easy != nullptr) {
-    curl_multi_remove_handle(multi_, found->second->easy);
+    curl_->multi_remove_handle(multi_, found->second->easy);
   }
   transfers_.erase(found);
 }
@@ -291,16 +295,18 @@ void HttpClient::Arm(const std::shared_ptr<Watch>& watch) {
 }
 
 void HttpClient::Act(int fd, int events) {
+  if (multi_ == nullptr) return;
   std::weak_ptr<bool> alive = alive_;
   int running = 0;
   ++actions_;
-  curl_multi_socket_action(multi_, fd, events, &running);
+  curl_->multi_socket_action(multi_, fd, events, &running);
   if (alive.lock()) Deliver();
 }
 
 namespace {
 
-std::string InOurWords(const std::string& alias, CURLcode code, std::chrono::milliseconds timeout) {
+std::string InOurWords(const CurlLibrary& curl, const std::string& alias, CURLcode code,
+                       std::chrono::milliseconds timeout) {
   switch (code) {
     case CURLE_OPERATION_TIMEDOUT:
       return "no answer from " + alias + " within " +
@@ -324,7 +330,7 @@ std::string InOurWords(const std::string& alias, CURLcode code, std::chrono::mil
     case CURLE_SEND_ERROR:
       return alias + " closed the connection before its answer was whole";
     default:
-      return alias + " was not reached: " + curl_easy_strerror(code);
+      return alias + " was not reached: " + curl.easy_strerror(code);
   }
 }
 
@@ -333,10 +339,10 @@ std::string InOurWords(const std::string& alias, CURLcode code, std::chrono::mil
 void HttpClient::Deliver() {
   CURLMsg* message = nullptr;
   int left = 0;
-  while ((message = curl_multi_info_read(multi_, &left)) != nullptr) {
+  while ((message = curl_->multi_info_read(multi_, &left)) != nullptr) {
     if (message->msg != CURLMSG_DONE) continue;
     char* transfer = nullptr;
-    curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &transfer);
+    curl_->easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &transfer);
     if (transfer != nullptr) reinterpret_cast<Transfer*>(transfer)->ended = message->data.result;
   }
   std::weak_ptr<bool> alive = alive_;
@@ -375,7 +381,7 @@ void HttpClient::Deliver() {
       Cancel(id);
       if (handlers.on_done) handlers.on_done(Status());
     } else {
-      Fail(id, Error(ErrorCode::kRefused, InOurWords(alias_, code, transfer->timeout)));
+      Fail(id, Error(ErrorCode::kRefused, InOurWords(*curl_, alias_, code, transfer->timeout)));
     }
     if (!alive.lock()) return;
   }
@@ -390,19 +396,21 @@ void HttpClient::Fail(TransferId id, Error error) {
 }
 
 std::optional<std::string> ResolveLocation(const std::string& base, const std::string& location) {
-  InitializeCurlOnce();
-  CURLU* url = curl_url();
+  Result<const CurlLibrary*> loaded = LoadCurl();
+  if (!loaded) return std::nullopt;  // no transfer was made, so nothing was answered
+  const CurlLibrary& curl = **loaded;
+  CURLU* url = curl.url();
   if (url == nullptr) return std::nullopt;
   char* whole = nullptr;
   std::optional<std::string> resolved;
   // Set on a handle that holds a url, a relative one is read against it.
-  if (curl_url_set(url, CURLUPART_URL, base.c_str(), 0) == CURLUE_OK &&
-      curl_url_set(url, CURLUPART_URL, location.c_str(), 0) == CURLUE_OK &&
-      curl_url_get(url, CURLUPART_URL, &whole, 0) == CURLUE_OK) {
+  if (curl.url_set(url, CURLUPART_URL, base.c_str(), 0) == CURLUE_OK &&
+      curl.url_set(url, CURLUPART_URL, location.c_str(), 0) == CURLUE_OK &&
+      curl.url_get(url, CURLUPART_URL, &whole, 0) == CURLUE_OK) {
     resolved = whole;
   }
-  curl_free(whole);
-  curl_url_cleanup(url);
+  curl.free(whole);
+  curl.url_cleanup(url);
   return resolved;
 }
 

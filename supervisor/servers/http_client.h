@@ -17,8 +17,6 @@
 #ifndef BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CLIENT_H_
 #define BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CLIENT_H_
 
-#include <curl/curl.h>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
@@ -32,6 +30,7 @@
 
 #include "base/result.h"
 #include "supervisor/mcp/streamable_http.h"
+#include "supervisor/servers/curl_library.h"
 
 namespace bravebot {
 
@@ -57,8 +56,9 @@ class HttpClient {
 
   // Sends `request` to `url`; `timeout` bounds the whole transfer (zero: no
   // bound, for a stream). A url refused before anything is sent (not one
-  // `add` could declare, or read by libcurl as another host) is given to
-  // on_done from the loop, as every other outcome is.
+  // `add` could declare, or read by libcurl as another host), or a machine
+  // where libcurl could not be loaded, is given to on_done from the loop, as
+  // every other outcome is.
   TransferId Send(const std::string& url, const HttpRequest& request,
                   std::chrono::milliseconds timeout, HttpHandlers handlers);
   // Ends a transfer; its handlers are not called again.
@@ -89,6 +89,8 @@ class HttpClient {
 
   boost::asio::io_context& io_;
   std::string alias_;
+  const CurlLibrary* curl_ = nullptr;  // nullptr where libcurl could not be loaded,
+  std::string unloaded_;               // which this says, for every Send
   CURLM* multi_;
   boost::asio::steady_timer timer_;
   std::map<TransferId, std::unique_ptr<Transfer>> transfers_;

@@ -1,0 +1,75 @@
+#include "supervisor/servers/curl_library.h"
+
+#include <dlfcn.h>
+
+#include <string>
+
+namespace bravebot {
+namespace {
+
+constexpr const char* kCurlSoname = "libcurl.so.4";
+
+// Sets `function` to the library's `name`, or says which one it lacks.
+template <typename Function>
+Status Resolve(void* library, const char* soname, const char* name, Function& function) {
+  function = reinterpret_cast<Function>(::dlsym(library, name));
+  if (function != nullptr) return Status();
+  return Error(ErrorCode::kSystem, std::string(soname) + " has no " + name +
+                                       ": reaching a service needs libcurl 7.85 or later");
+}
+
+}  // namespace
+
+Result<CurlLibrary> LoadCurlFrom(const char* soname) {
+  // Never closed: the functions are used until the process ends.
+  void* library = ::dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    const char* why = ::dlerror();
+    return Error(ErrorCode::kSystem, std::string("libcurl could not be loaded (") +
+                                         (why != nullptr ? why : soname) +
+                                         "), and reaching a service over HTTP needs it: install "
+                                         "libcurl4 (apt-get install libcurl4)");
+  }
+  CurlLibrary curl;
+  for (Status found : {
+           Resolve(library, soname, "curl_global_init", curl.global_init),
+           Resolve(library, soname, "curl_easy_init", curl.easy_init),
+           Resolve(library, soname, "curl_easy_cleanup", curl.easy_cleanup),
+           Resolve(library, soname, "curl_easy_setopt", curl.easy_setopt),
+           Resolve(library, soname, "curl_easy_getinfo", curl.easy_getinfo),
+           Resolve(library, soname, "curl_easy_pause", curl.easy_pause),
+           Resolve(library, soname, "curl_easy_strerror", curl.easy_strerror),
+           Resolve(library, soname, "curl_multi_init", curl.multi_init),
+           Resolve(library, soname, "curl_multi_cleanup", curl.multi_cleanup),
+           Resolve(library, soname, "curl_multi_setopt", curl.multi_setopt),
+           Resolve(library, soname, "curl_multi_add_handle", curl.multi_add_handle),
+           Resolve(library, soname, "curl_multi_remove_handle", curl.multi_remove_handle),
+           Resolve(library, soname, "curl_multi_socket_action", curl.multi_socket_action),
+           Resolve(library, soname, "curl_multi_info_read", curl.multi_info_read),
+           Resolve(library, soname, "curl_slist_append", curl.slist_append),
+           Resolve(library, soname, "curl_slist_free_all", curl.slist_free_all),
+           Resolve(library, soname, "curl_url", curl.url),
+           Resolve(library, soname, "curl_url_cleanup", curl.url_cleanup),
+           Resolve(library, soname, "curl_url_set", curl.url_set),
+           Resolve(library, soname, "curl_url_get", curl.url_get),
+           Resolve(library, soname, "curl_free", curl.free),
+       }) {
+    if (!found) return found.error();
+  }
+  return curl;
+}
+
+Result<const CurlLibrary*> LoadCurl() {
+  // A static's initialisation runs once, and other threads wait for it.
+  static const Result<CurlLibrary> loaded = []() -> Result<CurlLibrary> {
+    BRAVEBOT_ASSIGN_OR_RETURN(CurlLibrary curl, LoadCurlFrom(kCurlSoname));
+    if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+      return Error(ErrorCode::kSystem, "libcurl could not be initialised (curl_global_init)");
+    }
+    return curl;
+  }();
+  if (!loaded) return loaded.error();
+  return &*loaded;
+}
+
+}  // namespace bravebot
