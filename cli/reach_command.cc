@@ -60,7 +60,8 @@ int RunReach(const SimpleOptions& options, CommandContext& context) {
     context.out << RenderSeatbeltProfile(*reach);
     return kExitOk;
   }
-  Result<Confinement> confined = ConfineServerReach(std::move(*reach), start, declaration->alias);
+  Result<Confinement> confined =
+      ConfineServerReach(std::move(*reach), start, declaration->alias, ProbeKernelOnce());
   if (!confined) return Report(context, "reach", confined.error());
   const Confinement& confinement = *confined;
   if (options.json) {

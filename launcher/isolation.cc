@@ -139,14 +139,24 @@ IsolationPlan PlanIsolation(IsolationSupport support, uint64_t proc_access) {
   return plan;
 }
 
+namespace {
+
+std::mutex answered_mutex;
+std::optional<IsolationSupport> answered;
+
+}  // namespace
+
 IsolationSupport ProbeIsolation() {
-  static std::mutex mutex;
-  static std::optional<IsolationSupport> answered;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::mutex> lock(answered_mutex);
   if (answered) return *answered;
   IsolationSupport support = ProbeNow();
   if (support.unknown.empty()) answered = support;
   return support;
+}
+
+std::optional<IsolationSupport> AnsweredIsolation() {
+  std::lock_guard<std::mutex> lock(answered_mutex);
+  return answered;
 }
 
 unsigned long CloneFlagsOf(const IsolationPlan& plan) {

@@ -15,6 +15,7 @@
 #define BRAVEBOT_LAUNCHER_ISOLATION_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace bravebot {
@@ -34,6 +35,9 @@ struct IsolationSupport {
 // failure for want of resources tried again, and still unknown after that.
 // An answer is remembered; an unknown is tried again at the next call.
 IsolationSupport ProbeIsolation();
+// What ProbeIsolation answered in this process, without probing: nothing
+// before it has answered.
+std::optional<IsolationSupport> AnsweredIsolation();
 
 struct IsolationPlan {
   bool user_namespace = false;

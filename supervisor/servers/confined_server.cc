@@ -194,16 +194,14 @@ const Result<SeccompProgram>& BubblewrapSeccompFilter() {
   return first_process;
 }
 
-// Probing user namespaces forks a child: once a process, not once a start.
-// The same thread then compiles the filter this machine's servers will get,
-// the other costly thing a first start needs that no reach changes.
-std::shared_future<KernelFacts>& KernelProbe() {
-  static std::shared_future<KernelFacts> probe =
-      std::async(std::launch::async, [] {
-        KernelFacts facts{ProbeLandlockAbi(), ProbeIsolation()};
-        SeccompFilter(facts.isolation.user_namespace);
-        return facts;
-      }).share();
+// The Landlock ABI, and the filter of a server in namespaces of its own
+// compiled, the costliest thing a first start needs that no reach changes:
+// on a thread of their own, while the first start computes its reach.
+std::shared_future<int>& LandlockAbiAndFilter() {
+  static std::shared_future<int> probe = std::async(std::launch::async, [] {
+                                           SeccompFilter(true);
+                                           return ProbeLandlockAbi();
+                                         }).share();
   return probe;
 }
 
@@ -256,15 +254,31 @@ Result<LaunchedChild> LaunchUnderBubblewrap(const Confinement& confinement,
   return LaunchInBubblewrap(request);
 }
 
+struct LaunchedConfinement {
+  Confinement confinement;
+  LaunchedChild child;
+};
+
+// `reach` confined on a kernel that offers `kernel`, and launched so.
+Result<LaunchedConfinement> ConfineAndLaunch(Reach reach, const ServerStartOptions& options,
+                                             const std::string& alias, const KernelFacts& kernel) {
+  BRAVEBOT_ASSIGN_OR_RETURN(Confinement confinement,
+                            ConfineServerReach(std::move(reach), options, alias, kernel));
+  if (confinement.backend.backend == Backend::kNone) {
+    return Error(ErrorCode::kNotStarted,
+                 alias + " was not started: " + confinement.backend.why_none);
+  }
+  BRAVEBOT_ASSIGN_OR_RETURN(LaunchedChild child, confinement.backend.backend == Backend::kBubblewrap
+                                                     ? LaunchUnderBubblewrap(confinement, options)
+                                                     : LaunchUnderLandlock(confinement, options));
+  return LaunchedConfinement{std::move(confinement), std::move(child)};
+}
+
 }  // namespace
 
-void BeginKernelProbe() { KernelProbe(); }
+void BeginKernelProbe() { LandlockAbiAndFilter(); }
 
-KernelFacts ProbeKernelOnce() {
-  KernelFacts facts = KernelProbe().get();
-  if (!facts.isolation.unknown.empty()) facts.isolation = ProbeIsolation();
-  return facts;
-}
+KernelFacts ProbeKernelOnce() { return {LandlockAbiAndFilter().get(), ProbeIsolation()}; }
 
 Status RequireKnownIsolation(const KernelFacts& kernel, const std::string& alias) {
   if (kernel.isolation.unknown.empty()) return {};
@@ -336,13 +350,12 @@ Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces
 
 BackendChoice ChooseBackendHere(const EnvironmentLookup& getenv) {
   const char* asked = getenv ? getenv(kBackendVariable) : nullptr;
-  return ChooseBackend(asked, KernelProbe().get().landlock_abi, ProbeBubblewrapOnce);
+  return ChooseBackend(asked, LandlockAbiAndFilter().get(), ProbeBubblewrapOnce);
 }
 
 Result<Confinement> ConfineServerReach(Reach reach, const ServerStartOptions& options,
-                                       const std::string& alias) {
+                                       const std::string& alias, const KernelFacts& kernel) {
   BackendChoice backend = ChooseBackendHere(options.getenv);
-  const KernelFacts kernel = ProbeKernelOnce();
   // Under Landlock our launcher makes the namespaces, and must know which.
   if (backend.backend == Backend::kLandlock && options.namespaces) {
     BRAVEBOT_RETURN_IF_ERROR(RequireKnownIsolation(kernel, alias));
@@ -382,25 +395,28 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
 
   Result<Reach> computed = ComputeServerReach(declaration, options, run_directory, *program);
   if (!computed) return fail(computed.error());
-  // The kernel's facts last: the probe that learns them runs meanwhile.
-  Result<Confinement> confined =
-      ConfineServerReach(std::move(*computed), options, declaration.alias);
-  if (!confined) return fail(confined.error());
-  Confinement confinement = std::move(*confined);
-  if (confinement.backend.backend == Backend::kNone) {
-    std::string why = declaration.alias;
-    why.append(" was not started: ").append(confinement.backend.why_none);
-    return fail(Error(ErrorCode::kNotStarted, why));
+  // The namespaces this process learned the machine allows; before it has,
+  // the hope that it allows them all, as most machines do. The launch makes
+  // every namespace planned or fails, so a hope never starts a server with
+  // less than its plan: where it fails, the probe learns what the machine
+  // allows (a child of its own, which most starts so never make) and the
+  // start is planned and launched again on that.
+  const std::optional<IsolationSupport> answered = AnsweredIsolation();
+  const KernelFacts hoped{LandlockAbiAndFilter().get(),
+                          answered.value_or(IsolationSupport{true, true, ""})};
+  Result<LaunchedConfinement> launched = ConfineAndLaunch(
+      answered ? std::move(*computed) : Reach(*computed), options, declaration.alias, hoped);
+  if (!launched && !answered) {
+    launched =
+        ConfineAndLaunch(std::move(*computed), options, declaration.alias, ProbeKernelOnce());
   }
-  Result<LaunchedChild> child = confinement.backend.backend == Backend::kBubblewrap
-                                    ? LaunchUnderBubblewrap(confinement, options)
-                                    : LaunchUnderLandlock(confinement, options);
-  if (!child) return fail(child.error());
-  RunningServers().Add(child->pid);
+  if (!launched) return fail(launched.error());
+  LaunchedChild& child = launched->child;
+  RunningServers().Add(child.pid);
   // Our child, not yet reaped: the number cannot name another process.
-  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, child->pid, 0)));
+  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, child.pid, 0)));
   const int pidfd_errno = errno;
-  ConfinedServer server(std::move(*child), std::move(pidfd), std::move(confinement),
+  ConfinedServer server(std::move(child), std::move(pidfd), std::move(launched->confinement),
                         std::move(run_directory));
   // Without it, its end could not be waited for: it is not kept running.
   if (!server.pidfd_.valid()) {

@@ -80,6 +80,8 @@ struct Confinement {
 // namespaces an unprivileged process may make. Probed once a process, and
 // given as it was then ever after, but for namespaces that could not be
 // learned (IsolationSupport::unknown), which are probed again each time.
+// ConfinedServer::Start probes the namespaces only where a start hoping for
+// them all failed (a probe forks a child; most starts so make none).
 struct KernelFacts {
   int landlock_abi = 0;
   IsolationSupport isolation;
@@ -90,9 +92,9 @@ KernelFacts ProbeKernelOnce();
 // could not be learned: nothing is started on a guess, since a guess of none
 // would start it with neither the read-only view nor a PID namespace.
 Status RequireKnownIsolation(const KernelFacts& kernel, const std::string& alias);
-// Begins the probe on a thread of its own, if it has not begun, so that its
-// child (most of its cost) runs while the caller computes a reach;
-// ProbeKernelOnce waits for it.
+// Begins learning the Landlock ABI and compiling the seccomp filter on a
+// thread of its own, if that has not begun, so that it runs while the caller
+// computes a reach; ProbeKernelOnce waits for it.
 void BeginKernelProbe();
 
 // Computes the reach of `declaration` on this machine without starting
@@ -116,12 +118,13 @@ Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces
 // to.
 BackendChoice ChooseBackendHere(const EnvironmentLookup& getenv);
 
-// ConfineReach on this machine: its kernel, the backend chosen for
-// `options`, and the links of its filesystem (`options.fs`). Refused, naming
-// `alias`, where Landlock's backend is chosen and the namespaces could not be
-// learned (RequireKnownIsolation).
+// ConfineReach on this machine: a kernel that offers `kernel`
+// (ProbeKernelOnce), the backend chosen for `options`, and the links of its
+// filesystem (`options.fs`). Refused, naming `alias`, where Landlock's
+// backend is chosen and the namespaces could not be learned
+// (RequireKnownIsolation).
 Result<Confinement> ConfineServerReach(Reach reach, const ServerStartOptions& options,
-                                       const std::string& alias);
+                                       const std::string& alias, const KernelFacts& kernel);
 
 class ConfinedServer {
  public:
