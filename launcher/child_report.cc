@@ -1,6 +1,6 @@
 #include "launcher/child_report.h"
 
-#include <unistd.h>
+#include "launcher/raw_syscall.h"
 
 namespace bravebot {
 
@@ -47,8 +47,8 @@ const char* ChildStepName(ChildStep step) {
 void ReportStepAndExit(int error_fd, ChildStep step, int errno_value) {
   ChildFailure failure{static_cast<int>(step), errno_value};
   // One write of a few bytes to a pipe is atomic; nothing to retry into.
-  [[maybe_unused]] ssize_t ignored = ::write(error_fd, &failure, sizeof(failure));
-  ::_exit(127);
+  RawSyscall(SYS_write, error_fd, reinterpret_cast<long>(&failure), sizeof(failure));
+  for (;;) RawSyscall(SYS_exit_group, 127);
 }
 
 }  // namespace bravebot

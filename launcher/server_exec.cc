@@ -2,30 +2,31 @@
 
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <cerrno>
 
 #include "launcher/child_report.h"
+#include "launcher/raw_syscall.h"
 
 namespace bravebot {
 
 void ConfineAndExec(const ServerExec& exec) {
   if (exec.landlock) {
-    if (::syscall(SYS_landlock_restrict_self, kRulesetFd, 0) != 0) {
-      ReportStepAndExit(kErrorFd, ChildStep::kLandlock, errno);
+    if (int error = RawErrno(RawSyscall(SYS_landlock_restrict_self, kRulesetFd, 0))) {
+      ReportStepAndExit(kErrorFd, ChildStep::kLandlock, error);
     }
-    ::close(kRulesetFd);
+    RawSyscall(SYS_close, kRulesetFd);
   }
-  if (::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, exec.seccomp, 0, 0) != 0) {
-    ReportStepAndExit(kErrorFd, ChildStep::kSeccomp, errno);
+  if (int error = RawErrno(RawSyscall(SYS_prctl, PR_SET_SECCOMP, SECCOMP_MODE_FILTER,
+                                      reinterpret_cast<long>(exec.seccomp)))) {
+    ReportStepAndExit(kErrorFd, ChildStep::kSeccomp, error);
   }
-  if (::fchdir(exec.working_directory_fd) != 0)
-    ReportStepAndExit(kErrorFd, ChildStep::kWorkingDirectory, errno);
-  ::close(exec.working_directory_fd);
-  ::execve(exec.program, exec.argv, exec.envp);
-  ReportStepAndExit(kErrorFd, ChildStep::kExec, errno);
+  if (int error = RawErrno(RawSyscall(SYS_fchdir, exec.working_directory_fd))) {
+    ReportStepAndExit(kErrorFd, ChildStep::kWorkingDirectory, error);
+  }
+  RawSyscall(SYS_close, exec.working_directory_fd);
+  const long executed =
+      RawSyscall(SYS_execve, reinterpret_cast<long>(exec.program),
+                 reinterpret_cast<long>(exec.argv), reinterpret_cast<long>(exec.envp));
+  ReportStepAndExit(kErrorFd, ChildStep::kExec, RawErrno(executed));
 }
 
 }  // namespace bravebot
