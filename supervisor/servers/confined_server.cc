@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <future>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -20,6 +19,7 @@
 #include "launcher/filesystem_view.h"
 #include "launcher/landlock_ruleset.h"
 #include "profiles/bubblewrap_links.h"
+#include "profiles/compiled_seccomp.h"
 #include "supervisor/policy/session_plan.h"
 #include "supervisor/servers/stray_processes.h"
 #include "supervisor/store/declaration_store.h"
@@ -176,33 +176,21 @@ int ShellStatus(int status) {
   return -1;
 }
 
-// Two filters, each compiled once, on the first start that needs it: one
-// for a server in namespaces of its own, one for a server in the machine's.
+// The filter of a server in namespaces of its own, or in the machine's.
 const Result<SeccompProgram>& SeccompFilter(bool in_namespaces) {
-  if (in_namespaces) {
-    static const Result<SeccompProgram> in_own = BuildSeccompProgram({true});
-    return in_own;
-  }
-  static const Result<SeccompProgram> in_the_machines = BuildSeccompProgram({false});
-  return in_the_machines;
+  return CompiledSeccompProgram({in_namespaces});
 }
 
 // Under bubblewrap the server is its PID namespace's first process: it keeps
 // the death signal that ends it when bwrap ends.
 const Result<SeccompProgram>& BubblewrapSeccompFilter() {
-  static const Result<SeccompProgram> first_process = BuildSeccompProgram({true, true});
-  return first_process;
+  return CompiledSeccompProgram({true, true});
 }
 
-// The Landlock ABI, and the filter of a server in namespaces of its own
-// compiled, the costliest thing a first start needs that no reach changes:
-// on a thread of their own, while the first start computes its reach.
-std::shared_future<int>& LandlockAbiAndFilter() {
-  static std::shared_future<int> probe = std::async(std::launch::async, [] {
-                                           SeccompFilter(true);
-                                           return ProbeLandlockAbi();
-                                         }).share();
-  return probe;
+// This kernel's Landlock ABI, asked once a process (a system call).
+int LandlockAbi() {
+  static const int abi = ProbeLandlockAbi();
+  return abi;
 }
 
 // Our launcher's: namespaces, the read-only view, Landlock, seccomp last.
@@ -276,9 +264,7 @@ Result<LaunchedConfinement> ConfineAndLaunch(Reach reach, const ServerStartOptio
 
 }  // namespace
 
-void BeginKernelProbe() { LandlockAbiAndFilter(); }
-
-KernelFacts ProbeKernelOnce() { return {LandlockAbiAndFilter().get(), ProbeIsolation()}; }
+KernelFacts ProbeKernelOnce() { return {LandlockAbi(), ProbeIsolation()}; }
 
 Status RequireKnownIsolation(const KernelFacts& kernel, const std::string& alias) {
   if (kernel.isolation.unknown.empty()) return {};
@@ -350,7 +336,7 @@ Confinement ConfineReach(Reach reach, const KernelFacts& kernel, bool namespaces
 
 BackendChoice ChooseBackendHere(const EnvironmentLookup& getenv) {
   const char* asked = getenv ? getenv(kBackendVariable) : nullptr;
-  return ChooseBackend(asked, LandlockAbiAndFilter().get(), ProbeBubblewrapOnce);
+  return ChooseBackend(asked, LandlockAbi(), ProbeBubblewrapOnce);
 }
 
 Result<Confinement> ConfineServerReach(Reach reach, const ServerStartOptions& options,
@@ -367,7 +353,6 @@ Result<Confinement> ConfineServerReach(Reach reach, const ServerStartOptions& op
 
 Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
                                              const ServerStartOptions& options) {
-  BeginKernelProbe();
   // The administrator decides on the very program the reach runs: found once.
   Result<std::string> program = LocateProgram(declaration, options.getenv, *options.fs);
   if (options.policy) {
@@ -402,8 +387,7 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   // allows (a child of its own, which most starts so never make) and the
   // start is planned and launched again on that.
   const std::optional<IsolationSupport> answered = AnsweredIsolation();
-  const KernelFacts hoped{LandlockAbiAndFilter().get(),
-                          answered.value_or(IsolationSupport{true, true, ""})};
+  const KernelFacts hoped{LandlockAbi(), answered.value_or(IsolationSupport{true, true, ""})};
   Result<LaunchedConfinement> launched = ConfineAndLaunch(
       answered ? std::move(*computed) : Reach(*computed), options, declaration.alias, hoped);
   if (!launched && !answered) {

@@ -92,10 +92,6 @@ KernelFacts ProbeKernelOnce();
 // could not be learned: nothing is started on a guess, since a guess of none
 // would start it with neither the read-only view nor a PID namespace.
 Status RequireKnownIsolation(const KernelFacts& kernel, const std::string& alias);
-// Begins learning the Landlock ABI and compiling the seccomp filter on a
-// thread of its own, if that has not begun, so that it runs while the caller
-// computes a reach; ProbeKernelOnce waits for it.
-void BeginKernelProbe();
 
 // Computes the reach of `declaration` on this machine without starting
 // anything; the home and the temporary directory are named but not made.

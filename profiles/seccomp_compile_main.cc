@@ -1,0 +1,79 @@
+// bravebot-seccomp-compile FILE: compiles, with libseccomp, every seccomp
+// filter a server can be given (profiles/seccomp_filter.h) and writes them to
+// FILE as C++ arrays, which profiles/compiled_seccomp.cc includes. Run by the
+// build, on the machine that builds: no start compiles a filter, and no
+// program loads libseccomp. Where the filter cannot be compiled (a machine of
+// another architecture), FILE holds the reason, which every start then gives.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "profiles/seccomp_filter.h"
+
+namespace {
+
+using bravebot::BuildSeccompProgram;
+using bravebot::Result;
+using bravebot::SeccompChoices;
+using bravebot::SeccompProgram;
+
+// `text` as a C++ string literal.
+std::string Quoted(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    if (c == '\n') {
+      quoted += "\\n";
+      continue;
+    }
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+// One filter as `name`: its instructions, or the reason it has none.
+void Write(std::ostream& out, const std::string& name, const SeccompChoices& choices) {
+  Result<SeccompProgram> program = BuildSeccompProgram(choices);
+  if (!program) {
+    out << "constexpr const char* " << name << "Refused = " << Quoted(program.error().message())
+        << ";\nconstexpr struct sock_filter " << name << "[] = {{0, 0, 0, 0}};\n";
+    return;
+  }
+  out << "constexpr const char* " << name << "Refused = nullptr;\n"
+      << "constexpr struct sock_filter " << name << "[] = {\n";
+  for (const struct sock_filter& instruction : program->instructions) {
+    char line[64];
+    std::snprintf(line, sizeof(line), "    {0x%04x, %u, %u, 0x%08x},\n", instruction.code,
+                  instruction.jt, instruction.jf, instruction.k);
+    out << line;
+  }
+  out << "};\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: bravebot-seccomp-compile FILE\n";
+    return 2;
+  }
+  std::ostringstream text;
+  text << "// Written by bravebot-seccomp-compile as bravebot-mcp was built: do not edit.\n";
+  for (bool own_ipc : {true, false}) {
+    for (bool death_signal : {false, true}) {
+      const std::string name = std::string("kFilter") + (own_ipc ? "OwnIpc" : "SharedIpc") +
+                               (death_signal ? "KeepsDeathSignal" : "");
+      Write(text, name, {own_ipc, death_signal});
+    }
+  }
+  // Written whole or not at all: a build stopped halfway leaves no half file.
+  const std::string partial = std::string(argv[1]) + ".partial";
+  std::ofstream(partial) << text.str();
+  if (std::rename(partial.c_str(), argv[1]) != 0) {
+    std::perror("bravebot-seccomp-compile");
+    return 1;
+  }
+  return 0;
+}
