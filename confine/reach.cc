@@ -5,6 +5,7 @@
 #include "confine/digest.h"
 #include "confine/path_installs.h"
 #include "confine/paths.h"
+#include "confine/remembering_filesystem.h"
 #include "confine/socket_places.h"
 #include "confine/system_paths.h"
 #include "confine/working_directory.h"
@@ -103,7 +104,11 @@ Result<std::string> LocateProgram(const Declaration& declaration, const Environm
   return FindProgram(declaration.program, ValueGivenToServer(declaration, "PATH", getenv), fs);
 }
 
-Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& inputs) {
+Result<Reach> ComputeReach(const Declaration& declaration, const ReachInputs& asked) {
+  // Every path is asked of the filesystem once (confine/remembering_filesystem.h).
+  const RememberingFileSystem remembered(*asked.fs);
+  ReachInputs inputs = asked;
+  inputs.fs = &remembered;
   const GrantRules rules{
       inputs.fs,
       LimitsFor(inputs.user_home, inputs.profile, inputs.system_temporary_root, *inputs.fs),

@@ -23,7 +23,8 @@ Result<UniqueFd> CreateLandlockRuleset(const LandlockPlan& plan,
 
   for (const LandlockRule& rule : plan.rules) {
     VerifiedPath identity;
-    Result<UniqueFd> path = OpenWithoutLinks(rule.path, &identity);
+    struct stat status;
+    Result<UniqueFd> path = OpenWithoutLinks(rule.path, &identity, &status);
     if (!path) {
       if (path.error().errno_value() == ENOENT) continue;
       return path.error();
@@ -31,8 +32,6 @@ Result<UniqueFd> CreateLandlockRuleset(const LandlockPlan& plan,
     if (opened != nullptr) opened->push_back(identity);
     // The reach said file or directory when it was computed; trust what is
     // there now, since a rule with directory rights on a file is refused.
-    struct stat status;
-    if (::fstat(path->get(), &status) != 0) return Error::FromErrno("stat " + rule.path);
     uint64_t allowed = rule.allowed_access;
     if (!S_ISDIR(status.st_mode)) allowed &= landlock::kFileRights;
     landlock::PathBeneathAttr beneath{allowed, path->get()};

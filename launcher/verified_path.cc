@@ -20,7 +20,8 @@ int OpenAt2WithoutLinks(const char* path, unsigned long flags) {
 
 }  // namespace
 
-Result<UniqueFd> OpenWithoutLinks(const std::string& path, VerifiedPath* identity) {
+Result<UniqueFd> OpenWithoutLinks(const std::string& path, VerifiedPath* identity,
+                                  struct stat* status) {
   UniqueFd fd(OpenAt2WithoutLinks(path.c_str(), 0));
   if (!fd.valid()) {
     if (errno == ELOOP) {
@@ -32,11 +33,11 @@ Result<UniqueFd> OpenWithoutLinks(const std::string& path, VerifiedPath* identit
     }
     return Error::FromErrno("open " + path);
   }
-  if (identity != nullptr) {
-    struct stat status;
-    if (::fstat(fd.get(), &status) != 0) return Error::FromErrno("stat " + path);
-    *identity = {path, status.st_dev, status.st_ino};
-  }
+  if (identity == nullptr && status == nullptr) return fd;
+  struct stat own_status;
+  if (status == nullptr) status = &own_status;
+  if (::fstat(fd.get(), status) != 0) return Error::FromErrno("stat " + path);
+  if (identity != nullptr) *identity = {path, status->st_dev, status->st_ino};
   return fd;
 }
 

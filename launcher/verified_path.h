@@ -6,6 +6,7 @@
 #ifndef BRAVEBOT_LAUNCHER_VERIFIED_PATH_H_
 #define BRAVEBOT_LAUNCHER_VERIFIED_PATH_H_
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <string>
@@ -22,8 +23,10 @@ struct VerifiedPath {
 };
 
 // In the parent: opens `path` (O_PATH) without following any link, and
-// records what it is.
-Result<UniqueFd> OpenWithoutLinks(const std::string& path, VerifiedPath* identity = nullptr);
+// records what it is: which file in `identity`, and its whole status in
+// `status`, where given (one fstat for both).
+Result<UniqueFd> OpenWithoutLinks(const std::string& path, VerifiedPath* identity = nullptr,
+                                  struct stat* status = nullptr);
 
 // In the child, what the parent recorded, as plain data.
 struct VerifiedPathStep {
