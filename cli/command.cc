@@ -13,8 +13,9 @@ namespace bravebot {
 int Report(CommandContext& context, const std::string& command, const Error& error) {
   // A message may quote a path a server made (a link's target): shown escaped,
   // it moves no cursor and sets no title.
-  context.err << "bravebot-mcp " << command << ": " << EscapeControlCharacters(error.message())
-              << "\n";
+  // One write: at a terminal, what the person typed ahead is echoed between
+  // two writes, and would land inside the line.
+  context.err << "bravebot-mcp " + command + ": " + EscapeControlCharacters(error.message()) + "\n";
   return error.code() == ErrorCode::kUsage ? kExitUsage : kExitFailed;
 }
 
