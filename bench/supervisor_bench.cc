@@ -1,6 +1,7 @@
 // What the supervisor costs a session, in the same run as its baseline:
 //
-// - relaying a 1 KiB tools/call to bench/tiny_mcp_server and its answer back,
+// - relaying a 1 KiB tool call (tool/call, as a session makes one) to
+//   bench/tiny_mcp_server and its answer back,
 //   one at a time (latency) and 64 in flight (throughput), against the same
 //   calls over a direct pipe to the same server started plainly;
 // - starting 50 servers at once through one supervisor, against starting one;
@@ -195,10 +196,12 @@ void BM_SupervisorCall(benchmark::State& state) {
     return;
   }
   int id = 3;
-  Json params = {{"alias", "tiny0"}, {"method", "tools/call"}, {"params", CallParams()}};
+  // As a session calls a tool: tool/call, decided (skipPermissions: it
+  // runs) and sent as tools/call; its answer is {"state": "ran", "result"}.
+  const Json call = CallParams();
+  Json params = {{"alias", "tiny0"}, {"tool", call["name"]}, {"arguments", call["arguments"]}};
   for (auto _ : state) {
-    for (int i = 0; i < in_flight; ++i)
-      supervisor->Write(Request(id + i, "server/request", params));
+    for (int i = 0; i < in_flight; ++i) supervisor->Write(Request(id + i, "tool/call", params));
     for (int i = 0; i < in_flight; ++i) {
       if (!supervisor->AnswerTo(id + i).contains("result")) state.SkipWithError("no answer");
     }

@@ -17,6 +17,38 @@ bool OnlyThese(const std::vector<JsonMember>& members,
   return true;
 }
 
+// A request of `method` with an id and params, read: its id, and the
+// members of its params.
+struct PlainRequest {
+  Json id;
+  std::vector<JsonMember> params;
+};
+
+std::optional<PlainRequest> ReadPlainRequest(std::string_view line, std::string_view method) {
+  auto message = ReadJsonObjectMembers(line);
+  if (!message || !OnlyThese(*message, {"jsonrpc", "id", "method", "params"})) return std::nullopt;
+  if (JsonStringValue(FindJsonMember(*message, "jsonrpc")) != "2.0" ||
+      JsonStringValue(FindJsonMember(*message, "method")) != method) {
+    return std::nullopt;
+  }
+  const std::string_view id_text = FindJsonMember(*message, "id");
+  if (id_text.empty()) return std::nullopt;
+  PlainRequest request;
+  request.id = Json::parse(id_text, nullptr, /*allow_exceptions=*/false);
+  if (!request.id.is_number_integer() && !request.id.is_string()) return std::nullopt;
+  auto params = ReadJsonObjectMembers(FindJsonMember(*message, "params"));
+  if (!params) return std::nullopt;
+  request.params = std::move(*params);
+  return request;
+}
+
+// An object's text, "" for none (absent or null); nullopt for anything else.
+std::optional<std::string> ObjectOrNothing(std::string_view value) {
+  if (value.empty() || value == "null") return std::string();
+  if (!ReadJsonObjectMembers(value)) return std::nullopt;
+  return std::string(value);
+}
+
 }  // namespace
 
 std::string RequestWhat(const std::string& method, const std::optional<std::string>& tool) {
@@ -25,29 +57,21 @@ std::string RequestWhat(const std::string& method, const std::optional<std::stri
 }
 
 std::optional<PassedOnRequest> ReadPassedOnRequest(std::string_view line) {
-  auto message = ReadJsonObjectMembers(line);
-  if (!message || !OnlyThese(*message, {"jsonrpc", "id", "method", "params"})) return std::nullopt;
-  if (JsonStringValue(FindJsonMember(*message, "jsonrpc")) != "2.0" ||
-      JsonStringValue(FindJsonMember(*message, "method")) != "server/request") {
-    return std::nullopt;
-  }
-  const std::string_view id_text = FindJsonMember(*message, "id");
-  if (id_text.empty()) return std::nullopt;
+  auto read = ReadPlainRequest(line, "server/request");
+  if (!read) return std::nullopt;
   PassedOnRequest request;
-  request.id = Json::parse(id_text, nullptr, /*allow_exceptions=*/false);
-  if (!request.id.is_number_integer() && !request.id.is_string()) return std::nullopt;
-
-  auto params = ReadJsonObjectMembers(FindJsonMember(*message, "params"));
-  if (!params || !OnlyThese(*params, {"alias", "method", "params"})) return std::nullopt;
-  std::optional<std::string> alias = JsonStringValue(FindJsonMember(*params, "alias"));
-  std::optional<std::string> method = JsonStringValue(FindJsonMember(*params, "method"));
+  request.id = std::move(read->id);
+  const std::vector<JsonMember>& params = read->params;
+  if (!OnlyThese(params, {"alias", "method", "params"})) return std::nullopt;
+  std::optional<std::string> alias = JsonStringValue(FindJsonMember(params, "alias"));
+  std::optional<std::string> method = JsonStringValue(FindJsonMember(params, "method"));
   // The handshake is the supervisor's: refused, with its words, on the whole reading.
   if (!alias || !method || *method == "initialize" || *method == "notifications/initialized") {
     return std::nullopt;
   }
   request.alias = std::move(*alias);
   request.method = std::move(*method);
-  const std::string_view params_text = FindJsonMember(*params, "params");
+  const std::string_view params_text = FindJsonMember(params, "params");
   std::optional<std::string> tool;
   if (!params_text.empty() && params_text != "null") {
     auto passed = ReadJsonObjectMembers(params_text);
@@ -57,6 +81,39 @@ std::optional<PassedOnRequest> ReadPassedOnRequest(std::string_view line) {
   }
   request.what = RequestWhat(request.method, tool);
   return request;
+}
+
+std::optional<PassedOnToolCall> ReadPassedOnToolCall(std::string_view line) {
+  auto read = ReadPlainRequest(line, "tool/call");
+  if (!read || !OnlyThese(read->params, {"alias", "tool", "arguments", "meta", "answer"})) {
+    return std::nullopt;
+  }
+  PassedOnToolCall request{std::move(read->id), {}};
+  ToolCallRequest& call = request.call;
+  std::optional<std::string> alias = JsonStringValue(FindJsonMember(read->params, "alias"));
+  std::optional<std::string> tool = JsonStringValue(FindJsonMember(read->params, "tool"));
+  std::optional<std::string> arguments = ObjectOrNothing(FindJsonMember(read->params, "arguments"));
+  std::optional<std::string> meta = ObjectOrNothing(FindJsonMember(read->params, "meta"));
+  if (!alias || !tool || !arguments || !meta) return std::nullopt;
+  call.alias = std::move(*alias);
+  call.tool = std::move(*tool);
+  call.arguments_text = std::move(*arguments);
+  call.meta_text = std::move(*meta);
+  const std::string_view answer = FindJsonMember(read->params, "answer");
+  if (!answer.empty()) {
+    call.answer = JsonStringValue(answer);
+    if (!call.answer) return std::nullopt;
+  }
+  return request;
+}
+
+std::string ToolsCallParams(const ToolCallRequest& call) {
+  std::string params =
+      R"({"name":)" + Json(call.tool).dump(-1, ' ', false, Json::error_handler_t::replace);
+  params += R"(,"arguments":)";
+  params += call.arguments_text.empty() ? "{}" : call.arguments_text;
+  if (!call.meta_text.empty()) params += R"(,"_meta":)" + call.meta_text;
+  return params + "}";
 }
 
 }  // namespace bravebot

@@ -1,6 +1,7 @@
-// server/request, the message a session sends most, read member by member
-// (base/json_members.h) rather than as a document: what the supervisor needs
-// of it, and the params it passes to the server as the session wrote them.
+// server/request and tool/call, the messages a session sends most, read
+// member by member (base/json_members.h) rather than as a document: what the
+// supervisor needs of them, and what it passes to the server as the session
+// wrote it.
 //
 // Only the plain case is read so: anything else, or anything unusual about
 // it, gives nullopt, and the supervisor reads the line whole, with every
@@ -25,6 +26,26 @@ struct PassedOnRequest {
 };
 
 std::optional<PassedOnRequest> ReadPassedOnRequest(std::string_view line);
+
+// A tool/call's params: its arguments and _meta as the session wrote them
+// (each an object's text, "" where it gave none).
+struct ToolCallRequest {
+  std::string alias;
+  std::string tool;
+  std::string arguments_text;
+  std::string meta_text;
+  std::optional<std::string> answer;
+};
+
+struct PassedOnToolCall {
+  Json id;
+  ToolCallRequest call;
+};
+
+std::optional<PassedOnToolCall> ReadPassedOnToolCall(std::string_view line);
+
+// The params of the tools/call that `call` sends its server.
+std::string ToolsCallParams(const ToolCallRequest& call);
 
 // How a request is named in messages: its method, and for tools/call the
 // tool's name, escaped.

@@ -151,7 +151,7 @@ Result<Json> SessionTools::AnswerOffer(const std::string& alias, const std::stri
 }
 
 CallPlan SessionTools::PlanCall(const std::string& alias, const std::string& tool,
-                                const nlohmann::ordered_json& arguments,
+                                std::string_view arguments_text,
                                 const std::optional<std::string>& typed) {
   auto found = lists_.find(alias);
   CallFacts facts;
@@ -161,12 +161,19 @@ CallPlan SessionTools::PlanCall(const std::string& alias, const std::string& too
   facts.rule = session_.rules.Decide(alias, tool);
   facts.released = released_;
   const ToolAnswer standing{alias, tool, settings_.directory};
-  if (session_.profile) {
+  // Answer 2 is read from mcp-tools only where it decides: where the call
+  // would run with it and not without it (so not on every call of a session
+  // that skips permissions, or under an allow rule).
+  facts.answered_in_project = true;
+  const bool answer_decides = DecideCall(facts, alias, tool).kind == CallDecision::Kind::kRun;
+  facts.answered_in_project = false;
+  CallDecision decision = DecideCall(facts, alias, tool);
+  if (answer_decides && decision.kind != CallDecision::Kind::kRun && session_.profile) {
     // One that cannot be read answers nothing: the call is put to the person.
     Result<bool> answered = StandingAnswers(*session_.profile).ToolAnswered(standing);
     facts.answered_in_project = answered && *answered;
+    decision = DecideCall(facts, alias, tool);
   }
-  CallDecision decision = DecideCall(facts, alias, tool);
   CallPlan plan;
   if (decision.kind == CallDecision::Kind::kRefuse) {
     plan.answer = {{"state", "refused"}, {"text", decision.refusal}};
@@ -178,10 +185,13 @@ CallPlan SessionTools::PlanCall(const std::string& alias, const std::string& too
   }
   const std::string description = DescriptionOf(FindTool(found->second.tools, tool));
   if (!typed) {
-    plan.answer = {
-        {"state", "ask"},
-        {"question", CallQuestion(alias, tool, Json(arguments), description, CanRecord())},
-        {"plainQuestion", PlainCallQuestion(alias, tool, Json(arguments), description)}};
+    // Read whole only to be shown: it was read as an object already.
+    const nlohmann::json arguments = arguments_text.empty()
+                                         ? nlohmann::json::object()
+                                         : nlohmann::json::parse(arguments_text, nullptr, false);
+    plan.answer = {{"state", "ask"},
+                   {"question", CallQuestion(alias, tool, arguments, description, CanRecord())},
+                   {"plainQuestion", PlainCallQuestion(alias, tool, arguments, description)}};
     return plan;
   }
   const CallAnswer answer = ReadCallAnswer(*typed, CanRecord());

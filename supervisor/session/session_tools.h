@@ -65,9 +65,9 @@ class SessionTools {
                            const std::optional<std::string>& shown = std::nullopt);
 
   // tool/call: decides the call, asks, records answer 2. kSend: send it.
+  // `arguments_text`: the arguments object as written, "" for none.
   CallPlan PlanCall(const std::string& alias, const std::string& tool,
-                    const nlohmann::ordered_json& arguments,
-                    const std::optional<std::string>& typed);
+                    std::string_view arguments_text, const std::optional<std::string>& typed);
 
   void SetReleased(bool released) { released_ = released; }
   bool released() const { return released_; }

@@ -89,13 +89,17 @@ void Supervisor::ReadInput() {
 
 void Supervisor::TakeLine(const std::string& line) {
   if (IsBlankLine(line)) return;
-  // The request a session sends most is read member by member, its params
-  // passed on as written; anything else is read whole below.
+  // The requests a session sends most are read member by member, what they
+  // pass on kept as written; anything else is read whole below.
   if (auto request = ReadPassedOnRequest(line); request && session_ &&
                                                 !in_flight_.contains(IdKey(request->id)) &&
                                                 request->method != "tools/call") {
     return RelayText(request->id, request->alias, request->method, request->params_text,
                      request->what);
+  }
+  if (auto request = ReadPassedOnToolCall(line);
+      request && session_ && !in_flight_.contains(IdKey(request->id))) {
+    return CallTool(request->id, request->call);
   }
   if (NestsDeeperThan(line, kMaxJsonDepth)) {
     RespondError(nullptr, Refusal(kRpcParseError, "the line is JSON nested deeper than " +

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "supervisor/mcp/line_splitter.h"
+#include "supervisor/session/passed_on_request.h"
 #include "supervisor/session/rpc_messages.h"
 #include "supervisor/session/server_slot.h"
 #include "supervisor/session/session_opening.h"
@@ -78,6 +79,7 @@ class Supervisor {
   void StopServer(const Json& id, RpcParams params);
   void AnswerTools(const Json& id, RpcParams params);
   void CallTool(const Json& id, RpcParams params);
+  void CallTool(const Json& id, const ToolCallRequest& call);
   void Released(const Json& id, RpcParams params);
   void OfferedTools(const Json& id, RpcParams params);
   // A service's answer pointed elsewhere (supervisor_moves.cc): the waiting

@@ -35,6 +35,7 @@ void Supervisor::AnswerTools(const Json& id, RpcParams params) {
   Respond(id, std::move(*answered));
 }
 
+// A tool/call read as a document: what CallTool needs of it, checked.
 void Supervisor::CallTool(const Json& id, RpcParams params) {
   std::optional<std::string> alias = params.String("alias");
   std::optional<std::string> tool = params.String("tool");
@@ -51,28 +52,35 @@ void Supervisor::CallTool(const Json& id, RpcParams params) {
   if (!meta.is_null() && !meta.is_object()) {
     return RespondError(id, Refusal(kRpcInvalidParams, "params.meta must be an object"));
   }
+  auto text = [](const Json& object) {
+    return object.is_null() ? std::string()
+                            : object.dump(-1, ' ', false, Json::error_handler_t::replace);
+  };
+  CallTool(id, ToolCallRequest{*alias, *tool, text(arguments), text(meta), answer});
+}
+
+void Supervisor::CallTool(const Json& id, const ToolCallRequest& call) {
+  const std::string& alias = call.alias;
+  const std::string& tool = call.tool;
   ServerSlot* slot = Find(id, alias);
   if (slot == nullptr) return;
   if (slot->life != ServerLife::kRunning) {
-    return RespondError(id, Refusal(kRpcWrongState, *alias + " is not running: server/start "
-                                                             "starts it, once"));
+    return RespondError(id, Refusal(kRpcWrongState, alias + " is not running: server/start "
+                                                            "starts it, once"));
   }
-  CallPlan plan = tools_->PlanCall(*alias, *tool, arguments, answer);
+  CallPlan plan = tools_->PlanCall(alias, tool, call.arguments_text, call.answer);
   if (plan.kind == CallPlan::Kind::kAnswer) return Respond(id, std::move(plan.answer));
 
-  Json call = {{"name", *tool}, {"arguments", arguments.is_null() ? Json::object() : arguments}};
-  if (meta.is_object()) call["_meta"] = std::move(meta);
   const std::uint64_t tag = next_tag_++;
-  const std::string what = "tools/call for " + EscapeControlCharacters(*tool);
-  if (!slot->link->RequestPassingOn(
-          tag, "tools/call", call.dump(-1, ' ', false, Json::error_handler_t::replace), what)) {
+  const std::string what = "tools/call for " + EscapeControlCharacters(tool);
+  if (!slot->link->RequestPassingOn(tag, "tools/call", ToolsCallParams(call), what)) {
     return RespondError(
-        id, Refusal(kRpcServerFailed, ToolName(*alias, *tool) + " was not called: " + *alias +
+        id, Refusal(kRpcServerFailed, ToolName(alias, tool) + " was not called: " + alias +
                                           " closed its input, or more than 32 MiB waits for it"));
   }
   slot->requests[tag] = id;
-  slot->tool_calls[tag] = ServerSlot::ToolCall{*tool, std::move(plan.note)};
-  in_flight_[IdKey(id)] = InFlight{*alias, tag};
+  slot->tool_calls[tag] = ServerSlot::ToolCall{tool, std::move(plan.note)};
+  in_flight_[IdKey(id)] = InFlight{alias, tag};
 }
 
 void Supervisor::AnswerToolCall(const std::string& alias, const Json& id, McpIncoming answer,

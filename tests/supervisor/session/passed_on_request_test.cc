@@ -61,5 +61,55 @@ TEST(PassedOnRequestTest, AnythingElseIsLeftToTheWholeReading) {
   }
 }
 
+TEST(PassedOnToolCallTest, APlainToolCallIsReadWithItsArgumentsAsWritten) {
+  const std::string line =
+      R"({"jsonrpc":"2.0","id":7,"method":"tool/call","params":{"alias":"weather",)"
+      R"("tool":"get_alerts","arguments":{"city": "Lyon","n":[1,2]},"meta":{"k":1},)"
+      R"("answer":"2"}})";
+  auto request = ReadPassedOnToolCall(line);
+  ASSERT_TRUE(request);
+  EXPECT_EQ(request->id, 7);
+  EXPECT_EQ(request->call.alias, "weather");
+  EXPECT_EQ(request->call.tool, "get_alerts");
+  EXPECT_EQ(request->call.arguments_text, R"({"city": "Lyon","n":[1,2]})");
+  EXPECT_EQ(request->call.meta_text, R"({"k":1})");
+  EXPECT_EQ(request->call.answer, "2");
+  EXPECT_EQ(ToolsCallParams(request->call),
+            R"({"name":"get_alerts","arguments":{"city": "Lyon","n":[1,2]},"_meta":{"k":1}})");
+}
+
+TEST(PassedOnToolCallTest, NoArgumentsAreAnEmptyObjectAndNoMetaIsLeftOut) {
+  for (std::string arguments : {"", R"(,"arguments":null)"}) {
+    auto request = ReadPassedOnToolCall(
+        R"({"jsonrpc":"2.0","id":"x","method":"tool/call","params":{"alias":"w","tool":"t\"q")" +
+        arguments + "}}");
+    ASSERT_TRUE(request) << arguments;
+    EXPECT_EQ(request->call.arguments_text, "");
+    EXPECT_FALSE(request->call.answer);
+    EXPECT_EQ(ToolsCallParams(request->call), R"({"name":"t\"q","arguments":{}})");
+  }
+}
+
+// Each is left to the whole reading, which answers it with its error.
+TEST(PassedOnToolCallTest, AnythingElseIsLeftToTheWholeReading) {
+  const std::vector<std::string> params = {
+      R"({"alias":"w","tool":"t","arguments":[1]})",            // arguments that are no object
+      R"({"alias":"w","tool":"t","meta":"m"})",                 // nor is meta
+      R"({"alias":"w","tool":7})",                              // a tool that is no string
+      R"({"alias":"w"})",                                       // no tool
+      R"({"alias":"w","tool":"t","answer":2})",                 // an answer that is no string
+      R"({"alias":"w","tool":"t","extra":true})",               // a member it does not know
+      R"({"alias":"w","tool":"t","arguments":{"a":1,"a":2}})",  // a key twice
+  };
+  for (const std::string& one : params) {
+    EXPECT_FALSE(ReadPassedOnToolCall(R"({"jsonrpc":"2.0","id":1,"method":"tool/call","params":)" +
+                                      one + "}"))
+        << one;
+  }
+  EXPECT_FALSE(ReadPassedOnToolCall(
+      R"({"jsonrpc":"2.0","id":1,"method":"server/request","params":{"alias":"w","tool":"t"}})"));
+  EXPECT_FALSE(ReadPassedOnToolCall(R"({"jsonrpc":"2.0","method":"tool/call","params":{}})"));
+}
+
 }  // namespace
 }  // namespace bravebot
