@@ -98,6 +98,25 @@ TEST(JsonMembersTest, DeclinesStringsNlohmannRefuses) {
   EXPECT_TRUE(BothRefuse(R"({"a":"\u12"})"));           // short
 }
 
+// Plain runs are read eight bytes at a time: what ends one is found at
+// every place of a word, in long strings as in short ones.
+TEST(JsonMembersTest, WhatEndsAPlainRunIsFoundWhereverItIs) {
+  for (std::size_t at = 0; at < 24; ++at) {
+    const std::string before(at, 'a');
+    const std::string after(23 - at, 'b');
+    EXPECT_EQ(JsonStringValue("\"" + before + "\\\"" + after + "\""), before + "\"" + after);
+    EXPECT_EQ(JsonStringValue("\"" + before + "\\\\" + after + "\""), before + "\\" + after);
+    EXPECT_EQ(JsonStringValue("\"" + before + "\xc3\xa9" + after + "\""),
+              before + "\xc3\xa9" + after);
+    EXPECT_EQ(JsonStringValue("\"" + before + "~" + after + "\""), before + "~" + after);
+    EXPECT_EQ(JsonStringValue("\"" + before + "\""), before);
+    EXPECT_EQ(JsonStringValue("\"" + before + "\x1f" + after + "\""), std::nullopt) << at;
+    EXPECT_EQ(JsonStringValue("\"" + before + "\xff" + after + "\""), std::nullopt) << at;
+    EXPECT_EQ(JsonStringValue("\"" + before + std::string(1, '\0') + after + "\""), std::nullopt)
+        << at;
+  }
+}
+
 TEST(JsonMembersTest, DeclinesNumbersNlohmannRefuses) {
   for (std::string_view text : {R"({"a":01})", R"({"a":1.})", R"({"a":.5})", R"({"a":-})",
                                 R"({"a":1e})", R"({"a":+1})", R"({"a":1e400})", R"({"a":0x1})"}) {
