@@ -43,9 +43,10 @@ std::optional<PlainRequest> ReadPlainRequest(std::string_view line, std::string_
 }
 
 // An object's text, "" for none (absent or null); nullopt for anything else.
+// `value` is a member's, read whole already: its first character says.
 std::optional<std::string> ObjectOrNothing(std::string_view value) {
   if (value.empty() || value == "null") return std::string();
-  if (!ReadJsonObjectMembers(value)) return std::nullopt;
+  if (value.front() != '{') return std::nullopt;
   return std::string(value);
 }
 
@@ -105,6 +106,15 @@ std::optional<PassedOnToolCall> ReadPassedOnToolCall(std::string_view line) {
     if (!call.answer) return std::nullopt;
   }
   return request;
+}
+
+ToolCallRequest AsShown(ToolCallRequest call) {
+  for (std::string* text : {&call.arguments_text, &call.meta_text}) {
+    if (text->empty()) continue;
+    const Json read = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    *text = read.dump(-1, ' ', false, Json::error_handler_t::replace);
+  }
+  return call;
 }
 
 std::string ToolsCallParams(const ToolCallRequest& call) {

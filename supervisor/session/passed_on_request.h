@@ -47,6 +47,11 @@ std::optional<PassedOnToolCall> ReadPassedOnToolCall(std::string_view line);
 // The params of the tools/call that `call` sends its server.
 std::string ToolsCallParams(const ToolCallRequest& call);
 
+// `call` with its arguments and _meta read whole and written again, as a
+// question shows them: a key written twice (which readers take differently)
+// is kept once, as the question shows it.
+ToolCallRequest AsShown(ToolCallRequest call);
+
 // How a request is named in messages: its method, and for tools/call the
 // tool's name, escaped.
 std::string RequestWhat(const std::string& method, const std::optional<std::string>& tool);

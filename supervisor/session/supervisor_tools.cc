@@ -73,7 +73,9 @@ void Supervisor::CallTool(const Json& id, const ToolCallRequest& call) {
 
   const std::uint64_t tag = next_tag_++;
   const std::string what = "tools/call for " + EscapeControlCharacters(tool);
-  if (!slot->link->RequestPassingOn(tag, "tools/call", ToolsCallParams(call), what)) {
+  // Where the person was asked, the server gets what the question showed.
+  const std::string params = ToolsCallParams(call.answer ? AsShown(call) : call);
+  if (!slot->link->RequestPassingOn(tag, "tools/call", params, what)) {
     return RespondError(
         id, Refusal(kRpcServerFailed, ToolName(alias, tool) + " was not called: " + alias +
                                           " closed its input, or more than 32 MiB waits for it"));

@@ -90,16 +90,28 @@ TEST(PassedOnToolCallTest, NoArgumentsAreAnEmptyObjectAndNoMetaIsLeftOut) {
   }
 }
 
+// A key written twice is passed on as written where nobody is shown the
+// call; where the person was asked, the server gets what the question
+// showed, read whole: the last value, once.
+TEST(PassedOnToolCallTest, WhereThePersonWasAskedTheArgumentsAreSentAsShown) {
+  auto request = ReadPassedOnToolCall(
+      R"({"jsonrpc":"2.0","id":1,"method":"tool/call","params":{"alias":"w","tool":"t",)"
+      R"("arguments":{"a":1,"b":{"c":"x","c":"y"},"a":2},"answer":"1"}})");
+  ASSERT_TRUE(request);
+  EXPECT_EQ(request->call.arguments_text, R"({"a":1,"b":{"c":"x","c":"y"},"a":2})");
+  EXPECT_EQ(ToolsCallParams(AsShown(request->call)),
+            R"({"name":"t","arguments":{"a":2,"b":{"c":"y"}}})");
+}
+
 // Each is left to the whole reading, which answers it with its error.
 TEST(PassedOnToolCallTest, AnythingElseIsLeftToTheWholeReading) {
   const std::vector<std::string> params = {
-      R"({"alias":"w","tool":"t","arguments":[1]})",            // arguments that are no object
-      R"({"alias":"w","tool":"t","meta":"m"})",                 // nor is meta
-      R"({"alias":"w","tool":7})",                              // a tool that is no string
-      R"({"alias":"w"})",                                       // no tool
-      R"({"alias":"w","tool":"t","answer":2})",                 // an answer that is no string
-      R"({"alias":"w","tool":"t","extra":true})",               // a member it does not know
-      R"({"alias":"w","tool":"t","arguments":{"a":1,"a":2}})",  // a key twice
+      R"({"alias":"w","tool":"t","arguments":[1]})",  // arguments that are no object
+      R"({"alias":"w","tool":"t","meta":"m"})",       // nor is meta
+      R"({"alias":"w","tool":7})",                    // a tool that is no string
+      R"({"alias":"w"})",                             // no tool
+      R"({"alias":"w","tool":"t","answer":2})",       // an answer that is no string
+      R"({"alias":"w","tool":"t","extra":true})",     // a member it does not know
   };
   for (const std::string& one : params) {
     EXPECT_FALSE(ReadPassedOnToolCall(R"({"jsonrpc":"2.0","id":1,"method":"tool/call","params":)" +
