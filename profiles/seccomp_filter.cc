@@ -456,6 +456,11 @@ Result<SeccompProgram> BuildSeccompProgram(const SeccompChoices& choices) {
   // Failures report the kernel's errno, not libseccomp's own -ECANCELED.
   BRAVEBOT_RETURN_IF_ERROR(Check(seccomp_attr_set(context.get(), SCMP_FLTATR_API_SYSRAWRC, 1),
                                  "could not ask libseccomp for the system's error codes"));
+  // A binary tree of the calls rather than a list: a call is found in a few
+  // comparisons, not one for each call a rule names, on every system call a
+  // server makes. Compiled as the project is built, it costs no start.
+  BRAVEBOT_RETURN_IF_ERROR(Check(seccomp_attr_set(context.get(), SCMP_FLTATR_CTL_OPTIMIZE, 2),
+                                 "could not ask libseccomp for a binary tree"));
   BRAVEBOT_RETURN_IF_ERROR(GuardArchitecture(context.get()));
   BRAVEBOT_RETURN_IF_ERROR(AddRules(context.get(), choices));
   return ExportProgram(context.get());
