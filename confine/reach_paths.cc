@@ -34,13 +34,13 @@ PathAccess Union(PathAccess a, PathAccess b) {
 void ReachPaths::Grant(const std::string& path, PathAccess access, GrantExtent extent,
                        std::string reason) {
   const bool file_only = extent == GrantExtent::kFileOnly;
-  for (ReachPath& granted : granted_) {
-    if (granted.path == path) {
-      granted.access = Union(granted.access, access);
-      granted.file_only = granted.file_only && file_only;
-      return;
-    }
+  if (auto found = index_.find(path); found != index_.end()) {
+    ReachPath& granted = granted_[found->second];
+    granted.access = Union(granted.access, access);
+    granted.file_only = granted.file_only && file_only;
+    return;
   }
+  index_.emplace(path, granted_.size());
   granted_.push_back({path, access, file_only, std::move(reason)});
 }
 
@@ -52,9 +52,17 @@ void ReachPaths::Refuse(const std::string& path, std::string why) {
 }
 
 bool ReachPaths::Covers(const std::string& path) const {
-  return std::any_of(granted_.begin(), granted_.end(), [&](const ReachPath& granted) {
-    return granted.file_only ? granted.path == path : IsSameOrBeneath(path, granted.path);
-  });
+  if (index_.contains(path)) return true;  // granted itself, as a file or a directory
+  // Else a directory granted whole that holds it: each one above it is looked up.
+  std::string_view above = path;
+  for (;;) {
+    const std::size_t slash = above.rfind('/');
+    if (slash == std::string_view::npos) return false;
+    above = slash == 0 ? std::string_view("/") : above.substr(0, slash);
+    auto found = index_.find(std::string(above));
+    if (found != index_.end() && !granted_[found->second].file_only) return true;
+    if (above == "/") return false;
+  }
 }
 
 }  // namespace bravebot

@@ -3,8 +3,10 @@
 #ifndef BRAVEBOT_CONFINE_REACH_PATHS_H_
 #define BRAVEBOT_CONFINE_REACH_PATHS_H_
 
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace bravebot {
@@ -50,6 +52,9 @@ class ReachPaths {
 
  private:
   std::vector<ReachPath> granted_;
+  // Where each path is in granted_: a reach grants some 200 paths, and asks
+  // whether one is covered for each it grants.
+  std::unordered_map<std::string, std::size_t> index_;
   std::vector<NotGranted> not_granted_;
 };
 

@@ -4,8 +4,9 @@ namespace bravebot {
 namespace {
 
 // The answer remembered for `key` in `answers`, asked with `ask` the first time.
-template <typename Key, typename Answer, typename Ask>
-const Answer& Remembered(std::map<Key, Answer>& answers, const Key& key, Ask ask) {
+template <typename Answer, typename Ask>
+const Answer& Remembered(std::unordered_map<std::string, Answer>& answers, const std::string& key,
+                         Ask ask) {
   auto found = answers.find(key);
   if (found == answers.end()) found = answers.emplace(key, ask()).first;
   return found->second;
@@ -14,7 +15,7 @@ const Answer& Remembered(std::map<Key, Answer>& answers, const Key& key, Ask ask
 }  // namespace
 
 FileKind RememberingFileSystem::KindOf(const std::string& path, Follow follow) const {
-  return Remembered(kinds_, std::make_pair(path, follow),
+  return Remembered(follow == Follow::kNo ? kinds_not_following_ : kinds_following_, path,
                     [&] { return asked_.KindOf(path, follow); });
 }
 

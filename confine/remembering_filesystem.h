@@ -13,10 +13,9 @@
 #ifndef BRAVEBOT_CONFINE_REMEMBERING_FILESYSTEM_H_
 #define BRAVEBOT_CONFINE_REMEMBERING_FILESYSTEM_H_
 
-#include <map>
 #include <optional>
 #include <string>
-#include <utility>
+#include <unordered_map>
 #include <vector>
 
 #include "confine/filesystem.h"
@@ -35,12 +34,16 @@ class RememberingFileSystem : public FileSystemView {
   bool IsExecutableFile(const std::string& path) const override;
 
  private:
+  template <typename Answer>
+  using Answers = std::unordered_map<std::string, Answer>;
+
   const FileSystemView& asked_;
-  mutable std::map<std::pair<std::string, Follow>, FileKind> kinds_;
-  mutable std::map<std::string, std::optional<std::string>> link_targets_;
-  mutable std::map<std::string, std::optional<std::string>> resolved_paths_;
-  mutable std::map<std::string, std::vector<std::string>> listings_;
-  mutable std::map<std::string, bool> executable_files_;
+  mutable Answers<FileKind> kinds_not_following_;
+  mutable Answers<FileKind> kinds_following_;
+  mutable Answers<std::optional<std::string>> link_targets_;
+  mutable Answers<std::optional<std::string>> resolved_paths_;
+  mutable Answers<std::vector<std::string>> listings_;
+  mutable Answers<bool> executable_files_;
 };
 
 }  // namespace bravebot
