@@ -32,6 +32,22 @@
 #include "launcher/raw_syscall.h"
 #include "launcher/server_exec.h"
 
+// A compiler may call these to zero or copy a structure (clang does without
+// optimization), and no C library supplies them here. Written through
+// volatile, so that no compiler makes them calls to themselves.
+extern "C" void* memset(void* to, int value, size_t count) {
+  volatile unsigned char* bytes = static_cast<unsigned char*>(to);
+  for (size_t at = 0; at < count; ++at) bytes[at] = static_cast<unsigned char>(value);
+  return to;
+}
+
+extern "C" void* memcpy(void* to, const void* from, size_t count) {
+  volatile unsigned char* into = static_cast<unsigned char*>(to);
+  const unsigned char* bytes = static_cast<const unsigned char*>(from);
+  for (size_t at = 0; at < count; ++at) into[at] = bytes[at];
+  return to;
+}
+
 namespace bravebot {
 namespace {
 

@@ -28,6 +28,8 @@ struct IsolationSupport {
   // program of the same user can exhaust) says nothing of what the machine
   // allows, and no server is started on a guess.
   std::string unknown = "";
+
+  friend bool operator==(const IsolationSupport&, const IsolationSupport&) = default;
 };
 
 // What this machine allows, tried in children: a refusal only where the

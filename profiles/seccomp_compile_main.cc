@@ -2,8 +2,10 @@
 // filter a server can be given (profiles/seccomp_filter.h) and writes them to
 // FILE as C++ arrays, which profiles/compiled_seccomp.cc includes. Run by the
 // build, on the machine that builds: no start compiles a filter, and no
-// program loads libseccomp. Where the filter cannot be compiled (a machine of
-// another architecture), FILE holds the reason, which every start then gives.
+// program loads libseccomp. On a machine of another architecture FILE holds
+// the reason there is no filter, which every start then gives; on x86_64 a
+// filter that cannot be compiled (a build sandbox that refuses seccomp(2),
+// which libseccomp asks what the kernel offers) fails the build.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -33,13 +35,22 @@ std::string Quoted(const std::string& text) {
   return quoted + "\"";
 }
 
-// One filter as `name`: its instructions, or the reason it has none.
-void Write(std::ostream& out, const std::string& name, const SeccompChoices& choices) {
+// One filter as `name`: its instructions, or the reason it has none (on a
+// machine of another architecture, where every start then gives it). False
+// where the architecture is the filter's and it still could not be made:
+// the build fails, rather than making programs that start nothing.
+bool Write(std::ostream& out, const std::string& name, const SeccompChoices& choices) {
   Result<SeccompProgram> program = BuildSeccompProgram(choices);
+#if defined(__x86_64__)
+  if (!program) {
+    std::cerr << "bravebot-seccomp-compile: " << program.error().message() << "\n";
+    return false;
+  }
+#endif
   if (!program) {
     out << "constexpr const char* " << name << "Refused = " << Quoted(program.error().message())
         << ";\nconstexpr struct sock_filter " << name << "[] = {{0, 0, 0, 0}};\n";
-    return;
+    return true;
   }
   out << "constexpr const char* " << name << "Refused = nullptr;\n"
       << "constexpr struct sock_filter " << name << "[] = {\n";
@@ -50,6 +61,7 @@ void Write(std::ostream& out, const std::string& name, const SeccompChoices& cho
     out << line;
   }
   out << "};\n";
+  return true;
 }
 
 }  // namespace
@@ -65,7 +77,7 @@ int main(int argc, char** argv) {
     for (bool death_signal : {false, true}) {
       const std::string name = std::string("kFilter") + (own_ipc ? "OwnIpc" : "SharedIpc") +
                                (death_signal ? "KeepsDeathSignal" : "");
-      Write(text, name, {own_ipc, death_signal});
+      if (!Write(text, name, {own_ipc, death_signal})) return 1;
     }
   }
   // Written whole or not at all: a build stopped halfway leaves no half file.

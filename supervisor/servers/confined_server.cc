@@ -391,8 +391,12 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   Result<LaunchedConfinement> launched = ConfineAndLaunch(
       answered ? std::move(*computed) : Reach(*computed), options, declaration.alias, hoped);
   if (!launched && !answered) {
-    launched =
-        ConfineAndLaunch(std::move(*computed), options, declaration.alias, ProbeKernelOnce());
+    const KernelFacts probed = ProbeKernelOnce();
+    Result<LaunchedConfinement> again =
+        ConfineAndLaunch(std::move(*computed), options, declaration.alias, probed);
+    // Planned alike, a second failure says nothing new: the first names the
+    // cause (a program that is not there, say), not the probe's.
+    if (again || !(probed.isolation == hoped.isolation)) launched = std::move(again);
   }
   if (!launched) return fail(launched.error());
   LaunchedChild& child = launched->child;
