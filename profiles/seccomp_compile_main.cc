@@ -82,7 +82,13 @@ int main(int argc, char** argv) {
   }
   // Written whole or not at all: a build stopped halfway leaves no half file.
   const std::string partial = std::string(argv[1]) + ".partial";
-  std::ofstream(partial) << text.str();
+  std::ofstream file(partial);
+  file << text.str();
+  file.close();
+  if (!file) {
+    std::cerr << "bravebot-seccomp-compile: " << partial << " could not be written\n";
+    return 1;
+  }
   if (std::rename(partial.c_str(), argv[1]) != 0) {
     std::perror("bravebot-seccomp-compile");
     return 1;

@@ -396,7 +396,7 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
         ConfineAndLaunch(std::move(*computed), options, declaration.alias, probed);
     // Planned alike, a second failure says nothing new: the first names the
     // cause (a program that is not there, say), not the probe's.
-    if (again || !(probed.isolation == hoped.isolation)) launched = std::move(again);
+    if (again || probed.isolation != hoped.isolation) launched = std::move(again);
   }
   if (!launched) return fail(launched.error());
   LaunchedChild& child = launched->child;
