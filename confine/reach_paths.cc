@@ -1,9 +1,5 @@
 #include "confine/reach_paths.h"
 
-#include <algorithm>
-
-#include "confine/paths.h"
-
 namespace bravebot {
 
 std::string_view PathAccessName(PathAccess access) {

@@ -31,28 +31,31 @@ Result<CurlLibrary> LoadCurlFrom(const char* soname) {
                                          "libcurl4 (apt-get install libcurl4)");
   }
   CurlLibrary curl;
+  auto resolve = [&](const char* name, auto& function) {
+    return Resolve(library, soname, name, function);
+  };
   for (Status found : {
-           Resolve(library, soname, "curl_global_init", curl.global_init),
-           Resolve(library, soname, "curl_easy_init", curl.easy_init),
-           Resolve(library, soname, "curl_easy_cleanup", curl.easy_cleanup),
-           Resolve(library, soname, "curl_easy_setopt", curl.easy_setopt),
-           Resolve(library, soname, "curl_easy_getinfo", curl.easy_getinfo),
-           Resolve(library, soname, "curl_easy_pause", curl.easy_pause),
-           Resolve(library, soname, "curl_easy_strerror", curl.easy_strerror),
-           Resolve(library, soname, "curl_multi_init", curl.multi_init),
-           Resolve(library, soname, "curl_multi_cleanup", curl.multi_cleanup),
-           Resolve(library, soname, "curl_multi_setopt", curl.multi_setopt),
-           Resolve(library, soname, "curl_multi_add_handle", curl.multi_add_handle),
-           Resolve(library, soname, "curl_multi_remove_handle", curl.multi_remove_handle),
-           Resolve(library, soname, "curl_multi_socket_action", curl.multi_socket_action),
-           Resolve(library, soname, "curl_multi_info_read", curl.multi_info_read),
-           Resolve(library, soname, "curl_slist_append", curl.slist_append),
-           Resolve(library, soname, "curl_slist_free_all", curl.slist_free_all),
-           Resolve(library, soname, "curl_url", curl.url),
-           Resolve(library, soname, "curl_url_cleanup", curl.url_cleanup),
-           Resolve(library, soname, "curl_url_set", curl.url_set),
-           Resolve(library, soname, "curl_url_get", curl.url_get),
-           Resolve(library, soname, "curl_free", curl.free),
+           resolve("curl_global_init", curl.global_init),
+           resolve("curl_easy_init", curl.easy_init),
+           resolve("curl_easy_cleanup", curl.easy_cleanup),
+           resolve("curl_easy_setopt", curl.easy_setopt),
+           resolve("curl_easy_getinfo", curl.easy_getinfo),
+           resolve("curl_easy_pause", curl.easy_pause),
+           resolve("curl_easy_strerror", curl.easy_strerror),
+           resolve("curl_multi_init", curl.multi_init),
+           resolve("curl_multi_cleanup", curl.multi_cleanup),
+           resolve("curl_multi_setopt", curl.multi_setopt),
+           resolve("curl_multi_add_handle", curl.multi_add_handle),
+           resolve("curl_multi_remove_handle", curl.multi_remove_handle),
+           resolve("curl_multi_socket_action", curl.multi_socket_action),
+           resolve("curl_multi_info_read", curl.multi_info_read),
+           resolve("curl_slist_append", curl.slist_append),
+           resolve("curl_slist_free_all", curl.slist_free_all),
+           resolve("curl_url", curl.url),
+           resolve("curl_url_cleanup", curl.url_cleanup),
+           resolve("curl_url_set", curl.url_set),
+           resolve("curl_url_get", curl.url_get),
+           resolve("curl_free", curl.free),
        }) {
     if (!found) return found.error();
   }
