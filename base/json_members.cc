@@ -74,6 +74,8 @@ class Scanner {
     return false;
   }
   std::size_t at() const { return at_; }
+  std::string_view text() const { return text_; }
+  char Peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }
 
   // One value at depth `depth` (1 for the outermost).
   bool Value(std::size_t depth) {
@@ -288,38 +290,95 @@ class Scanner {
   std::size_t at_ = 0;
 };
 
+// The keys of one object read so far, each at most once. Most objects have
+// a few: compared one by one, which costs no allocation; past kFew, looked
+// up, so that a wide object still takes time in proportion to its text.
+class SeenKeys {
+ public:
+  // False when `key` was seen already.
+  bool Add(const std::vector<JsonMember>& members, const std::string& key) {
+    if (members.size() < kFew) {
+      for (const JsonMember& member : members) {
+        if (member.key == key) return false;
+      }
+      return true;
+    }
+    if (set_.empty()) {
+      for (const JsonMember& member : members) set_.insert(member.key);
+    }
+    return set_.insert(key).second;
+  }
+
+ private:
+  static constexpr std::size_t kFew = 16;
+  std::unordered_set<std::string> set_;
+};
+
+// The members of the object at `scanner`, at `depth`, into `members`; where
+// `inner` is given and the member `inner_key` is an object, its members into
+// `inner` in the same pass.
+bool ReadMembers(Scanner& scanner, std::size_t depth, std::vector<JsonMember>& members,
+                 std::string_view inner_key, std::vector<JsonMember>* inner) {
+  const std::string_view text = scanner.text();
+  SeenKeys keys;
+  if (!scanner.Take('{')) return false;
+  scanner.SkipSpace();
+  if (scanner.Take('}')) return true;
+  for (;;) {
+    if (members.size() == kMaxJsonObjectMembers) return false;
+    scanner.SkipSpace();
+    JsonMember member;
+    if (!scanner.String(&member.key) || !keys.Add(members, member.key)) return false;
+    scanner.SkipSpace();
+    if (!scanner.Take(':')) return false;
+    scanner.SkipSpace();
+    const std::size_t start = scanner.at();
+    if (inner != nullptr && member.key == inner_key && scanner.Peek() == '{') {
+      if (depth + 1 > kMaxJsonDepth || !ReadMembers(scanner, depth + 1, *inner, {}, nullptr)) {
+        return false;
+      }
+    } else if (!scanner.Value(depth + 1)) {
+      return false;
+    }
+    member.value = text.substr(start, scanner.at() - start);
+    members.push_back(std::move(member));
+    scanner.SkipSpace();
+    if (scanner.Take('}')) return true;
+    if (!scanner.Take(',')) return false;
+  }
+}
+
+std::optional<std::vector<JsonMember>> ReadObject(std::string_view text, std::string_view inner_key,
+                                                  std::vector<JsonMember>* inner) {
+  // A carriage return or a newline is JSON's whitespace, but a line's end
+  // to a reader: a value passed on within a line must hold neither. A
+  // program's line has no newline; a service's message may (an answer
+  // written over several lines), and is then read whole and written again.
+  if (text.find('\r') != std::string_view::npos || text.find('\n') != std::string_view::npos) {
+    return std::nullopt;
+  }
+  Scanner scanner(text);
+  std::vector<JsonMember> members;
+  members.reserve(8);
+  scanner.SkipSpace();
+  if (!ReadMembers(scanner, 1, members, inner_key, inner)) return std::nullopt;
+  scanner.SkipSpace();
+  if (!scanner.AtEnd()) return std::nullopt;
+  return members;
+}
+
 }  // namespace
 
 std::optional<std::vector<JsonMember>> ReadJsonObjectMembers(std::string_view text) {
-  // A carriage return is JSON's whitespace, but a line's end to readers that
-  // also split lines at one: a value passed on must not hold one.
-  if (text.find('\r') != std::string_view::npos) return std::nullopt;
-  Scanner scanner(text);
-  std::vector<JsonMember> members;
-  std::unordered_set<std::string> keys;
-  scanner.SkipSpace();
-  if (!scanner.Take('{')) return std::nullopt;
-  scanner.SkipSpace();
-  if (!scanner.Take('}')) {
-    for (;;) {
-      if (members.size() == kMaxJsonObjectMembers) return std::nullopt;
-      scanner.SkipSpace();
-      JsonMember member;
-      if (!scanner.String(&member.key) || !keys.insert(member.key).second) return std::nullopt;
-      scanner.SkipSpace();
-      if (!scanner.Take(':')) return std::nullopt;
-      scanner.SkipSpace();
-      const std::size_t start = scanner.at();
-      if (!scanner.Value(2)) return std::nullopt;
-      member.value = text.substr(start, scanner.at() - start);
-      members.push_back(std::move(member));
-      scanner.SkipSpace();
-      if (scanner.Take('}')) break;
-      if (!scanner.Take(',')) return std::nullopt;
-    }
-  }
-  scanner.SkipSpace();
-  if (!scanner.AtEnd()) return std::nullopt;
+  return ReadObject(text, {}, nullptr);
+}
+
+std::optional<std::vector<JsonMember>> ReadJsonObjectMembers(std::string_view text,
+                                                             std::string_view inner_key,
+                                                             std::vector<JsonMember>& inner) {
+  inner.clear();
+  auto members = ReadObject(text, inner_key, &inner);
+  if (!members) inner.clear();
   return members;
 }
 

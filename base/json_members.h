@@ -8,8 +8,8 @@
 //
 // It accepts only what nlohmann::json accepts as an object, nested no deeper
 // than kMaxJsonDepth, no object wider than kMaxJsonObjectMembers, with no key
-// twice and no raw carriage return (a line's
-// end to some readers: a value passed on holds none);
+// twice and no raw carriage return or newline (a line's end to readers: a
+// value passed on within a line holds none);
 // fuzz/json_members_fuzzer.cc checks it against nlohmann::json on every
 // input. It declines the rest, and what it cannot be sure of (a byte order
 // mark, say), and the caller then parses the whole text as it always has:
@@ -33,6 +33,15 @@ struct JsonMember {
 // The members of `text`, one JSON object with nothing but whitespace around
 // it, in their order; nullopt when it declines.
 std::optional<std::vector<JsonMember>> ReadJsonObjectMembers(std::string_view text);
+
+// The same, and where member `inner_key` is an object, its members in
+// `inner`, read in the same pass (a request and its params, say, rather than
+// the params twice). It declines what the above declines, and an inner
+// object it would decline read on its own (a key twice in it). `inner` is
+// left empty where there is no such object, or where it declines.
+std::optional<std::vector<JsonMember>> ReadJsonObjectMembers(std::string_view text,
+                                                             std::string_view inner_key,
+                                                             std::vector<JsonMember>& inner);
 
 // The text of member `key`'s value; empty when there is none.
 std::string_view FindJsonMember(const std::vector<JsonMember>& members, std::string_view key);

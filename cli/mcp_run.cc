@@ -169,6 +169,8 @@ Outcome ListOrCall(const Declaration& declaration, const ServerStartOptions& opt
 
   ServerLink::Options link_options;
   link_options.startup_timeout = timeout;
+  // Nothing else is done meanwhile: no launcher thread is made for it.
+  link_options.launch_on = RunningServer::LaunchOn::kThisThread;
   // From its launch until it is stopped, a signal to mcp-run stops it too.
   // A service has no process of ours to stop.
   if (declaration.transport == Transport::kStdio) {

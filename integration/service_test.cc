@@ -375,6 +375,28 @@ await client.close();
   EXPECT_THAT(Slurp(log_), HasSubstr("Received session termination request"));
 }
 
+// Its result is passed on within the session's one line: read member by
+// member it would bring the service's newlines with it, so it is read whole
+// and written again.
+TEST_F(ServiceTest, AnAnswerWrittenOverSeveralLinesReachesTheSessionInOne) {
+  std::vector<ScriptedAnswer> script = Handshakes(1);
+  script.push_back({{{Http("200 OK", "Content-Type: application/json\r\n",
+                           "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 3,\n  \"result\": {\n"
+                           "    \"content\": [{\"type\": \"text\", \"text\": \"pretty\"}]\n"
+                           "  }\n}\n")}}});
+  script.push_back({{{Http("200 OK", "", "")}}});  // the DELETE that ends its session
+  ScriptedHttpServer service(script);
+  Declare("pretty", {"--http", service.Url("/mcp")});
+  Request({"pretty"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  ASSERT_TRUE(StartAndOffer(*session, "pretty").contains("result")) << session->Log();
+  Json called =
+      session->Call("tool/call", {{"alias", "pretty"}, {"tool", "ping"}, {"answer", "1"}});
+  EXPECT_EQ(called["result"]["state"], "ran") << called.dump() << session->Log();
+  EXPECT_EQ(called["result"]["result"]["content"][0]["text"], "pretty") << called.dump();
+}
+
 TEST_F(ServiceTest, ASessionTheServiceEndedIsSaidAndANewOneBeginsWhenTheClientAsks) {
   std::vector<ScriptedAnswer> script = Handshakes(1);
   script.erase(script.begin() + 2);  // the client lists nothing here

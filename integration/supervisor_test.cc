@@ -338,6 +338,29 @@ TEST_F(SupervisorTest, ACancelledRequestIsAnsweredAndTheServerTold) {
   EXPECT_EQ(session->Call("request/cancel", {{"id", call}})["error"]["code"], -32602);
 }
 
+// Read in the same read as the stop that follows it, a notification still
+// reaches the server before its input is closed.
+TEST_F(SupervisorTest, ANotificationSentTogetherWithAStopReachesTheServerFirst) {
+  DeclareFault("listener", "tell-notifications");
+  Request({"listener"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  ASSERT_TRUE(StartAndOffer(*session, "listener").contains("result"));
+  const std::vector<int> ids = session->SendTogether(
+      {{"server/notify", {{"alias", "listener"}, {"method", "notifications/roots/list_changed"}}},
+       {"server/stop", {{"alias", "listener"}}}});
+  EXPECT_TRUE(session->AnswerTo(ids[0], In(seconds(5))).value_or(Json()).contains("result"));
+  Json stopped = session->AnswerTo(ids[1], In(seconds(10))).value_or(Json());
+  EXPECT_EQ(stopped["result"]["status"], 0) << stopped.dump();
+  auto told = session->WaitFor(
+      [](const Json& m) {
+        return m["method"] == "server/stderr" &&
+               m["params"]["line"] == "notification notifications/roots/list_changed";
+      },
+      In(seconds(5)));
+  EXPECT_TRUE(told) << session->Log();
+}
+
 TEST_F(SupervisorTest, ALineItCannotReadStopsTheServerAndALineNotJsonIsSkipped) {
   DeclareFault("huge", "huge-line", "20");
   DeclareFault("noisy", "not-json");

@@ -46,6 +46,8 @@
 //                           and stays until its input ends
 //   close-output-mid-call   at the first tools/call closes its standard
 //                           output, and stays until its input ends
+//   tell-notifications      writes "notification METHOD" to stderr for each
+//                           notification it is sent
 // Any other mode (or none) writes "unknown mode" to stderr and exits 2.
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -316,6 +318,14 @@ int main(int argc, char** argv) {
       if (fake_server::IsRequest(message, "tools/call")) {
         fake_server::WriteLine(R"({"jsonrpc":"2.0","method":"notifications/progress",)"
                                R"("params":{"progressToken":"t","progress":1}})");
+      }
+      return false;
+    });
+  }
+  if (mode == "tell-notifications") {
+    return Serve([](const json& message) {
+      if (message.is_object() && !message.contains("id")) {
+        WriteStderr("notification " + fake_server::Method(message));
       }
       return false;
     });

@@ -1,5 +1,6 @@
 #include "supervisor/mcp/mcp_connection.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <utility>
@@ -31,6 +32,14 @@ std::optional<std::int64_t> OurId(const ordered_json& id) {
 
 }  // namespace
 
+std::string JsonStringText(const std::string& text) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
+  });
+  if (plain) return '"' + text + '"';
+  return Line(ordered_json(text));
+}
+
 std::int64_t McpConnection::Remember(std::uint64_t tag, const std::string& method, std::string what,
                                      bool passing_on) {
   const std::int64_t id = next_id_++;
@@ -50,8 +59,13 @@ std::string McpConnection::Request(std::uint64_t tag, const std::string& method,
 std::string McpConnection::RequestPassingOn(std::uint64_t tag, const std::string& method,
                                             std::string_view params_text, std::string what) {
   const std::int64_t id = Remember(tag, method, std::move(what), true);
-  std::string line = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":)" +
-                     Line(ordered_json(method));
+  std::string line;
+  // One allocation for a line that may be long: the params are most of it.
+  line.reserve(64 + method.size() + params_text.size());
+  line += R"({"jsonrpc":"2.0","id":)";
+  line += std::to_string(id);
+  line += R"(,"method":)";
+  line += JsonStringText(method);
   if (!params_text.empty()) {
     line += R"(,"params":)";
     line += params_text;

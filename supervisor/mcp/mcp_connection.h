@@ -59,6 +59,10 @@ struct McpIncoming {
   std::string skipped;
 };
 
+// `text` as a JSON string, as nlohmann::json writes it: without a document
+// where it needs no escape, as a method's or a tool's name most often does.
+std::string JsonStringText(const std::string& text);
+
 class McpConnection {
  public:
   // Our request `method` with `params` (null for none), remembered under

@@ -50,10 +50,10 @@ void RunningServer::PendingLaunch::Abandon() {
 
 std::shared_ptr<RunningServer::PendingLaunch> RunningServer::Start(
     boost::asio::io_context& io, const Declaration& declaration, const ServerStartOptions& options,
-    ServerEvents events, Launched launched) {
+    ServerEvents events, Launched launched, LaunchOn where) {
   auto pending = std::make_shared<PendingLaunch>(io);
-  boost::asio::post(LauncherThreads(), [pending, declaration, options, events = std::move(events),
-                                        launched = std::move(launched)]() mutable {
+  auto launch = [pending, declaration, options, events = std::move(events),
+                 launched = std::move(launched)]() mutable {
     auto server =
         std::make_shared<Result<ConfinedServer>>(ConfinedServer::Start(declaration, options));
     std::lock_guard<std::mutex> lock(pending->mutex_);
@@ -76,7 +76,12 @@ std::shared_ptr<RunningServer::PendingLaunch> RunningServer::Start(
       running->WaitForEnd();
       launched(std::move(running));
     });
-  });
+  };
+  if (where == LaunchOn::kThisThread) {
+    launch();
+  } else {
+    boost::asio::post(LauncherThreads(), std::move(launch));
+  }
   return pending;
 }
 

@@ -57,16 +57,23 @@ class RunningServer : public ServerChannel, public std::enable_shared_from_this<
   // How long it is given to end after its input closes, and after SIGTERM.
   static constexpr std::chrono::milliseconds kStopGrace{1000};
 
-  // Starts it from a launcher thread (servers/launcher_threads.h), and gives
-  // `launched` the running server, or why it could not start, from the loop.
+  // Starts it from a launcher thread (servers/launcher_threads.h), or where
+  // `where` says, and gives `launched` the running server, or why it could
+  // not start, from the loop.
   // What `options` points to must outlive the launch, and the loop must
   // outlive the launch or its Abandon().
   using Launched = std::function<void(Result<std::shared_ptr<RunningServer>> server)>;
   class PendingLaunch;
+  // kThisThread launches before Start returns, blocking the caller for the
+  // launch (about a millisecond), and makes no launcher thread: for a
+  // program that starts one server and has nothing else to do meanwhile.
+  // `launched` still comes from the loop.
+  enum class LaunchOn { kLauncherThread, kThisThread };
   static std::shared_ptr<PendingLaunch> Start(boost::asio::io_context& io,
                                               const Declaration& declaration,
                                               const ServerStartOptions& options,
-                                              ServerEvents events, Launched launched);
+                                              ServerEvents events, Launched launched,
+                                              LaunchOn where = LaunchOn::kLauncherThread);
   ~RunningServer() override;
 
   // Queues `line` (and a '\n') for its standard input. False when its input

@@ -81,14 +81,16 @@ void ServerLink::Launch(const Declaration& declaration, const ServerStartOptions
   };
 
   ArmStartupTimer();
-  launch_ = RunningServer::Start(io_, declaration, options, std::move(events),
-                                 [weak](Result<std::shared_ptr<RunningServer>> process) {
-                                   if (auto self = weak.lock()) {
-                                     self->Launched(std::move(process));
-                                   } else if (process) {
-                                     (*process)->Stop();
-                                   }
-                                 });
+  launch_ = RunningServer::Start(
+      io_, declaration, options, std::move(events),
+      [weak](Result<std::shared_ptr<RunningServer>> process) {
+        if (auto self = weak.lock()) {
+          self->Launched(std::move(process));
+        } else if (process) {
+          (*process)->Stop();
+        }
+      },
+      options_.launch_on);
 }
 
 void ServerLink::OnOverflow() {

@@ -12,10 +12,22 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "base/json_members.h"
 #include "supervisor/session/rpc_messages.h"
 
 namespace bravebot {
+
+// A request of the session's with an id and params, read once: its method,
+// and the members of its params (views into the line read).
+struct SessionRequest {
+  Json id;
+  std::string method;
+  std::vector<JsonMember> params;
+};
+
+std::optional<SessionRequest> ReadSessionRequest(std::string_view line);
 
 struct PassedOnRequest {
   Json id;
@@ -25,6 +37,8 @@ struct PassedOnRequest {
   std::string what;              // "tools/call for echo"
 };
 
+// A server/request, read; nullopt for any other method, or anything unusual.
+std::optional<PassedOnRequest> ReadPassedOnRequest(SessionRequest request);
 std::optional<PassedOnRequest> ReadPassedOnRequest(std::string_view line);
 
 // A tool/call's params: its arguments and _meta as the session wrote them
@@ -42,6 +56,8 @@ struct PassedOnToolCall {
   ToolCallRequest call;
 };
 
+// A tool/call, read; nullopt for any other method, or anything unusual.
+std::optional<PassedOnToolCall> ReadPassedOnToolCall(SessionRequest request);
 std::optional<PassedOnToolCall> ReadPassedOnToolCall(std::string_view line);
 
 // The params of the tools/call that `call` sends its server.

@@ -1,6 +1,8 @@
 #include "supervisor/session/rpc_messages.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 #include <utility>
 
 #include "base/shown_text.h"
@@ -11,7 +13,13 @@ RpcError Refusal(int code, std::string message) {
   return RpcError{code, std::move(message), nullptr};
 }
 
-std::string IdKey(const Json& id) { return id.dump(); }
+std::string IdKey(const Json& id) {
+  // Most ids are whole numbers: written as dump() writes them, without the
+  // serializer it makes for each call.
+  if (id.is_number_unsigned()) return std::to_string(id.get<std::uint64_t>());
+  if (id.is_number_integer()) return std::to_string(id.get<std::int64_t>());
+  return id.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 Json ResultMessage(const Json& id, Json result) {
   return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};

@@ -37,7 +37,8 @@ struct RpcError {
 // An error of the session's own making, or a refusal: no data.
 RpcError Refusal(int code, std::string message);
 
-// A request's id as a key for the requests waiting: its JSON text.
+// A request's id as its JSON text: the key of the requests waiting, and what
+// an answer written by hand names.
 std::string IdKey(const Json& id);
 
 Json ResultMessage(const Json& id, Json result);

@@ -89,17 +89,19 @@ void Supervisor::ReadInput() {
 
 void Supervisor::TakeLine(const std::string& line) {
   if (IsBlankLine(line)) return;
-  // The requests a session sends most are read member by member, what they
-  // pass on kept as written; anything else is read whole below.
-  if (auto request = ReadPassedOnRequest(line); request && session_ &&
-                                                !in_flight_.contains(IdKey(request->id)) &&
-                                                request->method != "tools/call") {
-    return RelayText(request->id, request->alias, request->method, request->params_text,
-                     request->what);
-  }
-  if (auto request = ReadPassedOnToolCall(line);
-      request && session_ && !in_flight_.contains(IdKey(request->id))) {
-    return CallTool(request->id, request->call);
+  // The requests a session sends most are read member by member, once, what
+  // they pass on kept as written; anything else is read whole below.
+  if (auto read = ReadSessionRequest(line);
+      read && session_ && !in_flight_.contains(IdKey(read->id))) {
+    if (read->method == "tool/call") {
+      if (auto request = ReadPassedOnToolCall(std::move(*read))) {
+        return CallTool(request->id, request->call);
+      }
+    } else if (auto request = ReadPassedOnRequest(std::move(*read));
+               request && request->method != "tools/call") {
+      return RelayText(request->id, request->alias, request->method, request->params_text,
+                       request->what);
+    }
   }
   if (NestsDeeperThan(line, kMaxJsonDepth)) {
     RespondError(nullptr, Refusal(kRpcParseError, "the line is JSON nested deeper than " +
@@ -639,9 +641,8 @@ void Supervisor::OnAnswer(const std::string& alias, McpIncoming answer) {
     Json data = answer.fault->code ? Json{{"code", *answer.fault->code}} : Json();
     RespondError(session_id,
                  RpcError{kRpcServerFailed, NamedFor(alias, answer.fault->message), data});
-  } else if (!output_.SendLine(R"({"jsonrpc":"2.0","id":)" +
-                               session_id.dump(-1, ' ', false, Json::error_handler_t::replace) +
-                               R"(,"result":)" + answer.result_text + "}")) {
+  } else if (!output_.SendLine(R"({"jsonrpc":"2.0","id":)" + IdKey(session_id) + R"(,"result":)" +
+                               answer.result_text + "}")) {
     RespondError(session_id,
                  RpcError{kRpcServerFailed,
                           alias + "'s answer to " + answer.what +

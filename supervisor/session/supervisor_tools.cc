@@ -2,6 +2,7 @@
 // tool/call, session/released and tools/offered. What is decided is
 // SessionTools's; what is here is reading the params and the I/O.
 #include <algorithm>
+#include <utility>
 #include <variant>
 
 #include "base/shown_text.h"
@@ -107,14 +108,13 @@ void Supervisor::AnswerToolCall(const std::string& alias, const Json& id, McpInc
     }
     return RespondError(id, RpcError{kRpcServerFailed, std::move(message), std::move(data)});
   }
-  std::string line = R"({"jsonrpc":"2.0","id":)" +
-                     id.dump(-1, ' ', false, Json::error_handler_t::replace) +
-                     R"(,"result":{"state":"ran","private":true,)";
+  std::string line =
+      R"({"jsonrpc":"2.0","id":)" + IdKey(id) + R"(,"result":{"state":"ran","private":true,)";
   if (!note.empty()) {
     line += R"("note":)" + Json(note).dump(-1, ' ', false, Json::error_handler_t::replace) + ",";
   }
   line += R"("result":)" + answer.result_text + "}}";
-  if (!output_.SendLine(line)) {
+  if (!output_.SendLine(std::move(line))) {
     RespondError(id, RpcError{kRpcServerFailed,
                               name + " failed: its result is longer than 16 MiB once written "
                                      "to the session, which no session reads",

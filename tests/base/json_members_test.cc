@@ -33,7 +33,7 @@ TEST(JsonMembersTest, GivesEachValueAsItsText) {
                           Pair("result", R"({"content":[{"text":"a,}]"}]})"), Pair("n", "null"),
                           Pair("t", "true"), Pair("x", "-1.5e3")));
   EXPECT_THAT(Members("{}"), ElementsAre());
-  EXPECT_THAT(Members("{\"\":[]}\n"), ElementsAre(Pair("", "[]")));
+  EXPECT_THAT(Members("{\"\":[]}\t "), ElementsAre(Pair("", "[]")));
 }
 
 TEST(JsonMembersTest, KeysAndStringsAreDecoded) {
@@ -65,6 +65,15 @@ TEST(JsonMembersTest, DeclinesARawCarriageReturnThatSomeReadersTakeForALinesEnd)
   EXPECT_TRUE(Declines("{\"a\":[\r1]}"));
   EXPECT_TRUE(Declines("{\"a\":1}\r"));
   EXPECT_FALSE(Declines(R"({"a":"\r"})"));  // escaped, it is two characters, not one
+}
+
+TEST(JsonMembersTest, DeclinesARawNewlineSinceAValuePassedOnIsWithinALine) {
+  // A service's answer may be written over several lines; passed on as it
+  // is, its result would end the session's line in the middle.
+  EXPECT_TRUE(nlohmann::json::accept("{\"result\":{\n\"a\":1\n}}"));
+  EXPECT_TRUE(Declines("{\"result\":{\n\"a\":1\n}}"));
+  EXPECT_TRUE(Declines("{\"a\":1}\n"));
+  EXPECT_FALSE(Declines(R"({"a":"\n"})"));  // escaped, it is two characters, not one
 }
 
 // An object of `members` members "0":0, "1":0, ..., then `last` if given.
@@ -132,6 +141,47 @@ TEST(JsonMembersTest, DeclinesPastTheDepthWeRead) {
   };
   EXPECT_FALSE(Declines(nested(kMaxJsonDepth)));
   EXPECT_TRUE(Declines(nested(kMaxJsonDepth + 1)));
+}
+
+TEST(JsonMembersTest, AnInnerObjectIsReadInTheSamePass) {
+  const std::string text = R"({"id":1,"params":{"name":"echo","arguments":{"t":"x"}},"z":[]})";
+  std::vector<JsonMember> inner;
+  auto members = ReadJsonObjectMembers(text, "params", inner);
+  ASSERT_TRUE(members);
+  ASSERT_EQ(members->size(), 3u);
+  EXPECT_EQ(FindJsonMember(*members, "params"), R"({"name":"echo","arguments":{"t":"x"}})");
+  ASSERT_EQ(inner.size(), 2u);
+  EXPECT_EQ(FindJsonMember(inner, "name"), "\"echo\"");
+  EXPECT_EQ(FindJsonMember(inner, "arguments"), R"({"t":"x"})");
+
+  // Not an object, empty, or absent: no inner members.
+  for (const char* other : {R"({"params":[1]})", R"({"params":{}})", R"({"id":1})"}) {
+    inner.push_back({"left", "over"});
+    EXPECT_TRUE(ReadJsonObjectMembers(other, "params", inner)) << other;
+    EXPECT_TRUE(inner.empty()) << other;
+  }
+}
+
+TEST(JsonMembersTest, AnInnerObjectIsHeldToWhatTheOuterIs) {
+  std::vector<JsonMember> inner;
+  // A key twice in it is declined, as it is read for its members.
+  EXPECT_FALSE(ReadJsonObjectMembers(R"({"params":{"a":1,"a":2}})", "params", inner));
+  EXPECT_TRUE(inner.empty()) << "nothing of an object declined is left";
+  EXPECT_TRUE(ReadJsonObjectMembers(R"({"params":{"a":1,"a":2}})"))
+      << "read as a value, the same object is passed on";
+  EXPECT_TRUE(ReadJsonObjectMembers(R"({"other":{"a":1,"a":2}})", "params", inner));
+  // Its depth counts from the outer object's, as when it is read as a value.
+  auto nested = [](std::size_t levels) {
+    return "{\"params\":{\"a\":" + std::string(levels - 2, '[') + std::string(levels - 2, ']') +
+           "}}";
+  };
+  EXPECT_TRUE(ReadJsonObjectMembers(nested(kMaxJsonDepth), "params", inner));
+  EXPECT_FALSE(ReadJsonObjectMembers(nested(kMaxJsonDepth + 1), "params", inner));
+  EXPECT_FALSE(Declines(nested(kMaxJsonDepth)));
+  EXPECT_TRUE(Declines(nested(kMaxJsonDepth + 1)));
+  // Too wide, inside or out.
+  EXPECT_FALSE(
+      ReadJsonObjectMembers("{\"params\":" + Wide(kMaxJsonObjectMembers) + "}", "params", inner));
 }
 
 TEST(JsonMembersTest, WhatItAcceptsNlohmannReadsAlike) {

@@ -333,6 +333,17 @@ TEST(McpConnectionTest, AnAnswerWithARawCarriageReturnIsPassedOnWithoutIt) {
   EXPECT_EQ(answer.result_text, R"({"a":[1]})");  // read whole, and written again
 }
 
+TEST(McpConnectionTest, AnAnswerWrittenOverSeveralLinesIsPassedOnInOne) {
+  McpConnection connection;
+  connection.RequestPassingOn(3, "tools/call", R"({"name":"echo"})", "tools/call for echo");
+  // As a service may answer: its message over several lines.
+  auto taken = connection.Take(
+      "{\n  \"jsonrpc\": \"2.0\",\n  \"id\": 1,\n  \"result\": {\n"
+      "    \"content\": []\n  }\n}");
+  const McpIncoming& answer = std::get<0>(taken).at(0);
+  EXPECT_EQ(answer.result_text, R"({"content":[]})");  // read whole, and written again
+}
+
 TEST(McpConnectionTest, AnErrorToARequestPassedOnIsAFault) {
   McpConnection connection;
   connection.RequestPassingOn(3, "tools/call", "{}", "tools/call for x");

@@ -103,6 +103,33 @@ TEST(PassedOnToolCallTest, WhereThePersonWasAskedTheArgumentsAreSentAsShown) {
             R"({"name":"t","arguments":{"a":2,"b":{"c":"y"}}})");
 }
 
+TEST(PassedOnToolCallTest, AToolsNameIsWrittenAsAJsonStringWhateverItHolds) {
+  for (const std::string tool :
+       {"noop", "t\"q", "back\\slash", "new\nline", "del\x7f", "caf\u00e9", "tab\there"}) {
+    ToolCallRequest call;
+    call.tool = tool;
+    EXPECT_EQ(ToolsCallParams(call), R"({"name":)" + Json(tool).dump() + R"(,"arguments":{}})")
+        << tool;
+  }
+}
+
+TEST(SessionRequestTest, ARequestIsReadOnceWhateverItsMethod) {
+  auto read = ReadSessionRequest(
+      R"({"jsonrpc":"2.0","id":4,"method":"tool/call","params":{"alias":"w","tool":"t"}})");
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->id, 4);
+  EXPECT_EQ(read->method, "tool/call");
+  ASSERT_EQ(read->params.size(), 2u);
+  EXPECT_EQ(FindJsonMember(read->params, "alias"), "\"w\"");
+  // Read for one method, it is nothing of another's.
+  EXPECT_FALSE(ReadPassedOnRequest(*read));
+  EXPECT_TRUE(ReadPassedOnToolCall(*read));
+  // No params, or params that are no object, are left to the whole reading.
+  EXPECT_FALSE(ReadSessionRequest(R"({"jsonrpc":"2.0","id":4,"method":"session/status"})"));
+  EXPECT_FALSE(ReadSessionRequest(R"({"jsonrpc":"2.0","id":4,"method":"x","params":[]})"));
+  EXPECT_FALSE(ReadSessionRequest(R"({"jsonrpc":"2.0","id":4,"method":7,"params":{}})"));
+}
+
 // Each is left to the whole reading, which answers it with its error.
 TEST(PassedOnToolCallTest, AnythingElseIsLeftToTheWholeReading) {
   const std::vector<std::string> params = {
