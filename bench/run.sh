@@ -10,13 +10,16 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 scripts/build.sh "$build" >/dev/null
 scripts/install-peers.sh >/dev/null
+# Repetitions interleaved at random, so that a noisy minute on this machine
+# falls on a benchmark and its baseline alike rather than on one of them.
 "$build/bin/bravebot_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_enable_random_interleaving=true \
   --benchmark_format=json --benchmark_out="$build/bench.json" --benchmark_out_format=json \
   >/dev/null
 python3 - "$build/bench.json" <<'PY'
 import json, sys
 import re
-rows = {re.sub(r"/iterations:\d+$", "", b["run_name"]): b
+rows = {re.sub(r"(/iterations:\d+|/real_time)$", "", b["run_name"]): b
         for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("aggregate_name") == "median"}
 def ms(name): return rows[name]["real_time"] * {"ms": 1, "us": 1e-3, "ns": 1e-6}[rows[name]["time_unit"]]
 for name in sorted(rows):
@@ -42,7 +45,9 @@ for in_flight in ("1", "64"):
     if direct in rows and relayed in rows:
         print(f"{relayed:40s} {ms(relayed) / ms(direct):6.3f}x the direct pipe's time "
               f"(+{(ms(relayed) - ms(direct)) * 1000 / int(in_flight):.1f} us a call; "
-              f"throughput {ms(direct) / ms(relayed):.2f}x)")
+              f"throughput {ms(direct) / ms(relayed):.2f}x; processor a call: the server "
+              f"{rows[direct].get('server_cpu_us_per_call', 0):.1f} us, the supervisor "
+              f"{rows[relayed].get('supervisor_cpu_us_per_call', 0):.1f} us)")
 for delay, kind in (("0", "answering at once"), ("1000", "each waiting 1 s")):
     one, fifty = f"BM_SupervisorStarts/1/{delay}", f"BM_SupervisorStarts/50/{delay}"
     if one in rows and fifty in rows:
