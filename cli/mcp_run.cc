@@ -23,6 +23,7 @@
 #include "supervisor/policy/new_declaration.h"
 #include "supervisor/servers/server_link.h"
 #include "supervisor/store/declaration_store.h"
+#include "supervisor/store/server_directories.h"
 #include "supervisor/tools/tool_list_view.h"
 
 namespace bravebot {
@@ -217,6 +218,9 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   // A server that closes its input early must not end mcp-run by SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
   ServerStartOptions options = StartOptionsFor(context, *profile);
+  // What a run killed by SIGKILL left (its directory, an incognito home)
+  // goes with the next.
+  SweepRunDirectories(options.system_temporary_root);
   if (!arguments->bridge) {
     std::vector<nlohmann::ordered_json> tools;
     Outcome outcome =

@@ -218,14 +218,14 @@ int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profil
     return fail(Error(ErrorCode::kNotFound,
                       "the probe program bravebot-mcp-probe is not beside bravebot-mcp"));
   }
-  Result<std::string> sockets = MakeRunDirectory("/tmp");
+  Result<RunDirectory> sockets = MakeRunDirectory("/tmp");
   if (!sockets) return fail(sockets.error());
-  const std::string outside_socket = JoinPath(*sockets, "outside.sock");
+  const std::string outside_socket = JoinPath(sockets->path, "outside.sock");
   const std::string abstract = "bravebot-probe-" + std::to_string(::getpid());
   Result<UniqueFd> outside = Listen(outside_socket, false);
   Result<UniqueFd> abstract_listener = Listen(abstract, true);
   if (!outside || !abstract_listener) {
-    RemoveRunDirectory(*sockets);
+    RemoveRunDirectory(sockets->path);
     return fail(outside ? abstract_listener.error() : outside.error());
   }
 
@@ -246,7 +246,7 @@ int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profil
   };
   Result<ConfinedServer> server = ConfinedServer::Start(declaration, options);
   if (!server) {
-    RemoveRunDirectory(*sockets);
+    RemoveRunDirectory(sockets->path);
     return fail(server.error());
   }
   server->CloseInput();
@@ -264,7 +264,7 @@ int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profil
   }
   const Confinement confinement = server->confinement();
   server->Stop();
-  RemoveRunDirectory(*sockets);
+  RemoveRunDirectory(sockets->path);
   return ReportProbe(declaration, confinement, {profile.PathOf("mcp.json"), outside_socket},
                      attempts, as_json, context);
 }

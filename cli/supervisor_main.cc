@@ -14,8 +14,10 @@
 
 #include "base/version.h"
 #include "cli/command.h"
+#include "confine/whole_directory.h"
 #include "launcher/launch.h"
 #include "supervisor/session/supervisor.h"
+#include "supervisor/store/server_directories.h"
 
 namespace {
 
@@ -49,6 +51,9 @@ int main(int argc, char** argv) {
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   // The init its servers start under is the one installed as it started.
   bravebot::InitProgramFd();
+  // What a supervisor killed by SIGKILL left (its servers' run
+  // directories, incognito homes in them) goes with the next.
+  bravebot::SweepRunDirectories(bravebot::kSystemTemporaryRoot);
   // A server or a session that closes its end must not end it by SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
   char cwd[PATH_MAX];

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -124,6 +125,19 @@ TEST_F(McpRunTest, ItsRunDirectoryIsRemovedAndNothingIsLeftRunning) {
   EXPECT_FALSE(std::filesystem::exists(run_directory.substr(0, run_directory.size() - 1)));
   // What the server started in the background ended with it.
   EXPECT_THAT(ProcessesWithArgument(marker), IsEmpty());
+}
+
+// A run killed by SIGKILL leaves its directory: the next run removes it
+// once nothing holds it and it is a minute old.
+TEST_F(McpRunTest, ARunDirectoryLeftByAKilledRunGoesWithTheNext) {
+  std::string left = (std::filesystem::temp_directory_path() / "bravebot-mcp-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(left.data()), nullptr);
+  std::filesystem::create_directories(left + "/home");
+  std::ofstream(left + "/home/kept") << "what the server wrote";
+  std::filesystem::last_write_time(
+      left, std::filesystem::file_time_type::clock::now() - std::chrono::minutes(2));
+  McpRun({"x", "--", "/bin/sh", "-c", "exit 3"});
+  EXPECT_FALSE(std::filesystem::exists(left)) << left;
 }
 
 TEST_F(McpRunTest, AHomeThatIsALinkIsRefused) {

@@ -202,6 +202,38 @@ TEST_F(SupervisorTest, IncognitoRecordsNothingAndItsHomeGoesWithTheServer) {
   EXPECT_EQ(std::filesystem::exists(Profile() + "/mcp-home"), before);
 }
 
+// A supervisor killed by SIGKILL cannot remove its servers' run directories
+// (an incognito home is in one); the next supervisor does, once nothing
+// holds them and they are a minute old.
+TEST_F(SupervisorTest, AnIncognitoHomeLeftByAKilledSupervisorGoesWithTheNext) {
+  Declare("shell", {"--", "/bin/sh", "-c", "echo \"$HOME\" >&2; exec cat"});
+  Request({"shell"});
+  auto killed = Session();
+  killed->Call("session/open", {{"directory", Checkout()}, {"incognito", true}});
+  killed->Call("server/answer", {{"alias", "shell"}, {"answer", "2"}});
+  killed->Send("server/start", {{"alias", "shell"}});
+  auto home = killed->WaitFor("server/stderr", In(seconds(5)));
+  ASSERT_TRUE(home);
+  const std::filesystem::path run_directory =
+      std::filesystem::path((*home)["params"]["line"].get<std::string>()).parent_path();
+  ::kill(killed->process().pid(), SIGKILL);
+  killed->process().Wait(In(seconds(5)));
+  ASSERT_TRUE(std::filesystem::exists(run_directory));
+  // Its server is gone with it, and with it the hold on the directory.
+  const auto old = std::filesystem::last_write_time(run_directory) - std::chrono::minutes(2);
+  std::filesystem::last_write_time(run_directory, old);
+
+  auto next = Session();
+  next->Call("session/open", {{"directory", Checkout()}, {"incognito", true}});
+  bool gone = false;
+  for (int i = 0; i < 50 && !gone; ++i) {
+    gone = !std::filesystem::exists(run_directory);
+    if (!gone) std::this_thread::sleep_for(milliseconds(100));
+  }
+  EXPECT_TRUE(gone) << run_directory;
+  next->Call("session/close");
+}
+
 TEST_F(SupervisorTest, AStartThatFailsSaysWhichStepAndItsLastWords) {
   DeclareFault("crash", "crash-at-start");
   DeclareFault("silent", "never-answers");

@@ -367,8 +367,8 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
     BRAVEBOT_ASSIGN_OR_RETURN(std::string home,
                               PrepareServerHome(*options.profile, ComputeDigest(declaration).hex));
   }
-  BRAVEBOT_ASSIGN_OR_RETURN(std::string run_directory,
-                            MakeRunDirectory(options.system_temporary_root));
+  BRAVEBOT_ASSIGN_OR_RETURN(RunDirectory run, MakeRunDirectory(options.system_temporary_root));
+  const std::string run_directory = run.path;
   // From here on, a failure removes the run directory.
   auto fail = [&](const Error& error) -> Result<ConfinedServer> {
     RemoveRunDirectory(run_directory);
@@ -405,7 +405,7 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, child.pid, 0)));
   const int pidfd_errno = errno;
   ConfinedServer server(std::move(child), std::move(pidfd), std::move(launched->confinement),
-                        std::move(run_directory));
+                        std::move(run));
   // Without it, its end could not be waited for: it is not kept running.
   if (!server.pidfd_.valid()) {
     server.Stop(std::chrono::milliseconds(0));
@@ -421,7 +421,7 @@ ConfinedServer::ConfinedServer(ConfinedServer&& other) noexcept
       run_directory_(std::move(other.run_directory_)),
       exit_status_(other.exit_status_) {
   other.child_.pid = -1;
-  other.run_directory_.clear();
+  other.run_directory_ = {};
 }
 
 ConfinedServer::~ConfinedServer() {
@@ -486,8 +486,9 @@ void ConfinedServer::Finish() {
     // its standard error may still be draining what it wrote last.
     child_.pid = -1;
   }
-  if (!run_directory_.empty()) RemoveRunDirectory(run_directory_);
-  run_directory_.clear();
+  // Removed while still held, so that no sweep takes it meanwhile.
+  if (!run_directory_.path.empty()) RemoveRunDirectory(run_directory_.path);
+  run_directory_ = {};
 }
 
 int ConfinedServer::Stop(std::chrono::milliseconds grace) {

@@ -29,6 +29,7 @@
 #include "supervisor/policy/managed_policy.h"
 #include "supervisor/servers/backend_choice.h"
 #include "supervisor/store/profile_directory.h"
+#include "supervisor/store/server_directories.h"
 
 namespace bravebot {
 
@@ -142,7 +143,7 @@ class ConfinedServer {
   const Confinement& confinement() const { return confinement_; }
   // Its temporary directory for this run (its TMPDIR), which Stop removes;
   // empty once it has.
-  const std::string& run_directory() const { return run_directory_; }
+  const std::string& run_directory() const { return run_directory_.path; }
 
   // Hands its pipes' ends over to a loop that reads and writes them itself.
   UniqueFd TakeStdin() { return std::move(child_.stdin_fd); }
@@ -178,7 +179,7 @@ class ConfinedServer {
 
  private:
   ConfinedServer(LaunchedChild child, UniqueFd pidfd, Confinement confinement,
-                 std::string run_directory)
+                 RunDirectory run_directory)
       : child_(std::move(child)),
         pidfd_(std::move(pidfd)),
         confinement_(std::move(confinement)),
@@ -187,7 +188,7 @@ class ConfinedServer {
   LaunchedChild child_;
   UniqueFd pidfd_;
   Confinement confinement_;
-  std::string run_directory_;
+  RunDirectory run_directory_;
   std::optional<int> exit_status_;
 };
 

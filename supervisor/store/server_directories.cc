@@ -2,12 +2,14 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
 #include <cstdlib>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "base/unique_fd.h"
@@ -16,6 +18,9 @@
 namespace bravebot {
 namespace {
 
+constexpr char kRunDirectoryPrefix[] = "bravebot-mcp-";
+constexpr int kOpenDirectory = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
 // Makes `name` in `parent_fd` if missing and opens it without following a
 // link, refusing one that is not a directory of this user's.
 Result<UniqueFd> OpenPrivateDirectory(int parent_fd, const std::string& name,
@@ -23,7 +28,7 @@ Result<UniqueFd> OpenPrivateDirectory(int parent_fd, const std::string& name,
   if (::mkdirat(parent_fd, name.c_str(), 0700) != 0 && errno != EEXIST) {
     return Error::FromErrno("create " + shown_path);
   }
-  UniqueFd fd(::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  UniqueFd fd(::openat(parent_fd, name.c_str(), kOpenDirectory));
   if (!fd.valid()) {
     if (errno == ELOOP || errno == ENOTDIR) {
       return Error(ErrorCode::kRefused, shown_path +
@@ -78,8 +83,9 @@ Result<std::string> PrepareServerHome(const ProfileDirectory& profile,
   return home;
 }
 
-Result<std::string> MakeRunDirectory(const std::string& system_temporary_root) {
-  std::string pattern = JoinPath(system_temporary_root, "bravebot-mcp-XXXXXX");
+Result<RunDirectory> MakeRunDirectory(const std::string& system_temporary_root) {
+  std::string pattern =
+      JoinPath(system_temporary_root, std::string(kRunDirectoryPrefix) + "XXXXXX");
   if (::mkdtemp(pattern.data()) == nullptr) {
     return Error::FromErrno("create a temporary directory in " + system_temporary_root);
   }
@@ -90,7 +96,52 @@ Result<std::string> MakeRunDirectory(const std::string& system_temporary_root) {
     ::rmdir(pattern.c_str());
     return error;
   }
-  return std::string(resolved);
+  RunDirectory made{resolved, UniqueFd(::open(resolved, kOpenDirectory))};
+  // Held at once: a sweep passes over one this young, and over a held one.
+  if (!made.hold.valid() || ::flock(made.hold.get(), LOCK_EX | LOCK_NB) != 0) {
+    Error error = Error::FromErrno("hold the temporary directory " + made.path);
+    ::rmdir(made.path.c_str());
+    return error;
+  }
+  return made;
+}
+
+void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::seconds min_age) {
+  UniqueFd root(::open(system_temporary_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  int listing = root.valid() ? ::fcntl(root.get(), F_DUPFD_CLOEXEC, 0) : -1;
+  DIR* directory = listing < 0 ? nullptr : ::fdopendir(listing);
+  if (directory == nullptr) {
+    if (listing >= 0) ::close(listing);
+    return;
+  }
+  const auto now = std::chrono::system_clock::now();
+  std::vector<std::string> left;
+  while (struct dirent* entry = ::readdir(directory)) {
+    const std::string_view name = entry->d_name;
+    if (!name.starts_with(kRunDirectoryPrefix) ||
+        name.size() != std::string_view(kRunDirectoryPrefix).size() + 6) {
+      continue;
+    }
+    struct stat status;
+    if (::fstatat(root.get(), entry->d_name, &status, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISDIR(status.st_mode) || status.st_uid != ::geteuid() ||
+        now - std::chrono::system_clock::from_time_t(status.st_mtime) < min_age) {
+      continue;
+    }
+    left.emplace_back(name);
+  }
+  ::closedir(directory);
+  for (const std::string& name : left) {
+    UniqueFd held(::openat(root.get(), name.c_str(), kOpenDirectory));
+    // A live run holds its own; a lock taken here is held until it is gone,
+    // so that two sweeps never remove one together.
+    struct stat status;
+    if (!held.valid() || ::fstat(held.get(), &status) != 0 || status.st_uid != ::geteuid() ||
+        ::flock(held.get(), LOCK_EX | LOCK_NB) != 0) {
+      continue;
+    }
+    RemoveRunDirectory(JoinPath(system_temporary_root, name));
+  }
 }
 
 void RemoveRunDirectory(const std::string& path) {
@@ -100,15 +151,14 @@ void RemoveRunDirectory(const std::string& path) {
   // once the server has stopped. Nothing is followed through a link, and a
   // directory the server made unreadable is made readable first.
   ::chmod(path.c_str(), 0700);
-  UniqueFd current(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  UniqueFd current(::open(path.c_str(), kOpenDirectory));
   if (!current.valid()) return;
   std::vector<std::string> way_down;
   for (;;) {
     std::optional<std::string> subdirectory = EmptyAllButOneSubdirectory(current.get());
     if (subdirectory) {
       ::fchmodat(current.get(), subdirectory->c_str(), 0700, 0);
-      UniqueFd below(::openat(current.get(), subdirectory->c_str(),
-                              O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      UniqueFd below(::openat(current.get(), subdirectory->c_str(), kOpenDirectory));
       if (!below.valid()) return;
       way_down.push_back(*subdirectory);
       current = std::move(below);

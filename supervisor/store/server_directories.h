@@ -4,9 +4,11 @@
 #ifndef BRAVEBOT_SUPERVISOR_STORE_SERVER_DIRECTORIES_H_
 #define BRAVEBOT_SUPERVISOR_STORE_SERVER_DIRECTORIES_H_
 
+#include <chrono>
 #include <string>
 
 #include "base/result.h"
+#include "base/unique_fd.h"
 #include "supervisor/store/profile_directory.h"
 
 namespace bravebot {
@@ -17,9 +19,24 @@ namespace bravebot {
 Result<std::string> PrepareServerHome(const ProfileDirectory& profile,
                                       const std::string& digest_hex);
 
-// A fresh 0700 directory under `system_temporary_root`, its path with every
-// link resolved.
-Result<std::string> MakeRunDirectory(const std::string& system_temporary_root);
+// A run's temporary directory, held by the run while it lasts: an flock
+// on the directory, which the kernel lets go when the process that made it
+// ends, however it ends. SweepRunDirectories leaves a held one alone.
+struct RunDirectory {
+  std::string path;  // every link resolved
+  UniqueFd hold;     // the directory, locked; closed once it is removed
+};
+
+// A fresh 0700 directory under `system_temporary_root`, held.
+Result<RunDirectory> MakeRunDirectory(const std::string& system_temporary_root);
+
+// Removes the run directories under `system_temporary_root` that no run
+// holds: those of a run killed before it could remove its own (by SIGKILL;
+// an incognito server's home is in it). Only this user's, never through a
+// link, and none changed in the last `min_age`, since a directory is made a
+// moment before it is held.
+void SweepRunDirectories(const std::string& system_temporary_root,
+                         std::chrono::seconds min_age = std::chrono::seconds(60));
 
 // Removes a run directory and everything in it, never following a link.
 void RemoveRunDirectory(const std::string& path);

@@ -1,0 +1,124 @@
+#include "supervisor/store/server_directories.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/temporary_directory.h"
+
+namespace bravebot {
+namespace {
+
+using testing::TemporaryDirectory;
+namespace fs = std::filesystem;
+
+// Puts `path`'s modification time two minutes back, as a run's directory
+// left a while ago has it.
+void MakeOld(const std::string& path) {
+  struct timespec times[2];
+  ::clock_gettime(CLOCK_REALTIME, &times[0]);
+  times[0].tv_sec -= 120;
+  times[1] = times[0];
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW), 0) << path;
+}
+
+// Whether a lock could be taken on the directory `path` now, as a sweep
+// takes one.
+bool Unheld(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  return fd.valid() && ::flock(fd.get(), LOCK_EX | LOCK_NB) == 0;
+}
+
+// A run directory as a killed run leaves it: made, written to, let go.
+std::string LeftBehind(const std::string& root) {
+  Result<RunDirectory> made = MakeRunDirectory(root);
+  EXPECT_TRUE(made.ok());
+  if (!made.ok()) return "";
+  fs::create_directories(made->path + "/home/.cache/deep");
+  std::ofstream(made->path + "/home/.cache/deep/state") << "kept by the server";
+  std::string path = made->path;
+  made->hold.reset();
+  MakeOld(path);
+  return path;
+}
+
+TEST(RunDirectoryTest, IsPrivateAndHeldWhileItsRunLasts) {
+  TemporaryDirectory root;
+  Result<RunDirectory> made = MakeRunDirectory(root.path());
+  ASSERT_TRUE(made.ok()) << made.error().message();
+  EXPECT_EQ(fs::path(made->path).parent_path(), fs::canonical(root.path()));
+  struct stat status;
+  ASSERT_EQ(::stat(made->path.c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 0777, 0700u);
+  EXPECT_FALSE(Unheld(made->path));
+  made->hold.reset();
+  EXPECT_TRUE(Unheld(made->path));
+}
+
+TEST(RunDirectoryTest, ASweepRemovesWhatAKilledRunLeftAndNothingElse) {
+  TemporaryDirectory root;
+  TemporaryDirectory outside;
+  std::ofstream(outside.Join("precious")) << "the user's";
+  const std::string left = LeftBehind(root.path());
+  ASSERT_FALSE(left.empty());
+  // A link the server planted in its directory is removed, not followed.
+  fs::create_symlink(outside.path(), left + "/home/link");
+
+  Result<RunDirectory> live = MakeRunDirectory(root.path());
+  ASSERT_TRUE(live.ok());
+  MakeOld(live->path);
+  Result<RunDirectory> young = MakeRunDirectory(root.path());
+  ASSERT_TRUE(young.ok());
+  const std::string young_path = young->path;
+  young->hold.reset();
+  // Not a run directory's name, or not a directory: left alone.
+  fs::create_directories(root.Join("bravebot-mcp-notes-of-mine"));
+  MakeOld(root.Join("bravebot-mcp-notes-of-mine"));
+  fs::create_symlink(outside.path(), root.Join("bravebot-mcp-AbCdEf"));
+  MakeOld(root.Join("bravebot-mcp-AbCdEf"));
+
+  SweepRunDirectories(root.path());
+
+  EXPECT_FALSE(fs::exists(fs::symlink_status(left))) << left;
+  EXPECT_TRUE(fs::exists(live->path)) << "a held one stays";
+  EXPECT_TRUE(fs::exists(young_path)) << "one changed in the last minute stays";
+  EXPECT_TRUE(fs::exists(root.Join("bravebot-mcp-notes-of-mine")));
+  EXPECT_TRUE(fs::is_symlink(root.Join("bravebot-mcp-AbCdEf")));
+  EXPECT_TRUE(fs::exists(outside.Join("precious")));
+}
+
+TEST(RunDirectoryTest, ASweepLeavesAnotherUsersAlone) {
+  if (::geteuid() != 0) {
+    GTEST_SKIP() << "only root can make a directory of another user's to sweep past";
+  }
+  TemporaryDirectory root;
+  const std::string left = LeftBehind(root.path());
+  ASSERT_FALSE(left.empty());
+  ASSERT_EQ(::chown(left.c_str(), 65534, 65534), 0);
+  MakeOld(left);
+  SweepRunDirectories(root.path());
+  EXPECT_TRUE(fs::exists(left + "/home/.cache/deep/state"));
+  ASSERT_EQ(::chown(left.c_str(), 0, 0), 0);  // for the temporary directory's removal
+}
+
+TEST(RunDirectoryTest, TwoSweepsAtOnceRemoveEachLeftOneOnce) {
+  TemporaryDirectory root;
+  std::vector<std::string> left;
+  for (int i = 0; i < 20; ++i) left.push_back(LeftBehind(root.path()));
+  std::thread other([&] { SweepRunDirectories(root.path()); });
+  SweepRunDirectories(root.path());
+  other.join();
+  for (const std::string& path : left) EXPECT_FALSE(fs::exists(fs::symlink_status(path))) << path;
+}
+
+}  // namespace
+}  // namespace bravebot
