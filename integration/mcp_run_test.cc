@@ -130,7 +130,8 @@ TEST_F(McpRunTest, ItsRunDirectoryIsRemovedAndNothingIsLeftRunning) {
 // A run killed by SIGKILL leaves its directory: the next run removes it
 // once nothing holds it and it is a minute old.
 TEST_F(McpRunTest, ARunDirectoryLeftByAKilledRunGoesWithTheNext) {
-  std::string left = (std::filesystem::temp_directory_path() / "bravebot-mcp-XXXXXX").string();
+  // Where mcp-run makes them, whatever TMPDIR says.
+  std::string left = "/tmp/bravebot-mcp-XXXXXX";
   ASSERT_NE(::mkdtemp(left.data()), nullptr);
   std::filesystem::create_directories(left + "/home");
   std::ofstream(left + "/home/kept") << "what the server wrote";
