@@ -18,7 +18,7 @@ namespace bravebot {
 namespace {
 
 // Named, not made: a run's temporary directory exists only while it runs.
-constexpr char kRunDirectoryShown[] = "/tmp/bravebot-mcp-XXXXXX";
+constexpr char kRunDirectoryShown[] = "/tmp/bravebot-run-XXXXXX";
 
 Result<Declaration> FindDeclaration(const std::string& alias, const CommandContext& context,
                                     std::optional<ProfileDirectory>& profile) {

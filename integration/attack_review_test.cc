@@ -272,7 +272,7 @@ TEST_F(AttackReviewTest, ItsTemporaryDirectoryIsRemovedHoweverDeepItsTree) {
     CommandOutput run = RunCommand(argv, environment, scenario_);
     ASSERT_EQ(run.status, 0) << LayersName(layers) << run.out << run.err;
     const std::string temporary = run.out.substr(0, run.out.find('\n'));
-    ASSERT_THAT(temporary, HasSubstr("/bravebot-mcp-"));
+    ASSERT_THAT(temporary, HasSubstr("/bravebot-run-"));
     const bool left = std::filesystem::exists(temporary);
     EXPECT_FALSE(left) << temporary << " was left behind under " << LayersName(layers);
     if (left) std::filesystem::remove_all(temporary);

@@ -131,7 +131,7 @@ TEST_F(McpRunTest, ItsRunDirectoryIsRemovedAndNothingIsLeftRunning) {
 // once nothing holds it and it is a minute old.
 TEST_F(McpRunTest, ARunDirectoryLeftByAKilledRunGoesWithTheNext) {
   // Where mcp-run makes them, whatever TMPDIR says.
-  std::string left = "/tmp/bravebot-mcp-XXXXXX";
+  std::string left = "/tmp/bravebot-run-XXXXXX";
   ASSERT_NE(::mkdtemp(left.data()), nullptr);
   std::filesystem::create_directories(left + "/home");
   std::ofstream(left + "/home/kept") << "what the server wrote";

@@ -8,6 +8,7 @@
 
 #include <climits>
 #include <cstdlib>
+#include <ctime>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -18,7 +19,10 @@
 namespace bravebot {
 namespace {
 
-constexpr char kRunDirectoryPrefix[] = "bravebot-mcp-";
+// Not bravebot-mcp-, the name of those made before runs held theirs: a
+// sweep would take a live one of a run started before an upgrade.
+constexpr char kRunDirectoryPrefix[] = "bravebot-run-";
+using Clock = std::chrono::steady_clock;
 constexpr int kOpenDirectory = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 // Makes `name` in `parent_fd` if missing and opens it without following a
@@ -49,25 +53,29 @@ Result<UniqueFd> OpenPrivateDirectory(int parent_fd, const std::string& name,
   return fd;
 }
 
-// Removes every entry of the directory `fd` but directories, and names one
-// directory left in it, if any.
-std::optional<std::string> EmptyAllButOneSubdirectory(int fd) {
+// Removes every entry of the directory `fd` but directories, and names the
+// directories left in it. Stops at `deadline`, naming none.
+std::vector<std::string> EmptyAllButSubdirectories(int fd, Clock::time_point deadline) {
+  std::vector<std::string> subdirectories;
   int listing = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   DIR* directory = listing < 0 ? nullptr : ::fdopendir(listing);
   if (directory == nullptr) {
     if (listing >= 0) ::close(listing);
-    return std::nullopt;
+    return subdirectories;
   }
   ::rewinddir(directory);
-  std::optional<std::string> subdirectory;
   while (struct dirent* entry = ::readdir(directory)) {
+    if (Clock::now() > deadline) {
+      subdirectories.clear();
+      break;
+    }
     const std::string name = entry->d_name;
     if (name == "." || name == "..") continue;
     if (::unlinkat(fd, name.c_str(), 0) == 0) continue;
-    if (errno == EISDIR || errno == EPERM) subdirectory = name;
+    if (errno == EISDIR || errno == EPERM) subdirectories.push_back(name);
   }
   ::closedir(directory);
-  return subdirectory;
+  return subdirectories;
 }
 
 }  // namespace
@@ -106,7 +114,9 @@ Result<RunDirectory> MakeRunDirectory(const std::string& system_temporary_root) 
   return made;
 }
 
-void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::seconds min_age) {
+void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::seconds min_age,
+                         std::chrono::milliseconds budget) {
+  const Clock::time_point deadline = Clock::now() + budget;
   UniqueFd root(::open(system_temporary_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   int listing = root.valid() ? ::fcntl(root.get(), F_DUPFD_CLOEXEC, 0) : -1;
   DIR* directory = listing < 0 ? nullptr : ::fdopendir(listing);
@@ -114,7 +124,7 @@ void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::
     if (listing >= 0) ::close(listing);
     return;
   }
-  const auto now = std::chrono::system_clock::now();
+  const std::time_t now = std::time(nullptr);
   std::vector<std::string> left;
   while (struct dirent* entry = ::readdir(directory)) {
     const std::string_view name = entry->d_name;
@@ -124,15 +134,22 @@ void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::
     }
     struct stat status;
     if (::fstatat(root.get(), entry->d_name, &status, AT_SYMLINK_NOFOLLOW) != 0 ||
-        !S_ISDIR(status.st_mode) || status.st_uid != ::geteuid() ||
-        now - std::chrono::system_clock::from_time_t(status.st_mtime) < min_age) {
+        !S_ISDIR(status.st_mode) || status.st_uid != ::geteuid()) {
       continue;
     }
+    // Changed in the last minute: perhaps made a moment ago and about to be
+    // held. A time in the future is one a server set, not a young one.
+    if (status.st_mtime <= now + 1 && now - status.st_mtime < min_age.count()) continue;
     left.emplace_back(name);
   }
   ::closedir(directory);
   for (const std::string& name : left) {
     UniqueFd held(::openat(root.get(), name.c_str(), kOpenDirectory));
+    if (!held.valid() && errno == EACCES) {
+      // Its server took its own rights on it away; it is this user's (above).
+      ::fchmodat(root.get(), name.c_str(), 0700, 0);
+      held.reset(::openat(root.get(), name.c_str(), kOpenDirectory));
+    }
     // A live run holds its own; a lock taken here is held until it is gone,
     // so that two sweeps never remove one together.
     struct stat status;
@@ -140,40 +157,50 @@ void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::
         ::flock(held.get(), LOCK_EX | LOCK_NB) != 0) {
       continue;
     }
-    RemoveRunDirectory(JoinPath(system_temporary_root, name));
+    // What is not removed by the deadline is left for the next sweep.
+    if (!RemoveRunDirectory(JoinPath(system_temporary_root, name), deadline)) return;
   }
 }
 
-void RemoveRunDirectory(const std::string& path) {
+bool RemoveRunDirectory(const std::string& path, Clock::time_point deadline) {
   // Depth first, holding one descriptor at a time, so that a tree deeper than
   // the descriptors this process may open (a server's to make) goes too; the
   // way down is kept by name, and the way up is "..", which nothing changes
-  // once the server has stopped. Nothing is followed through a link, and a
-  // directory the server made unreadable is made readable first.
+  // once the server has stopped. Each directory is listed once, so that one
+  // of many subdirectories takes as long as their number, not its square.
+  // Nothing is followed through a link, and a directory the server made
+  // unreadable is made readable first.
   ::chmod(path.c_str(), 0700);
   UniqueFd current(::open(path.c_str(), kOpenDirectory));
-  if (!current.valid()) return;
+  if (!current.valid()) return false;
   std::vector<std::string> way_down;
-  for (;;) {
-    std::optional<std::string> subdirectory = EmptyAllButOneSubdirectory(current.get());
-    if (subdirectory) {
-      ::fchmodat(current.get(), subdirectory->c_str(), 0700, 0);
-      UniqueFd below(::openat(current.get(), subdirectory->c_str(), kOpenDirectory));
-      if (!below.valid()) return;
-      way_down.push_back(*subdirectory);
+  // For the directory at each depth, its subdirectories not yet removed.
+  std::vector<std::vector<std::string>> left = {EmptyAllButSubdirectories(current.get(), deadline)};
+  while (Clock::now() <= deadline) {
+    if (!left.back().empty()) {
+      const std::string name = std::move(left.back().back());
+      left.back().pop_back();
+      ::fchmodat(current.get(), name.c_str(), 0700, 0);
+      UniqueFd below(::openat(current.get(), name.c_str(), kOpenDirectory));
+      // One that cannot be opened is left, with the directories above it.
+      if (!below.valid()) continue;
+      way_down.push_back(name);
       current = std::move(below);
+      left.push_back(EmptyAllButSubdirectories(current.get(), deadline));
       continue;
     }
-    if (way_down.empty()) break;
+    left.pop_back();
+    if (way_down.empty()) {
+      current.reset();
+      return ::rmdir(path.c_str()) == 0;
+    }
     UniqueFd above(::openat(current.get(), "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!above.valid()) return;
-    // One that cannot go would be found again and again: give up on it.
-    if (::unlinkat(above.get(), way_down.back().c_str(), AT_REMOVEDIR) != 0) return;
+    if (!above.valid()) return false;
+    ::unlinkat(above.get(), way_down.back().c_str(), AT_REMOVEDIR);
     way_down.pop_back();
     current = std::move(above);
   }
-  current.reset();
-  ::rmdir(path.c_str());
+  return false;
 }
 
 }  // namespace bravebot

@@ -17,12 +17,12 @@ using ::testing::HasSubstr;
 Reach NpxServer() {
   Reach reach;
   reach.home = "/Users/u/.bravebot/mcp-home/0f3c";
-  reach.temporary_directory = "/tmp/bravebot-mcp-Ab12Cd";
+  reach.temporary_directory = "/tmp/bravebot-run-Ab12Cd";
   reach.working_directory = reach.temporary_directory;
   reach.paths = {
       {"/Users/u/.bravebot/mcp-home/0f3c", PathAccess::kReadWriteExecute, false,
        "its private home"},
-      {"/tmp/bravebot-mcp-Ab12Cd", PathAccess::kReadWriteExecute, false,
+      {"/tmp/bravebot-run-Ab12Cd", PathAccess::kReadWriteExecute, false,
        "its temporary directory, where it runs"},
       {"/usr", PathAccess::kReadExecute, false, "system programs and libraries"},
       {"/etc/ssl", PathAccess::kRead, false, "system configuration"},
@@ -41,7 +41,7 @@ Reach NpxServer() {
 Reach ServerWithOddPaths() {
   Reach reach;
   reach.home = "/Users/u/.bravebot/mcp-home/9a1e";
-  reach.temporary_directory = "/var/folders/xy/T/bravebot-mcp-Zz99Yy";
+  reach.temporary_directory = "/var/folders/xy/T/bravebot-run-Zz99Yy";
   reach.working_directory = "/Users/u/Work \"notes\"";
   reach.paths = {
       {reach.home, PathAccess::kReadWriteExecute, false, "its private home"},

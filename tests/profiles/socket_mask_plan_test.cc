@@ -13,7 +13,7 @@ Reach SampleReach() {
   Reach reach;
   reach.paths = {
       {"/home/u/.bravebot/mcp-home/abc", PathAccess::kReadWriteExecute, false, "its private home"},
-      {"/tmp/bravebot-mcp-x", PathAccess::kReadWriteExecute, false, "its temporary directory"},
+      {"/tmp/bravebot-run-x", PathAccess::kReadWriteExecute, false, "its temporary directory"},
       {"/usr", PathAccess::kReadExecute, false, "system programs and libraries"},
       {"/home/u/.nvm/versions/node/v20/bin/node", PathAccess::kReadExecute, true, "program"},
       {"/home/u/.nvm/versions/node/v20", PathAccess::kReadExecute, false, "installation"},
@@ -41,7 +41,7 @@ TEST(SocketMaskPlanTest, EachPlaceIsHiddenWithTheReachsPathsBeneathItBoundBack) 
   EXPECT_THAT(PathsOf(plan.hidden[1]),
               ElementsAre("/home/u/.bravebot/mcp-home/abc", "/home/u/.nvm/versions/node/v20",
                           "/home/u/notes.txt (file)"));
-  EXPECT_THAT(PathsOf(plan.hidden[3]), ElementsAre("/tmp/bravebot-mcp-x"));
+  EXPECT_THAT(PathsOf(plan.hidden[3]), ElementsAre("/tmp/bravebot-run-x"));
   EXPECT_THAT(plan.left_open, IsEmpty());
 }
 

@@ -81,19 +81,43 @@ TEST(RunDirectoryTest, ASweepRemovesWhatAKilledRunLeftAndNothingElse) {
   const std::string young_path = young->path;
   young->hold.reset();
   // Not a run directory's name, or not a directory: left alone.
-  fs::create_directories(root.Join("bravebot-mcp-notes-of-mine"));
-  MakeOld(root.Join("bravebot-mcp-notes-of-mine"));
-  fs::create_symlink(outside.path(), root.Join("bravebot-mcp-AbCdEf"));
-  MakeOld(root.Join("bravebot-mcp-AbCdEf"));
+  fs::create_directories(root.Join("bravebot-run-notes-of-mine"));
+  MakeOld(root.Join("bravebot-run-notes-of-mine"));
+  fs::create_symlink(outside.path(), root.Join("bravebot-run-AbCdEf"));
+  MakeOld(root.Join("bravebot-run-AbCdEf"));
+  // Named as a run made before runs held their directory named it: perhaps
+  // one still running, started before an upgrade.
+  fs::create_directories(root.Join("bravebot-mcp-GhIjKl"));
+  MakeOld(root.Join("bravebot-mcp-GhIjKl"));
 
   SweepRunDirectories(root.path());
 
   EXPECT_FALSE(fs::exists(fs::symlink_status(left))) << left;
   EXPECT_TRUE(fs::exists(live->path)) << "a held one stays";
   EXPECT_TRUE(fs::exists(young_path)) << "one changed in the last minute stays";
-  EXPECT_TRUE(fs::exists(root.Join("bravebot-mcp-notes-of-mine")));
-  EXPECT_TRUE(fs::is_symlink(root.Join("bravebot-mcp-AbCdEf")));
+  EXPECT_TRUE(fs::exists(root.Join("bravebot-run-notes-of-mine")));
+  EXPECT_TRUE(fs::is_symlink(root.Join("bravebot-run-AbCdEf")));
+  EXPECT_TRUE(fs::exists(root.Join("bravebot-mcp-GhIjKl")));
   EXPECT_TRUE(fs::exists(outside.Join("precious")));
+}
+
+TEST(RunDirectoryTest, ASweepRemovesOneItsServerDatedAheadOrClosedToItsUser) {
+  TemporaryDirectory root;
+  const std::string ahead = LeftBehind(root.path());
+  const std::string closed = LeftBehind(root.path());
+  ASSERT_FALSE(ahead.empty());
+  ASSERT_FALSE(closed.empty());
+  // A server may set its own directory's times and rights before it dies.
+  struct timespec times[2];
+  ::clock_gettime(CLOCK_REALTIME, &times[0]);
+  times[0].tv_sec += 365 * 24 * 3600;
+  times[1] = times[0];
+  ASSERT_EQ(::utimensat(AT_FDCWD, ahead.c_str(), times, 0), 0);
+  ASSERT_EQ(::chmod(closed.c_str(), 0), 0);
+  MakeOld(closed);
+  SweepRunDirectories(root.path());
+  EXPECT_FALSE(fs::exists(fs::symlink_status(ahead))) << ahead;
+  EXPECT_FALSE(fs::exists(fs::symlink_status(closed))) << closed;
 }
 
 TEST(RunDirectoryTest, ASweepLeavesAnotherUsersAlone) {
@@ -110,7 +134,9 @@ TEST(RunDirectoryTest, ASweepLeavesAnotherUsersAlone) {
   ASSERT_EQ(::chown(left.c_str(), 0, 0), 0);  // for the temporary directory's removal
 }
 
-TEST(RunDirectoryTest, TwoSweepsAtOnceRemoveEachLeftOneOnce) {
+// Two sweeps at once, as two starts make them: neither stops at what the
+// other removed under it.
+TEST(RunDirectoryTest, TwoSweepsAtOnceRemoveEveryLeftOne) {
   TemporaryDirectory root;
   std::vector<std::string> left;
   for (int i = 0; i < 20; ++i) left.push_back(LeftBehind(root.path()));
@@ -118,6 +144,31 @@ TEST(RunDirectoryTest, TwoSweepsAtOnceRemoveEachLeftOneOnce) {
   SweepRunDirectories(root.path());
   other.join();
   for (const std::string& path : left) EXPECT_FALSE(fs::exists(fs::symlink_status(path))) << path;
+}
+
+// A server may leave a tree as wide and deep as it likes: it is removed
+// whole, and a sweep out of time leaves the rest for the next.
+TEST(RunDirectoryTest, AWideAndDeepTreeGoesAcrossSweepsOutOfTime) {
+  TemporaryDirectory root;
+  const std::string left = LeftBehind(root.path());
+  ASSERT_FALSE(left.empty());
+  for (int i = 0; i < 2000; ++i) fs::create_directory(left + "/wide" + std::to_string(i));
+  std::string deep = left + "/deep";
+  for (int i = 0; i < 100; ++i) {
+    fs::create_directory(deep);
+    std::ofstream(deep + "/file") << i;
+    deep += "/d";
+  }
+  MakeOld(left);
+  const auto past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  EXPECT_FALSE(RemoveRunDirectory(left, past));
+  SweepRunDirectories(root.path(), std::chrono::seconds(60), std::chrono::milliseconds(0));
+  EXPECT_TRUE(fs::exists(left));
+  // Whatever a sweep removed changed it; the next takes it once it is a
+  // minute old again.
+  MakeOld(left);
+  SweepRunDirectories(root.path(), std::chrono::seconds(60), std::chrono::seconds(60));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(left))) << left;
 }
 
 }  // namespace
