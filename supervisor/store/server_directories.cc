@@ -157,8 +157,12 @@ void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::
         ::flock(held.get(), LOCK_EX | LOCK_NB) != 0) {
       continue;
     }
-    // What is not removed by the deadline is left for the next sweep.
-    if (!RemoveRunDirectory(JoinPath(system_temporary_root, name), deadline)) return;
+    // What is not removed by the deadline is left for the next sweep; one
+    // that cannot go (a file made immutable) holds up none of the others.
+    if (!RemoveRunDirectory(JoinPath(system_temporary_root, name), deadline) &&
+        Clock::now() > deadline) {
+      return;
+    }
   }
 }
 

@@ -2,11 +2,14 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/fs.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -132,6 +135,34 @@ TEST(RunDirectoryTest, ASweepLeavesAnotherUsersAlone) {
   SweepRunDirectories(root.path());
   EXPECT_TRUE(fs::exists(left + "/home/.cache/deep/state"));
   ASSERT_EQ(::chown(left.c_str(), 0, 0), 0);  // for the temporary directory's removal
+}
+
+// Sets or clears the immutable flag of the file `fd`; false where the
+// filesystem has none.
+bool SetImmutable(int fd, bool immutable) {
+  int flags = 0;
+  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) return false;
+  flags = immutable ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+  return ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+}
+
+TEST(RunDirectoryTest, OneThatCannotGoHoldsUpNoOther) {
+  if (::geteuid() != 0) GTEST_SKIP() << "only root can make a file immutable";
+  TemporaryDirectory root;
+  const std::string stuck = LeftBehind(root.path());
+  // Many others, so that the stuck one is listed before most of them.
+  std::vector<std::string> others;
+  for (int i = 0; i < 20; ++i) others.push_back(LeftBehind(root.path()));
+  const std::string pinned = stuck + "/home/.cache/deep/state";
+  UniqueFd file(::open(pinned.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!file.valid() || !SetImmutable(file.get(), true)) {
+    GTEST_SKIP() << "this filesystem makes no file immutable: " << std::strerror(errno);
+  }
+  MakeOld(stuck);
+  SweepRunDirectories(root.path());
+  EXPECT_TRUE(fs::exists(pinned));
+  SetImmutable(file.get(), false);
+  for (const std::string& path : others) EXPECT_FALSE(fs::exists(fs::symlink_status(path))) << path;
 }
 
 // Two sweeps at once, as two starts make them: neither stops at what the
