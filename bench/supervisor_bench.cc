@@ -161,10 +161,6 @@ class Child {
   std::map<int, bool> results_;
 };
 
-std::string Request(int id, const std::string& method, const Json& params) {
-  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
-}
-
 // A request's line built once, each call's id put in front, so that the
 // client's own work stays small (see Child::ResultCame).
 class RequestLine {
@@ -176,6 +172,10 @@ class RequestLine {
  private:
   std::string rest_;  // the line without its '{'
 };
+
+std::string Request(int id, const std::string& method, const Json& params) {
+  return RequestLine(method, params).For(id);
+}
 
 // The processor time `pid` has used so far, in microseconds, as /proc
 // counts it (in ticks of 10 ms: read over a whole benchmark, not a call).
@@ -239,9 +239,9 @@ std::unique_ptr<Child> OpenSession(const Setting& setting) {
   return supervisor;
 }
 
-// `in_flight` calls written with `line`, then their answers read; `id`
-// moves past theirs. `pid` is the process whose processor time a call
-// is reported in, as the counter `cpu_name`.
+// Each iteration writes `in_flight` calls with `line`, then reads their
+// answers. `pid` is the process whose processor time a call is reported
+// in, as the counter `cpu_name`.
 void Calls(benchmark::State& state, Child& channel, const RequestLine& line, int in_flight,
            pid_t pid, const std::string& cpu_name) {
   int id = 3;
