@@ -220,7 +220,7 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   ServerStartOptions options = StartOptionsFor(context, *profile);
   // What a run killed by SIGKILL left (its directory, an incognito home)
   // goes with the next.
-  SweepRunDirectories(options.system_temporary_root);
+  SweepRunDirectoriesInBackground(options.system_temporary_root);
   if (!arguments->bridge) {
     std::vector<nlohmann::ordered_json> tools;
     Outcome outcome =

@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   bravebot::InitProgramFd();
   // What a supervisor killed by SIGKILL left (its servers' run
   // directories, incognito homes in them) goes with the next.
-  bravebot::SweepRunDirectories(bravebot::kSystemTemporaryRoot);
+  bravebot::SweepRunDirectoriesInBackground(bravebot::kSystemTemporaryRoot);
   // A server or a session that closes its end must not end it by SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
   char cwd[PATH_MAX];

@@ -2,6 +2,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <ctime>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "base/unique_fd.h"
@@ -22,7 +25,6 @@ namespace {
 // Not bravebot-mcp-, the name of those made before runs held theirs: a
 // sweep would take a live one of a run started before an upgrade.
 constexpr char kRunDirectoryPrefix[] = "bravebot-run-";
-using Clock = std::chrono::steady_clock;
 constexpr int kOpenDirectory = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 // Makes `name` in `parent_fd` if missing and opens it without following a
@@ -53,29 +55,49 @@ Result<UniqueFd> OpenPrivateDirectory(int parent_fd, const std::string& name,
   return fd;
 }
 
-// Removes every entry of the directory `fd` but directories, and names the
-// directories left in it. Stops at `deadline`, naming none.
-std::vector<std::string> EmptyAllButSubdirectories(int fd, Clock::time_point deadline) {
+// At most this many names of subdirectories are kept for one directory at
+// a time, so that a directory of millions costs little memory: it is listed
+// again once those are gone.
+constexpr std::size_t kNamesAtOnce = 4096;
+
+// The subdirectories of one directory on the way down not yet removed, and
+// whether it holds more than were named.
+struct Level {
   std::vector<std::string> subdirectories;
+  bool more = false;
+  dev_t device = 0;
+  ino_t inode = 0;
+};
+
+// Removes every entry of the directory `fd` but directories, and names the
+// directories left in it, kNamesAtOnce at most.
+Level EmptyAllButSubdirectories(int fd) {
+  Level level;
+  struct stat status;
+  if (::fstat(fd, &status) == 0) {
+    level.device = status.st_dev;
+    level.inode = status.st_ino;
+  }
   int listing = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   DIR* directory = listing < 0 ? nullptr : ::fdopendir(listing);
   if (directory == nullptr) {
     if (listing >= 0) ::close(listing);
-    return subdirectories;
+    return level;
   }
   ::rewinddir(directory);
   while (struct dirent* entry = ::readdir(directory)) {
-    if (Clock::now() > deadline) {
-      subdirectories.clear();
-      break;
-    }
     const std::string name = entry->d_name;
     if (name == "." || name == "..") continue;
     if (::unlinkat(fd, name.c_str(), 0) == 0) continue;
-    if (errno == EISDIR || errno == EPERM) subdirectories.push_back(name);
+    if (errno != EISDIR && errno != EPERM) continue;
+    if (level.subdirectories.size() < kNamesAtOnce) {
+      level.subdirectories.push_back(name);
+    } else {
+      level.more = true;
+    }
   }
   ::closedir(directory);
-  return subdirectories;
+  return level;
 }
 
 }  // namespace
@@ -114,9 +136,7 @@ Result<RunDirectory> MakeRunDirectory(const std::string& system_temporary_root) 
   return made;
 }
 
-void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::seconds min_age,
-                         std::chrono::milliseconds budget) {
-  const Clock::time_point deadline = Clock::now() + budget;
+void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::seconds min_age) {
   UniqueFd root(::open(system_temporary_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   int listing = root.valid() ? ::fcntl(root.get(), F_DUPFD_CLOEXEC, 0) : -1;
   DIR* directory = listing < 0 ? nullptr : ::fdopendir(listing);
@@ -147,7 +167,7 @@ void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::
     UniqueFd held(::openat(root.get(), name.c_str(), kOpenDirectory));
     if (!held.valid() && errno == EACCES) {
       // Its server took its own rights on it away; it is this user's (above).
-      ::fchmodat(root.get(), name.c_str(), 0700, 0);
+      ::fchmodat(root.get(), name.c_str(), 0700, AT_SYMLINK_NOFOLLOW);
       held.reset(::openat(root.get(), name.c_str(), kOpenDirectory));
     }
     // A live run holds its own; a lock taken here is held until it is gone,
@@ -157,54 +177,67 @@ void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::
         ::flock(held.get(), LOCK_EX | LOCK_NB) != 0) {
       continue;
     }
-    // What is not removed by the deadline is left for the next sweep; one
-    // that cannot go (a file made immutable) holds up none of the others.
-    if (!RemoveRunDirectory(JoinPath(system_temporary_root, name), deadline) &&
-        Clock::now() > deadline) {
-      return;
-    }
+    // One that cannot go (a file made immutable) holds up none of the others.
+    RemoveRunDirectory(JoinPath(system_temporary_root, name));
   }
 }
 
-bool RemoveRunDirectory(const std::string& path, Clock::time_point deadline) {
+void SweepRunDirectoriesInBackground(const std::string& system_temporary_root) {
+  // Off the start: a server can leave what takes minutes to remove (a file
+  // of a million extents, a tree a million wide). The thread takes no
+  // signal, which the process's own thread for them waits for.
+  sigset_t all, before;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &before);
+  std::thread([system_temporary_root] { SweepRunDirectories(system_temporary_root); }).detach();
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+}
+
+bool RemoveRunDirectory(const std::string& path) {
   // Depth first, holding one descriptor at a time, so that a tree deeper than
   // the descriptors this process may open (a server's to make) goes too; the
-  // way down is kept by name, and the way up is "..", which nothing changes
-  // once the server has stopped. Each directory is listed once, so that one
-  // of many subdirectories takes as long as their number, not its square.
-  // Nothing is followed through a link, and a directory the server made
-  // unreadable is made readable first.
-  ::chmod(path.c_str(), 0700);
+  // way down is kept by name, and the way up is "..", checked to be the
+  // directory come down from (a process of the run still alive could have
+  // moved the one below elsewhere meanwhile). Each directory is listed once
+  // per kNamesAtOnce of its subdirectories, so that many take as long as
+  // their number, not its square. Nothing is followed through a link, and a
+  // directory the server made unreadable is made readable first.
+  ::fchmodat(AT_FDCWD, path.c_str(), 0700, AT_SYMLINK_NOFOLLOW);
   UniqueFd current(::open(path.c_str(), kOpenDirectory));
   if (!current.valid()) return false;
   std::vector<std::string> way_down;
-  // For the directory at each depth, its subdirectories not yet removed.
-  std::vector<std::vector<std::string>> left = {EmptyAllButSubdirectories(current.get(), deadline)};
-  while (Clock::now() <= deadline) {
-    if (!left.back().empty()) {
-      const std::string name = std::move(left.back().back());
-      left.back().pop_back();
-      ::fchmodat(current.get(), name.c_str(), 0700, 0);
+  std::vector<Level> levels = {EmptyAllButSubdirectories(current.get())};
+  for (;;) {
+    Level& level = levels.back();
+    if (level.subdirectories.empty() && level.more)
+      level = EmptyAllButSubdirectories(current.get());
+    if (!level.subdirectories.empty()) {
+      const std::string name = std::move(level.subdirectories.back());
+      level.subdirectories.pop_back();
+      ::fchmodat(current.get(), name.c_str(), 0700, AT_SYMLINK_NOFOLLOW);
       UniqueFd below(::openat(current.get(), name.c_str(), kOpenDirectory));
       // One that cannot be opened is left, with the directories above it.
       if (!below.valid()) continue;
       way_down.push_back(name);
       current = std::move(below);
-      left.push_back(EmptyAllButSubdirectories(current.get(), deadline));
+      levels.push_back(EmptyAllButSubdirectories(current.get()));
       continue;
     }
-    left.pop_back();
+    levels.pop_back();
     if (way_down.empty()) {
       current.reset();
       return ::rmdir(path.c_str()) == 0;
     }
     UniqueFd above(::openat(current.get(), "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!above.valid()) return false;
+    struct stat status;
+    if (!above.valid() || ::fstat(above.get(), &status) != 0 ||
+        status.st_dev != levels.back().device || status.st_ino != levels.back().inode) {
+      return false;
+    }
     ::unlinkat(above.get(), way_down.back().c_str(), AT_REMOVEDIR);
     way_down.pop_back();
     current = std::move(above);
   }
-  return false;
 }
 
 }  // namespace bravebot

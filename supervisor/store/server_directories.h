@@ -35,16 +35,16 @@ Result<RunDirectory> MakeRunDirectory(const std::string& system_temporary_root);
 // an incognito server's home is in it). Only this user's, never through a
 // link, and none changed in the last `min_age`, since a directory is made a
 // moment before it is held (a change dated in the future does not count).
-// A sweep takes at most `budget` (whatever a server left, of any size, a
-// start is not held up for long): the rest is left for the next.
 void SweepRunDirectories(const std::string& system_temporary_root,
-                         std::chrono::seconds min_age = std::chrono::seconds(60),
-                         std::chrono::milliseconds budget = std::chrono::milliseconds(200));
+                         std::chrono::seconds min_age = std::chrono::seconds(60));
+// The same on a thread of its own, left to run: what a server left can take
+// minutes to remove, and no start waits for it. A process that ends first
+// leaves the rest to the next sweep.
+void SweepRunDirectoriesInBackground(const std::string& system_temporary_root);
 
 // Removes a run directory and everything in it, never following a link.
-// Stops at `deadline`, leaving the rest. Returns whether it is gone.
-bool RemoveRunDirectory(const std::string& path, std::chrono::steady_clock::time_point deadline =
-                                                     std::chrono::steady_clock::time_point::max());
+// Returns whether it is gone.
+bool RemoveRunDirectory(const std::string& path);
 
 }  // namespace bravebot
 

@@ -178,12 +178,12 @@ TEST(RunDirectoryTest, TwoSweepsAtOnceRemoveEveryLeftOne) {
 }
 
 // A server may leave a tree as wide and deep as it likes: it is removed
-// whole, and a sweep out of time leaves the rest for the next.
-TEST(RunDirectoryTest, AWideAndDeepTreeGoesAcrossSweepsOutOfTime) {
+// whole, a directory of more subdirectories than are named at once too.
+TEST(RunDirectoryTest, AWideAndDeepTreeGoesWhole) {
   TemporaryDirectory root;
   const std::string left = LeftBehind(root.path());
   ASSERT_FALSE(left.empty());
-  for (int i = 0; i < 2000; ++i) fs::create_directory(left + "/wide" + std::to_string(i));
+  for (int i = 0; i < 5000; ++i) fs::create_directory(left + "/wide" + std::to_string(i));
   std::string deep = left + "/deep";
   for (int i = 0; i < 100; ++i) {
     fs::create_directory(deep);
@@ -191,14 +191,18 @@ TEST(RunDirectoryTest, AWideAndDeepTreeGoesAcrossSweepsOutOfTime) {
     deep += "/d";
   }
   MakeOld(left);
-  const auto past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-  EXPECT_FALSE(RemoveRunDirectory(left, past));
-  SweepRunDirectories(root.path(), std::chrono::seconds(60), std::chrono::milliseconds(0));
-  EXPECT_TRUE(fs::exists(left));
-  // Whatever a sweep removed changed it; the next takes it once it is a
-  // minute old again.
-  MakeOld(left);
-  SweepRunDirectories(root.path(), std::chrono::seconds(60), std::chrono::seconds(60));
+  SweepRunDirectories(root.path());
+  EXPECT_FALSE(fs::exists(fs::symlink_status(left))) << left;
+}
+
+TEST(RunDirectoryTest, ASweepInTheBackgroundRemovesWhatWasLeft) {
+  TemporaryDirectory root;
+  const std::string left = LeftBehind(root.path());
+  ASSERT_FALSE(left.empty());
+  SweepRunDirectoriesInBackground(root.path());
+  for (int i = 0; i < 100 && fs::exists(fs::symlink_status(left)); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   EXPECT_FALSE(fs::exists(fs::symlink_status(left))) << left;
 }
 
