@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <linux/fs.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -193,6 +194,33 @@ TEST(RunDirectoryTest, AWideAndDeepTreeGoesWhole) {
   MakeOld(left);
   SweepRunDirectories(root.path());
   EXPECT_FALSE(fs::exists(fs::symlink_status(left))) << left;
+}
+
+// Where there is no PID namespace, a process of a killed run can outlive
+// it and move the directory being emptied up the tree as it is: the climb
+// back stops there, rather than go on above the run directory and remove
+// what is beside it there.
+TEST(RunDirectoryTest, TheClimbBackStopsWhereADirectoryWasMovedAway) {
+  TemporaryDirectory base;
+  const std::string run = base.Join("root/bravebot-run-AAAAAA");
+  fs::create_directories(base.Join("precious/sub"));
+  std::ofstream(base.Join("precious/sub/file")) << "the user's";
+  fs::create_directories(run + "/a/BN/c/d");
+  fs::create_directories(run + "/a/precious");
+  // Enough to empty that the move comes while it is emptied.
+  for (int i = 0; i < 20000; ++i) std::ofstream(run + "/a/BN/c/d/f" + std::to_string(i));
+  UniqueFd watch(::inotify_init1(IN_CLOEXEC));
+  ASSERT_TRUE(watch.valid());
+  ASSERT_GE(::inotify_add_watch(watch.get(), (run + "/a/BN/c/d").c_str(), IN_OPEN), 0);
+  std::thread stray([&] {
+    char event[4096];
+    if (::read(watch.get(), event, sizeof(event)) > 0) {
+      ::rename((run + "/a/BN/c/d").c_str(), (run + "/d").c_str());
+    }
+  });
+  RemoveRunDirectory(run);
+  stray.join();
+  EXPECT_TRUE(fs::exists(base.Join("precious/sub/file")));
 }
 
 TEST(RunDirectoryTest, ASweepInTheBackgroundRemovesWhatWasLeft) {
