@@ -8,7 +8,9 @@
 #include "cli/profile_access.h"
 #include "cli/server_question.h"
 #include "confine/digest.h"
+#include "confine/paths.h"
 #include "supervisor/policy/new_declaration.h"
+#include "supervisor/policy/settings_writers.h"
 #include "supervisor/store/approval_store.h"
 #include "supervisor/store/declaration_changes.h"
 #include "supervisor/store/declaration_store.h"
@@ -119,6 +121,26 @@ int SayWhatIsLeftToDo(CommandContext& context, const ProfileDirectory& profile,
   return kExitOk;
 }
 
+// A --dir that holds a checkout's .bravebot: the settings files there are
+// read for what narrows alone from now on (supervisor/policy/settings_writers.h).
+void SayWhichSettingsItMayWrite(CommandContext& context, const Declaration& declaration) {
+  if (declaration.directory.empty()) return;
+  const SettingsDirectoriesFound found = CheckoutSettingsDirectoriesIn(declaration.directory);
+  for (const std::string& settings : found.directories) {
+    context.out << "note: " << declaration.alias << " may write " << settings
+                << ", so a session in " << ParentPath(settings)
+                << " reads the settings files there for their deny and ask rules alone: the "
+                   "servers they request and their allow rules count for nothing while a server "
+                   "may write them\n";
+  }
+  if (found.search_cut_short) {
+    context.out << "note: " << declaration.directory << " was searched for checkouts' .bravebot "
+                << "to its first " << kSettingsSearchEntries << " entries only; one deeper in it "
+                << "is read the same way\n";
+  }
+  if (!found.directories.empty() || found.search_cut_short) context.out << "\n";
+}
+
 int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   Result<AddArguments> arguments = ParseAddArguments(words);
   if (!arguments) return Report(context, "add", arguments.error());
@@ -156,6 +178,7 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   }
 
   context.out << "declared " << declaration->alias << " in " << store.path() << "\n\n";
+  SayWhichSettingsItMayWrite(context, *declaration);
   if (!context.at_terminal) {
     context.out << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).Short())
                 << "\n";

@@ -80,8 +80,10 @@ extern const CommandSpec kAddCommand, kApproveCommand, kDisableCommand, kDoctorC
 
 // list, its refusals starting "bravebot-mcp COMMAND:": doctor prints list's
 // rows, and what went wrong in them is doctor's to say.
+// `server_writable_settings`, where given, is set to the number of the
+// checkout's settings files a server may write (which doctor fails on).
 int RunListReportingAs(const std::string& command, const SimpleOptions& options,
-                       CommandContext& context);
+                       CommandContext& context, size_t* server_writable_settings = nullptr);
 
 // Runs `bravebot-mcp WORDS...` (the words after the program's name).
 int RunBravebotMcp(const std::vector<std::string>& words, CommandContext& context);

@@ -65,8 +65,8 @@ SimpleCommandSpec DoctorOptions() {
   return {
       "doctor",
       "Prints list's rows, names every key of a settings file that tries to declare an MCP server "
-      "(which only mcp.json may), and what the administrator file pins; fails where list fails "
-      "or a key is ignored.",
+      "(which only mcp.json may), and what the administrator file pins; fails where list fails, "
+      "a key is ignored, or a server may write a settings file here.",
       /*takes_alias=*/false,
       /*takes_json=*/true,
       {}};
@@ -91,7 +91,8 @@ int RunDoctor(const SimpleOptions& options, CommandContext& context) {
       context.in, rows, context.err, context.getenv, context.cwd, context.at_terminal, context.fs};
   SimpleOptions list_options;
   list_options.json = options.json;
-  int status = RunListReportingAs("doctor", list_options, list_context);
+  size_t server_writable_settings = 0;
+  int status = RunListReportingAs("doctor", list_options, list_context, &server_writable_settings);
 
   if (options.json) {
     nlohmann::json json = nlohmann::json::parse(rows.str(), nullptr, false);
@@ -106,7 +107,10 @@ int RunDoctor(const SimpleOptions& options, CommandContext& context) {
     for (const std::string& line : pinned) context.out << line << "\n";
   }
   if (!managed) Report(context, "doctor", managed.error());
-  return status != kExitOk || !ignored.empty() || !managed ? kExitFailed : kExitOk;
+  // A settings file a server may write is read in part: fail, so that it is seen.
+  return status != kExitOk || !ignored.empty() || !managed || server_writable_settings > 0
+             ? kExitFailed
+             : kExitOk;
 }
 
 }  // namespace

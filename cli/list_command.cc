@@ -34,10 +34,26 @@ SimpleCommandSpec ListOptions() {
       {}};
 }
 
+// Each settings file here a server may write, and who may.
+nlohmann::json ServerWritableSettingsJson(const SessionPlan& plan) {
+  nlohmann::json files = nlohmann::json::array();
+  for (const ServerWritableSettings& file : plan.server_writable) {
+    nlohmann::json writers = nlohmann::json::array();
+    for (const SettingsWriter& writer : plan.checkout_writers) {
+      writers.push_back(
+          {{"alias", writer.alias.empty() ? nlohmann::json() : nlohmann::json(writer.alias)},
+           {"place", writer.place},
+           {"what", writer.what}});
+    }
+    files.push_back({{"file", file.path}, {"writers", writers}, {"note", file.sentence}});
+  }
+  return files;
+}
+
 }  // namespace
 
 int RunListReportingAs(const std::string& command, const SimpleOptions& options,
-                       CommandContext& context) {
+                       CommandContext& context, size_t* server_writable_settings) {
   Result<std::optional<ProfileDirectory>> profile = OpenProfileToRead(context);
   if (!profile) return Report(context, command, profile.error());
   DeclarationFile file;
@@ -78,10 +94,14 @@ int RunListReportingAs(const std::string& command, const SimpleOptions& options,
   rows.getenv = context.getenv;
   rows.fs = &context.fs;
 
+  if (server_writable_settings != nullptr) {
+    *server_writable_settings = plan->server_writable.size();
+  }
   if (options.json) {
     nlohmann::json json = SessionRowsJson(rows);
     json["file"] = path;
     json["directory"] = context.cwd;
+    json["server_writable_settings"] = ServerWritableSettingsJson(*plan);
     context.out << JsonText(json) << "\n";
   } else if (path.empty()) {
     context.out << "nothing is declared: " << NoProfileDirectoryMessage() << "\n";
@@ -92,6 +112,11 @@ int RunListReportingAs(const std::string& command, const SimpleOptions& options,
     context.out << "declared in " << path << "\n"
                 << "for a session started in " << context.cwd << "\n"
                 << DisplaySessionRows(rows);
+  }
+  if (!options.json) {
+    for (const ServerWritableSettings& file : plan->server_writable) {
+      context.out << "note: " << file.sentence << "\n";
+    }
   }
   for (const Error& unreadable : plan->unreadable) Report(context, command, unreadable);
   if (!plan->unreadable.empty() && file.unusable.empty()) return kExitFailed;

@@ -150,13 +150,36 @@ ManagedDecision AdministratorDecision(const ManagedPolicy& policy, const Declara
   return Decide(policy, declaration, runs.value_or(""));
 }
 
+bool ReadsNarrowingOnly(const SessionPlan& plan, Scope scope) {
+  return scope != Scope::kUser && !plan.checkout_writers.empty();
+}
+
 Result<SessionPlan> PlanSession(const SessionInputs& inputs) {
   SessionPlan plan;
   plan.directory = inputs.directory;
   const SettingsFiles settings(inputs.directory, inputs.profile);
+  plan.checkout_writers = WritersOfCheckoutSettings(
+      inputs.directory,
+      {inputs.declarations, inputs.profile != nullptr ? inputs.profile->resolved_path() : "",
+       kSystemTemporaryRoot});
+  const std::vector<SettingsWriter>& writers = plan.checkout_writers;
   std::map<std::string, PlannedServer> requested;
   for (Scope scope : {Scope::kLocal, Scope::kProject, Scope::kUser}) {
-    Result<McpRequest> request = settings.ReadRequest(scope);
+    // What a server may have written asks for nothing: the file is read once,
+    // to say so where it is there, and its mcp.request is not looked at.
+    Result<McpRequest> request = McpRequest{};
+    if (ReadsNarrowingOnly(plan, scope)) {
+      Result<std::optional<nlohmann::json>> document = settings.ReadDocument(scope);
+      if (!document) {
+        request = document.error();
+      } else if (document->has_value()) {
+        const std::string path = settings.PathOf(scope);
+        plan.server_writable.push_back(
+            {scope, path, DescribeServerWritableSettings(path, writers)});
+      }
+    } else {
+      request = settings.ReadRequest(scope);
+    }
     if (!request) {
       // A .bravebot that is a link refuses both files of the checkout with
       // the one message: said once.

@@ -18,9 +18,11 @@
 #include "confine/declaration.h"
 #include "confine/filesystem.h"
 #include "supervisor/policy/managed_policy.h"
+#include "supervisor/policy/settings_writers.h"
 #include "supervisor/store/approval_file.h"
 #include "supervisor/store/declaration_file.h"
 #include "supervisor/store/profile_directory.h"
+#include "supervisor/store/scope.h"
 #include "supervisor/store/standing_answers.h"
 
 namespace bravebot {
@@ -47,9 +49,22 @@ struct PlannedServer {
   std::string administrator_reason;  // what list shows after "not started: "
 };
 
+// A settings file of the checkout that a declared server may write
+// (supervisor/policy/settings_writers.h): only its deny and ask rules count.
+struct ServerWritableSettings {
+  Scope scope;
+  std::string path;
+  std::string sentence;  // said once as a session opens; shown by list and doctor
+};
+
 struct SessionPlan {
   std::string directory;
   std::vector<PlannedServer> requested;  // by alias
+  // Who may write the checkout's settings files: where anybody may, both are
+  // read for their deny and ask rules alone, there or not as it opened.
+  std::vector<SettingsWriter> checkout_writers;
+  // Those of them that are there, each with the sentence that says so.
+  std::vector<ServerWritableSettings> server_writable;
   // Settings files here that cannot be read: what they ask for is not known,
   // so nothing of theirs is started.
   std::vector<Error> unreadable;
@@ -67,6 +82,9 @@ struct SessionInputs {
 };
 
 Result<SessionPlan> PlanSession(const SessionInputs& inputs);
+
+// Whether `plan` reads `scope`'s file for its deny and ask rules alone.
+bool ReadsNarrowingOnly(const SessionPlan& plan, Scope scope);
 
 // Where a program given by name is found through the PATH it is given (what
 // the question shows as runs); nothing for a path, a service, or not found.

@@ -60,12 +60,17 @@ Result<OpenedSession> OpenSession(const SessionSettings& settings,
       machine.getenv,     machine.fs};
   BRAVEBOT_ASSIGN_OR_RETURN(SessionPlan plan, PlanSession(inputs));
   for (const Error& unreadable : plan.unreadable) opened.notes.push_back(unreadable.message());
+  for (const ServerWritableSettings& file : plan.server_writable) {
+    opened.notes.push_back(file.sentence);
+  }
   // A file that cannot be read is said above; its rules decide nothing.
   SettingsFiles settings_files(settings.directory, opened.profile ? &*opened.profile : nullptr);
   for (Scope scope : {Scope::kLocal, Scope::kProject, Scope::kUser}) {
     Result<std::optional<nlohmann::json>> document = settings_files.ReadDocument(scope);
     if (document && document->has_value()) {
-      opened.rules.AddRulesOf(**document, settings_files.PathOf(scope));
+      opened.rules.AddRulesOf(
+          **document, settings_files.PathOf(scope),
+          ReadsNarrowingOnly(plan, scope) ? RulesRead::kNarrowingOnly : RulesRead::kAll);
     }
   }
   for (const std::string& note : opened.rules.notes()) opened.notes.push_back(note);

@@ -22,9 +22,6 @@
 namespace bravebot {
 namespace {
 
-// Not bravebot-mcp-, the name of those made before runs held theirs: a
-// sweep would take a live one of a run started before an upgrade.
-constexpr char kRunDirectoryPrefix[] = "bravebot-run-";
 constexpr int kOpenDirectory = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 // Makes `name` in `parent_fd` if missing and opens it without following a

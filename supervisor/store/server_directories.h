@@ -19,6 +19,11 @@ namespace bravebot {
 Result<std::string> PrepareServerHome(const ProfileDirectory& profile,
                                       const std::string& digest_hex);
 
+// How every run directory's name starts, under the system's temporary
+// directory. Not bravebot-mcp-, the name of those made before runs held
+// theirs: a sweep would take a live one of a run started before an upgrade.
+inline constexpr char kRunDirectoryPrefix[] = "bravebot-run-";
+
 // A run's temporary directory, held by the run while it lasts: an flock
 // on the directory, which the kernel lets go when the process that made it
 // ends, however it ends. SweepRunDirectories leaves a held one alone.

@@ -43,7 +43,8 @@ Result<std::optional<McpRule>> ParseMcpRule(std::string_view text) {
   return std::optional<McpRule>(std::move(rule));
 }
 
-void McpRules::AddRulesOf(const nlohmann::json& document, const std::string& shown_path) {
+void McpRules::AddRulesOf(const nlohmann::json& document, const std::string& shown_path,
+                          RulesRead read) {
   auto permissions = document.find("permissions");
   if (permissions == document.end()) return;
   if (!permissions->is_object()) {
@@ -55,6 +56,7 @@ void McpRules::AddRulesOf(const nlohmann::json& document, const std::string& sho
   const std::pair<const char*, std::vector<McpRule>*> lists[] = {
       {"deny", &deny_}, {"ask", &ask_}, {"allow", &allow_}};
   for (const auto& [name, rules] : lists) {
+    if (rules == &allow_ && read == RulesRead::kNarrowingOnly) continue;
     auto list = permissions->find(name);
     if (list == permissions->end()) continue;
     if (!list->is_array()) {

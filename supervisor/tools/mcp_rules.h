@@ -39,13 +39,20 @@ Result<std::optional<McpRule>> ParseMcpRule(std::string_view text);
 
 enum class RuleVerdict { kNone, kDeny, kAsk, kAllow };
 
+// Which of a settings file's rules are read: all, or those that narrow.
+enum class RulesRead { kAll, kNarrowingOnly };
+
 class McpRules {
  public:
   // Adds the Mcp rules of one settings file's parsed document. A
   // `permissions` that is not an object, a list that is not a list of
   // strings, or an Mcp rule that cannot be read decides nothing, and adds a
   // note naming the file and where (never quoting it) to `notes()`.
-  void AddRulesOf(const nlohmann::json& document, const std::string& shown_path);
+  //
+  // With RulesRead::kNarrowingOnly, for a file a server may write, only its
+  // deny and ask rules are read: its allow rules are read as nothing.
+  void AddRulesOf(const nlohmann::json& document, const std::string& shown_path,
+                  RulesRead read = RulesRead::kAll);
 
   // Deny over ask over allow, whichever file each came from.
   RuleVerdict Decide(std::string_view server, std::string_view tool) const;

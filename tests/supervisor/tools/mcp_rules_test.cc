@@ -53,6 +53,18 @@ TEST(McpRulesTest, DenyOverAskOverAllowWhicheverFileEachCameFrom) {
   EXPECT_THAT(rules.notes(), IsEmpty());
 }
 
+TEST(McpRulesTest, AFileAServerMayWriteIsReadForWhatNarrowsAlone) {
+  const auto document = nlohmann::json::parse(R"j({"permissions": {
+      "allow": ["Mcp(planter)", "Mcp(other:x)"], "ask": ["Mcp(other)"], "deny": ["Mcp(planter:y)"]}})j");
+  McpRules rules;
+  rules.AddRulesOf(document, "a", RulesRead::kNarrowingOnly);
+  EXPECT_EQ(rules.Decide("planter", "x"), RuleVerdict::kNone);
+  EXPECT_EQ(rules.Decide("planter", "y"), RuleVerdict::kDeny);
+  EXPECT_EQ(rules.Decide("other", "x"), RuleVerdict::kAsk);
+  rules.AddRulesOf(document, "b");
+  EXPECT_EQ(rules.Decide("planter", "x"), RuleVerdict::kAllow);
+}
+
 TEST(McpRulesTest, WhatCannotBeReadDecidesNothingAndIsNamedNotQuoted) {
   McpRules rules = RulesOf(
       R"j({"permissions": {"deny": ["Mcp(sk-live-123", 7, "Mcp(weather)"], "allow": "Mcp(docs)"}})j");
