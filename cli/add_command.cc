@@ -7,6 +7,7 @@
 #include "cli/declaration_view.h"
 #include "cli/profile_access.h"
 #include "cli/server_question.h"
+#include "cli/settings_writers_note.h"
 #include "confine/digest.h"
 #include "confine/paths.h"
 #include "supervisor/policy/new_declaration.h"
@@ -93,6 +94,7 @@ int AskAfterDeclaring(CommandContext& context, const ProfileDirectory& profile,
   if (!done) return Report(context, "add", done.error());
   context.out << (approved_already ? "" : "approved ") << declaration.alias
               << (approved_already ? " is approved already: " : ": ") << path << " asks for it\n";
+  SayIfAServerMayWriteTheRequest(context, profile, scope, declaration.alias);
   SayIfTheAdministratorRefuses(context, declaration);
   return kExitOk;
 }

@@ -8,6 +8,7 @@
 #include "cli/declaration_lookup.h"
 #include "cli/profile_access.h"
 #include "cli/server_question.h"
+#include "cli/settings_writers_note.h"
 #include "cli/simple_options.h"
 #include "confine/digest.h"
 #include "supervisor/store/approval_store.h"
@@ -80,6 +81,7 @@ int RunEnable(const SimpleOptions& options, CommandContext& context) {
     context.out << "approved " << declaration->alias << ": digest " << digest.Short() << "\n";
   }
   context.out << SaidOf(*change, declaration->alias, path) << "\n";
+  SayIfAServerMayWriteTheRequest(context, *profile, scope, declaration->alias);
   SayIfTheAdministratorRefuses(context, *declaration);
   return kExitOk;
 }

@@ -159,5 +159,23 @@ TEST_F(SettingsWritersTest, AddSaysWhatADirectoryHoldingACheckoutsSettingsMeans)
   EXPECT_THAT(elsewhere.out, Not(HasSubstr("note:")));
 }
 
+TEST_F(SettingsWritersTest, EnableSaysARequestAServerMayWriteCountsForNothing) {
+  CommandOutput enabled =
+      RunAtTerminal({OurProgram("bravebot-mcp"), "enable", "planter", "-s", "project"},
+                    Environment(), Checkout(), "y\n");
+  EXPECT_EQ(enabled.status, 0) << enabled.out;
+  EXPECT_THAT(enabled.out, HasSubstr("now asks for planter"));
+  EXPECT_THAT(enabled.out,
+              HasSubstr("but a session here asks for nothing " + Checkout() +
+                        "/.bravebot/settings.json asks for: " + Sentence("settings.json")))
+      << enabled.out;
+  EXPECT_THAT(enabled.out, HasSubstr("bravebot-mcp enable planter -s user asks for it"));
+  CommandOutput user =
+      RunAtTerminal({OurProgram("bravebot-mcp"), "enable", "planter", "-s", "user"}, Environment(),
+                    Checkout(), "");
+  EXPECT_EQ(user.status, 0) << user.out;
+  EXPECT_THAT(user.out, Not(HasSubstr("asks for nothing")));
+}
+
 }  // namespace
 }  // namespace bravebot::testing

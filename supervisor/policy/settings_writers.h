@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "confine/whole_directory.h"
 #include "supervisor/store/declaration_file.h"
 
 namespace bravebot {
@@ -32,7 +33,7 @@ struct SettingsWriter {
 struct ServerWritablePlaces {
   const DeclarationFile* declarations = nullptr;
   std::string profile_resolved_path;  // "" where there is no profile directory
-  std::string system_temporary_root;  // "/tmp"
+  std::string system_temporary_root = kSystemTemporaryRoot;
 };
 
 // Who may write the settings files of the checkout at `checkout_directory`
