@@ -175,12 +175,12 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   Result<ProfileDirectory> profile = OpenProfileToWrite(context);
   if (!profile) return Refuse(context, profile.error());
   DeclarationStore store(*profile);
-  if (auto written = Declare(*profile, *declaration); !written) {
-    return Refuse(context, written.error());
-  }
+  Result<std::optional<Declaration>> replaced = Declare(*profile, *declaration);
+  if (!replaced) return Refuse(context, replaced.error());
 
   context.out << "declared " << declaration->alias << " in " << store.path() << "\n\n";
   SayWhichSettingsItMayWrite(context, *declaration);
+  SayWhatAServerMayHaveLeft(context, *profile, *replaced, *declaration);
   if (!context.at_terminal) {
     context.out << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).Short())
                 << "\n";

@@ -3,6 +3,7 @@
 
 #include "cli/command.h"
 #include "cli/profile_access.h"
+#include "cli/settings_writers_note.h"
 #include "cli/simple_options.h"
 #include "confine/paths.h"
 #include "supervisor/store/declaration_changes.h"
@@ -34,10 +35,10 @@ int RunRemove(const SimpleOptions& options, CommandContext& context) {
                                                   JoinPath(*location, kDeclarationFileName)));
   }
   DeclarationStore store(**profile);
-  if (auto removed = Undeclare(**profile, options.alias); !removed) {
-    return Report(context, "remove", removed.error());
-  }
+  Result<std::optional<Declaration>> removed = Undeclare(**profile, options.alias);
+  if (!removed) return Report(context, "remove", removed.error());
   context.out << "removed " << options.alias << " from " << store.path() << "\n";
+  SayWhatAServerMayHaveLeft(context, **profile, *removed, std::nullopt);
   return kExitOk;
 }
 

@@ -4,9 +4,11 @@
 #ifndef BRAVEBOT_CLI_SETTINGS_WRITERS_NOTE_H_
 #define BRAVEBOT_CLI_SETTINGS_WRITERS_NOTE_H_
 
+#include <optional>
 #include <string>
 
 #include "cli/command.h"
+#include "confine/declaration.h"
 #include "supervisor/store/profile_directory.h"
 #include "supervisor/store/scope.h"
 
@@ -14,6 +16,15 @@ namespace bravebot {
 
 void SayIfAServerMayWriteTheRequest(CommandContext& context, const ProfileDirectory& profile,
                                     Scope scope, const std::string& alias);
+
+// What add (replacing a declaration) and remove say where the --dir of
+// `before` held a checkout's .bravebot that no declared server may write
+// now: its settings files are read whole again, whatever a server wrote in
+// them meanwhile. `after` is what declares the alias now (nothing once it
+// is removed).
+void SayWhatAServerMayHaveLeft(CommandContext& context, const ProfileDirectory& profile,
+                               const std::optional<Declaration>& before,
+                               const std::optional<Declaration>& after);
 
 }  // namespace bravebot
 

@@ -6,6 +6,7 @@
 // bravebot-mcp session at a terminal, and through list and doctor.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <string>
@@ -135,6 +136,53 @@ TEST_F(SettingsWritersTest, ListShowsItAndDoctorFails) {
       RunCommand({OurProgram("bravebot-mcp"), "doctor"}, Environment(), Checkout());
   EXPECT_NE(doctor.status, 0);
   EXPECT_THAT(doctor.out, HasSubstr("note: " + Sentence("settings.local.json")));
+}
+
+TEST_F(SettingsWritersTest, ABindMountOfADirectoryBeneathTheServersIsFoundToo) {
+  if (::geteuid() != 0) GTEST_SKIP() << "a bind mount in a mount namespace of its own needs root";
+  const std::string place = temporary_.Join("data");
+  const std::string bound = temporary_.Join("bound");
+  std::filesystem::create_directories(place + "/sub/.bravebot");
+  std::filesystem::create_directories(bound);
+  std::ofstream(place + "/sub/.bravebot/settings.json") << kPlanted.dump();
+  Declare("planter", {"--dir", place, "--", OurProgram("fake_servers/planting_server")});
+  // The checkout is place/sub, reached only as `bound`, whose path holds no
+  // place a server may write.
+  CommandOutput list = RunCommand({"/usr/bin/unshare", "-m", "--propagation", "private", "sh", "-c",
+                                   "mount --bind \"$0\" \"$1\" && cd \"$1\" && exec \"$2\" list",
+                                   place + "/sub", bound, OurProgram("bravebot-mcp")},
+                                  Environment(), temporary_.path());
+  ASSERT_EQ(list.status, 0) << list.err;
+  EXPECT_THAT(list.out, HasSubstr("note: " + bound +
+                                  "/.bravebot/settings.json is read for its deny and ask rules "
+                                  "alone, since planter may write it (planter's --dir, " +
+                                  place + ")"))
+      << list.out;
+}
+
+TEST_F(SettingsWritersTest, RemovingTheServerOrMovingItsDirectorySaysItsFilesCountAgain) {
+  const std::vector<std::string> program = {"--", OurProgram("fake_servers/planting_server")};
+  const std::string note = "note: planter could write " + Checkout() +
+                           "/.bravebot until now, so a session in " + Checkout() +
+                           " reads the settings files there whole again, whoever wrote them";
+  std::filesystem::create_directories(temporary_.Join("elsewhere"));
+  std::vector<std::string> add = {OurProgram("bravebot-mcp"), "add", "planter", "--dir",
+                                  temporary_.Join("elsewhere")};
+  add.insert(add.end(), program.begin(), program.end());
+  CommandOutput moved = RunCommand(add, Environment(), temporary_.path());
+  ASSERT_EQ(moved.status, 0) << moved.err;
+  EXPECT_THAT(moved.out, HasSubstr(note)) << moved.out;
+
+  Declare("planter", {"--dir", Checkout(), "--", OurProgram("fake_servers/planting_server")});
+  Declare("second", {"--dir", Checkout(), "--", OurProgram("fake_servers/planting_server")});
+  CommandOutput one_left =
+      RunCommand({OurProgram("bravebot-mcp"), "remove", "planter"}, Environment(), Checkout());
+  ASSERT_EQ(one_left.status, 0) << one_left.err;
+  EXPECT_THAT(one_left.out, Not(HasSubstr("note:"))) << one_left.out;  // second may write it
+  CommandOutput none_left =
+      RunCommand({OurProgram("bravebot-mcp"), "remove", "second"}, Environment(), Checkout());
+  ASSERT_EQ(none_left.status, 0) << none_left.err;
+  EXPECT_THAT(none_left.out, HasSubstr("note: second could write " + Checkout() + "/.bravebot"));
 }
 
 TEST_F(SettingsWritersTest, AddSaysWhatADirectoryHoldingACheckoutsSettingsMeans) {

@@ -157,9 +157,10 @@ bool ReadsNarrowingOnly(const SessionPlan& plan, Scope scope) {
 Result<SessionPlan> PlanSession(const SessionInputs& inputs) {
   SessionPlan plan;
   plan.directory = inputs.directory;
-  const SettingsFiles settings(inputs.directory, inputs.profile);
+  plan.checkout_directory = ResolveCheckoutDirectory(inputs.directory);
+  const SettingsFiles settings(plan.checkout_directory, inputs.profile);
   plan.checkout_writers = WritersOfCheckoutSettings(
-      inputs.directory,
+      plan.checkout_directory,
       {inputs.declarations, inputs.profile != nullptr ? inputs.profile->resolved_path() : "",
        kSystemTemporaryRoot});
   const std::vector<SettingsWriter>& writers = plan.checkout_writers;

@@ -59,6 +59,9 @@ struct ServerWritableSettings {
 
 struct SessionPlan {
   std::string directory;
+  // The directory, resolved once (ResolveCheckoutDirectory): where its
+  // settings files are read, by the plan and by the session's rules alike.
+  std::string checkout_directory;
   std::vector<PlannedServer> requested;  // by alias
   // Who may write the checkout's settings files: where anybody may, both are
   // read for their deny and ask rules alone, there or not as it opened.

@@ -6,7 +6,9 @@
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <utility>
 
 #include "confine/paths.h"
@@ -33,14 +35,58 @@ std::string Resolved(const std::string& path) {
 
 std::string BaseName(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
+// Undoes mountinfo's escapes: a space is \040, a tab \011, a line break
+// \012 and a backslash \134.
+std::string Unescaped(const std::string& field) {
+  std::string text;
+  for (size_t i = 0; i < field.size(); ++i) {
+    const std::string digits = field.substr(i + 1, 3);
+    if (field[i] == '\\' && digits.size() == 3 &&
+        digits.find_first_not_of("01234567") == std::string::npos) {
+      text += static_cast<char>(std::stoi(digits, nullptr, 8));
+      i += 3;
+    } else {
+      text += field[i];
+    }
+  }
+  return text;
+}
+
+// Where `path` (resolved) lies within its filesystem, from the root of that
+// filesystem: a bind mount shows a directory of it somewhere else, so the
+// path it is reached by may not hold the path of a place above it. "" where
+// the mount table cannot be read.
+std::string PathWithinFilesystem(const std::string& path) {
+  std::ifstream table("/proc/self/mountinfo");
+  std::string line, best_root, best_point;
+  bool found = false;
+  while (std::getline(table, line)) {
+    std::istringstream fields(line);
+    std::string id, parent, device, root, point;
+    if (!(fields >> id >> parent >> device >> root >> point)) continue;
+    root = Unescaped(root);
+    point = Unescaped(point);
+    // The last mount on the longest mount point holding it is what it is in.
+    if (IsSameOrBeneath(path, point) && (!found || point.size() >= best_point.size())) {
+      best_root = root;
+      best_point = point;
+      found = true;
+    }
+  }
+  if (!found) return "";
+  const std::string below = path.substr(best_point == "/" ? 0 : best_point.size());
+  return AbsolutePath(best_root + "/" + below, "/");
+}
+
 // The checkout's .bravebot and every directory above it, links resolved,
 // with the identity of each that exists.
 struct DirectoriesAbove {
   std::vector<std::string> paths;  // .bravebot first, "/" last
   std::vector<Identity> identities;
+  std::string checkout_within;  // its .bravebot's path within its filesystem
 
   explicit DirectoriesAbove(const std::string& checkout_directory) {
-    std::string path = JoinPath(Resolved(checkout_directory), kCheckoutSettingsDirectoryName);
+    std::string path = JoinPath(checkout_directory, kCheckoutSettingsDirectoryName);
     // .bravebot itself is never followed: a link there is read by nobody.
     if (auto identity = IdentityOf(path, /*follow=*/false)) identities.push_back(*identity);
     paths.push_back(path);
@@ -49,13 +95,24 @@ struct DirectoriesAbove {
       paths.push_back(path);
       if (auto identity = IdentityOf(path, /*follow=*/true)) identities.push_back(*identity);
     }
+    checkout_within = PathWithinFilesystem(paths.front());
   }
 
   bool LieIn(const std::string& place) const {
-    if (IsSameOrBeneath(paths.front(), Resolved(place))) return true;
+    const std::string resolved_place = Resolved(place);
+    if (IsSameOrBeneath(paths.front(), resolved_place)) return true;
     const std::optional<Identity> identity = IdentityOf(place, /*follow=*/true);
-    return identity &&
-           std::find(identities.begin(), identities.end(), *identity) != identities.end();
+    if (!identity) return false;
+    if (std::find(identities.begin(), identities.end(), *identity) != identities.end()) {
+      return true;
+    }
+    // A bind mount of a directory beneath the place: the same filesystem,
+    // and the place's path within it holds the checkout's.
+    const std::optional<Identity> checkout = IdentityOf(paths[1], /*follow=*/false);
+    if (!checkout || checkout->first != identity->first) return false;
+    const std::string place_within = PathWithinFilesystem(resolved_place);
+    return !checkout_within.empty() && !place_within.empty() &&
+           IsSameOrBeneath(checkout_within, place_within);
   }
 };
 
@@ -69,6 +126,8 @@ std::string Join(const std::vector<std::string>& words, const std::string& last_
 }
 
 }  // namespace
+
+std::string ResolveCheckoutDirectory(const std::string& directory) { return Resolved(directory); }
 
 std::vector<SettingsWriter> WritersOfCheckoutSettings(const std::string& checkout_directory,
                                                       const ServerWritablePlaces& places) {
@@ -119,10 +178,11 @@ std::string DescribeServerWritableSettings(const std::string& shown_path,
     if (writer.what == "--dir") given_the_directory.push_back(writer.alias);
   }
   const std::string settings_directory = ParentPath(shown_path);
-  std::string remedy = given_the_directory.empty()
-                           ? "move the checkout out of " + writers.front().place
-                           : "give " + Join(given_the_directory, " and ") +
-                                 " a --dir that does not hold " + settings_directory;
+  const std::string remedy =
+      "read it, take out what you did not write, and " +
+      (given_the_directory.empty() ? "move the checkout out of " + writers.front().place
+                                   : "give " + Join(given_the_directory, " and ") +
+                                         " a --dir that does not hold " + settings_directory);
   return shown_path + " is read for its deny and ask rules alone, since " + Join(who, " and ") +
          " may write it (" + Join(where, "; ") +
          "): the servers it requests and its allow rules count for nothing, so that nothing a "

@@ -36,10 +36,18 @@ struct ServerWritablePlaces {
   std::string system_temporary_root = kSystemTemporaryRoot;
 };
 
+// `directory` (absolute) with every link resolved, as it is when asked; as
+// given where some part of it is missing. A session resolves its directory
+// once, and decides and reads on what this gave: a link in it swapped
+// meanwhile changes nothing, since a server can swap only a link that lies
+// where it may write, and such a checkout is read for what narrows alone.
+std::string ResolveCheckoutDirectory(const std::string& directory);
+
 // Who may write the settings files of the checkout at `checkout_directory`
-// (absolute): every place of `places` that is or holds its .bravebot. A place
-// is found by its path with links resolved and by its identity (device and
-// inode), so a link to it or a bind mount of it is found too. Empty where no
+// (absolute, resolved by ResolveCheckoutDirectory): every place of `places`
+// that is or holds its .bravebot. A place is found by its path with links
+// resolved and by its identity (device and inode), so a link to it, or a
+// bind mount of it or of a directory above it, is found too. Empty where no
 // server may write there.
 std::vector<SettingsWriter> WritersOfCheckoutSettings(const std::string& checkout_directory,
                                                       const ServerWritablePlaces& places);

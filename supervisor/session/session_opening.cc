@@ -64,7 +64,8 @@ Result<OpenedSession> OpenSession(const SessionSettings& settings,
     opened.notes.push_back(file.sentence);
   }
   // A file that cannot be read is said above; its rules decide nothing.
-  SettingsFiles settings_files(settings.directory, opened.profile ? &*opened.profile : nullptr);
+  SettingsFiles settings_files(plan.checkout_directory,
+                               opened.profile ? &*opened.profile : nullptr);
   for (Scope scope : {Scope::kLocal, Scope::kProject, Scope::kUser}) {
     Result<std::optional<nlohmann::json>> document = settings_files.ReadDocument(scope);
     if (document && document->has_value()) {

@@ -43,8 +43,9 @@ class SessionPlanTest : public ::testing::Test {
   }
   std::string Checkout() const { return temporary_.Join("app"); }
 
-  SessionPlan Plan(SessionMode mode, const ManagedPolicy* policy = nullptr) {
-    SessionInputs inputs{Checkout(),
+  SessionPlan Plan(SessionMode mode, const ManagedPolicy* policy = nullptr,
+                   const std::string& directory = "") {
+    SessionInputs inputs{directory.empty() ? Checkout() : directory,
                          mode,
                          &*profile_,
                          &declarations_,
@@ -91,6 +92,16 @@ TEST_F(SessionPlanTest, AtATerminalAnUnapprovedServerIsAskedAboutAsTheSpecDrawsI
                 "  2. Yes, and use all future MCP servers in this project\n"
                 "  3. No, continue without this server\n"
                 "  [1/2/3]");
+}
+
+TEST_F(SessionPlanTest, ADirectoryThroughALinkIsResolvedOnceAndReadWhereItLed) {
+  std::filesystem::create_directory_symlink(Checkout(), temporary_.Join("link"));
+  const SessionPlan plan = Plan(SessionMode::kTerminal, nullptr, temporary_.Join("link"));
+  EXPECT_EQ(plan.directory, temporary_.Join("link"));
+  EXPECT_EQ(plan.checkout_directory, std::filesystem::canonical(Checkout()).string());
+  ASSERT_EQ(plan.requested.size(), 2u);
+  EXPECT_THAT(PlannedWeather(plan).requested_by,
+              ::testing::ElementsAre(plan.checkout_directory + "/.bravebot/settings.json"));
 }
 
 TEST_F(SessionPlanTest, ARequestedServerNobodyDeclaredIsNotStarted) {

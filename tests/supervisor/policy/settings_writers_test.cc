@@ -37,7 +37,8 @@ class SettingsWritersTest : public ::testing::Test {
   }
 
   std::vector<SettingsWriter> WritersOf(const std::string& checkout) const {
-    return WritersOfCheckoutSettings(checkout, {&declarations_, Profile(), root_ + "/tmp"});
+    return WritersOfCheckoutSettings(ResolveCheckoutDirectory(checkout),
+                                     {&declarations_, Profile(), root_ + "/tmp"});
   }
 
   TemporaryDirectory temporary_;
@@ -124,8 +125,9 @@ TEST(DescribeServerWritableSettingsTest, NamesTheFileEveryWriterAndWhatToDo) {
       "/srv/proj/.bravebot/settings.json is read for its deny and ask rules alone, since planter "
       "and a server may write it (planter's --dir, /srv/proj; a server's temporary directory, "
       "/tmp/bravebot-run-x): the servers it requests and its allow rules count for nothing, so "
-      "that nothing a server writes makes a session ask less. To have them count, give planter a "
-      "--dir that does not hold /srv/proj/.bravebot; a rule that must hold whatever a server "
+      "that nothing a server writes makes a session ask less. To have them count, read it, take "
+      "out what you did not write, and give planter a --dir that does not hold "
+      "/srv/proj/.bravebot; a rule that must hold whatever a server "
       "writes belongs in the profile directory's settings.json");
 }
 
