@@ -12,6 +12,7 @@
 #include <exception>
 #include <iostream>
 
+#include "base/shown_text.h"
 #include "base/version.h"
 #include "cli/command.h"
 #include "confine/whole_directory.h"
@@ -90,7 +91,9 @@ int main(int argc, char** argv) {
     // Nothing a session or a server sends should get here; if something
     // does, it is said, and the servers end with the supervisor (their death
     // signal) rather than run on unsupervised.
-    std::cerr << "bravebot-supervisor: stopped by an internal error: " << error.what() << "\n";
+    // Escaped: a JSON library's error can quote what it was reading.
+    std::cerr << "bravebot-supervisor: stopped by an internal error: "
+              << bravebot::EscapeControlCharacters(error.what()) << "\n";
     return 70;
   }
   return supervisor.exit_status();

@@ -241,6 +241,29 @@ TEST_F(SessionCommandTest, WhatAServerReturnsReachesNoTerminalRaw) {
   EXPECT_THAT(session.out, Not(HasSubstr("\xe2\x80\x8b")));
 }
 
+TEST_F(SessionCommandTest, AReplyThatIsNotJsonIsSaidInOurWordsAndTheSessionGoesOn) {
+  // Its first call is answered with `"result":GARBAGE` and a screen-clearing
+  // escape, its later ones as they should be.
+  Declare("garbled", {"--", OurProgram("fake_servers/fault_server"), "garbage-reply"});
+  Request({"garbled"});
+  CommandOutput session = RunAtTerminalStepByStep(
+      {OurProgram("bravebot-mcp"), "session"}, Environment(), Checkout(),
+      {{kServerQuestion, "1\n"},
+       {kListQuestion, "y\n"},
+       {"1 tool offered to the model", "garbled:echo {\"text\": \"first\"}\n"},
+       {kCallQuestion, "y\n"},
+       {"garbled:echo failed: ", "garbled:echo {\"text\": \"second\"}\n"},
+       {kCallQuestion, "y\n"},
+       {"\xe2\x94\x83 second", kEndOfInput}});
+  EXPECT_EQ(session.status, 0) << session.out;
+  EXPECT_THAT(session.out, HasSubstr("garbled:echo failed: garbled wrote a line that is not JSON"));
+  EXPECT_THAT(session.out, HasSubstr("tools/call for echo"));
+  EXPECT_THAT(session.out, HasSubstr("-32700"));
+  EXPECT_THAT(session.out, HasSubstr("\xe2\x94\x83 second"));
+  EXPECT_THAT(session.out, Not(HasSubstr("GARBAGE")));
+  EXPECT_THAT(session.out, Not(HasSubstr("\x1b[2J")));
+}
+
 TEST_F(SessionCommandTest, AServiceThatMovedIsAskedAboutAtTheTerminal) {
   ScriptedHttpServer elsewhere(Handshakes(1));
   ScriptedHttpServer moving(

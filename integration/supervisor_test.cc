@@ -393,17 +393,25 @@ TEST_F(SupervisorTest, ANotificationSentTogetherWithAStopReachesTheServerFirst) 
   EXPECT_TRUE(told) << session->Log();
 }
 
-TEST_F(SupervisorTest, ALineItCannotReadStopsTheServerAndALineNotJsonIsSkipped) {
+TEST_F(SupervisorTest, ALineItCannotReadStopsTheServerAndALineNotJsonEndsTheCallsWaiting) {
   DeclareFault("huge", "huge-line", "20");
   DeclareFault("noisy", "not-json");
   Request({"huge", "noisy"});
   auto session = Session();
   OpenAndApprove(*session);
   ASSERT_TRUE(StartAndOffer(*session, "noisy").contains("result"));
+  // "this is not JSON" comes while the call waits: the call is answered in
+  // our words, and the answer that follows it is dropped.
   Json echoed = session->Call("tool/call", ToolCall("noisy", "echo", {{"text", "ok"}}));
-  EXPECT_EQ(echoed["result"]["result"]["content"][0]["text"], "ok");
-  EXPECT_THAT(session->Log(), HasSubstr("noisy: skipped a line that is not JSON: "
-                                        "\"this is not JSON\""));
+  EXPECT_EQ(echoed["error"]["code"], -32004) << echoed.dump();
+  EXPECT_EQ(echoed["error"]["data"]["code"], -32700);
+  EXPECT_THAT(echoed.dump(), Not(HasSubstr("this is not JSON")));
+  // It runs on; the line is logged before the next request is read.
+  EXPECT_EQ(session->Call("session/status")["result"]["servers"][0]["state"], "running");
+  EXPECT_THAT(session->Log(), HasSubstr("noisy wrote a line that is not JSON (16 bytes) after "
+                                        "its handshake; 1 request waiting on it could not be "
+                                        "read and was answered with code -32700"));
+  EXPECT_THAT(session->Log(), Not(HasSubstr("this is not JSON")));
 
   ASSERT_TRUE(StartAndOffer(*session, "huge").contains("result"));
   Json call = session->Call("tool/call", ToolCall("huge", "echo"));

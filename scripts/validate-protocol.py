@@ -317,6 +317,15 @@ GOOD = [
     answers("tool/call", error(12, -32004, "weather:get_alerts failed: weather answered"
                                " tools/call with JSON-RPC error -32602",
                                {"tool": "get_alerts", "method": "tools/call", "code": -32602})),
+    answers("tool/call", error(12, -32004, "weather:get_alerts failed: weather wrote a line"
+                               " that is not JSON while bravebot-mcp waited for its answer to"
+                               " tools/call for get_alerts, so that answer cannot be read"
+                               " (-32700, parse error)",
+                               {"tool": "get_alerts", "method": "tools/call", "code": -32700})),
+    answers("tool/call", error(12, -32004, "weather:get_alerts failed: weather gave no answer"
+                               " to tools/call for get_alerts within 120 s, so it was"
+                               " cancelled (-32001, request timed out)",
+                               {"tool": "get_alerts", "method": "tools/call", "code": -32001})),
     answers("tool/call", error(12, -32005, "weather:get_alerts failed: weather exited with"
                                " status 1 before answering",
                                {"status": 1, "tool": "get_alerts", "method": "tools/call"})),
@@ -389,7 +398,7 @@ GOOD = [
                                         "stderrTail": ["FATAL ERROR: heap out of memory"]})),
     sends("session/open", request(1, "session/open", {
         "directory": "/home/you/work/app", "mode": "plain", "incognito": True,
-        "skipPermissions": False, "startupTimeoutSeconds": 60})),
+        "skipPermissions": False, "startupTimeoutSeconds": 60, "callTimeoutSeconds": 300})),
     sends("session/open", request(1, "session/open", {"directory": "/home/you/work/app"})),
     sends("session/open", request("open-1", "session/open", {
         "directory": "/home/you/work/app", "mode": "terminal",
@@ -525,6 +534,12 @@ BAD = [
     ("session/open with a start-up timeout of 0",
      sends("session/open", request(1, "session/open", {
          "directory": "/home/you/work/app", "startupTimeoutSeconds": 0}))),
+    ("session/open with a call timeout of 0",
+     sends("session/open", request(1, "session/open", {
+         "directory": "/home/you/work/app", "callTimeoutSeconds": 0}))),
+    ("session/open with a call timeout of more than a day",
+     sends("session/open", request(1, "session/open", {
+         "directory": "/home/you/work/app", "callTimeoutSeconds": 86401}))),
     ("session/open in a mode that does not exist",
      sends("session/open", request(1, "session/open", {
          "directory": "/home/you/work/app", "mode": "incognito"}))),

@@ -48,6 +48,16 @@
 //                           output, and stays until its input ends
 //   tell-notifications      writes "notification METHOD" to stderr for each
 //                           notification it is sent
+//   garbage-reply           answers the first tools/call and the first ping
+//                           with a line that is not JSON, its id and then
+//                           GARBAGE and a screen-clearing escape where the
+//                           result belongs; later ones normally
+//   hang-until-cancelled    answers neither the first tools/call nor the first
+//                           ping, writing "call METHOD ID" to stderr for each;
+//                           at a notifications/cancelled writes "cancelled ID
+//                           REASON" to stderr, then answers the request it
+//                           names all the same (a late answer: "late" for a
+//                           call); later ones normally
 // Any other mode (or none) writes "unknown mode" to stderr and exits 2.
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -59,7 +69,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -212,6 +224,44 @@ int UnknownMode() {
   return 2;
 }
 
+// The line garbage-reply answers request `id` with: it begins as an answer
+// and is no JSON.
+void WriteGarbage(const json& id) {
+  fake_server::WriteLine(R"({"jsonrpc":"2.0","id":)" + id.dump() + R"(,"result":GARBAGE)" +
+                         "\x1b[2J");
+}
+
+// Holds the first tools/call and the first ping until they are cancelled,
+// then answers them late.
+int HangUntilCancelled() {
+  std::map<std::string, json> held;  // by the id's JSON text
+  std::set<std::string> hung;        // the methods whose first request was held
+  return Serve([&](const json& message) {
+    const std::string method = fake_server::Method(message);
+    if ((method == "tools/call" || method == "ping") && message.contains("id") &&
+        hung.insert(method).second) {
+      WriteStderr("call " + method + " " + message["id"].dump());
+      held[message["id"].dump()] = message;
+      return true;
+    }
+    if (!fake_server::IsNotification(message, "notifications/cancelled")) return false;
+    const json params = message.value("params", json::object());
+    const json id = params.is_object() ? params.value("requestId", json()) : json();
+    const json reason = params.is_object() ? params.value("reason", json()) : json();
+    WriteStderr("cancelled " + id.dump() + " " +
+                (reason.is_string() ? reason.get<std::string>() : reason.dump()));
+    auto request = held.find(id.dump());
+    if (request == held.end()) return true;
+    if (fake_server::Method(request->second) == "ping") {
+      fake_server::WriteResult(id, "{}");
+    } else {
+      fake_server::WriteResult(id, TextContent("late"));
+    }
+    held.erase(request);
+    return true;
+  });
+}
+
 // Reads its input until it ends, answering nothing; 0.
 int ReadUntilTheEnd() {
   char buffer[4096];
@@ -330,5 +380,18 @@ int main(int argc, char** argv) {
       return false;
     });
   }
+  if (mode == "garbage-reply") {
+    std::set<std::string> garbled;  // the methods whose first request was answered so
+    return Serve([&](const json& message) {
+      const std::string method = fake_server::Method(message);
+      if ((method != "tools/call" && method != "ping") || !message.contains("id") ||
+          !garbled.insert(method).second) {
+        return false;
+      }
+      WriteGarbage(message["id"]);
+      return true;
+    });
+  }
+  if (mode == "hang-until-cancelled") return HangUntilCancelled();
   return UnknownMode();
 }

@@ -7,7 +7,6 @@
 
 #include "base/json_depth.h"
 #include "base/json_members.h"
-#include "base/shown_text.h"
 
 namespace bravebot {
 namespace {
@@ -195,8 +194,9 @@ McpRead<std::optional<McpIncoming>> McpConnection::NotAMessage(std::string_view 
   if (!initialize_answered_) return NotAMessageFault(line, is_json);
   McpIncoming incoming;
   incoming.kind = McpIncoming::Kind::kSkipped;
-  incoming.skipped = std::string("a line that is ") +
-                     (is_json ? "not a JSON-RPC message" : "not JSON") + ": " + QuoteLine(line);
+  incoming.skipped = is_json ? "a line that is not a JSON-RPC message" : "a line that is not JSON";
+  incoming.skipped_code = is_json ? -32600 : -32700;
+  incoming.line_bytes = line.size();
   return std::optional<McpIncoming>(std::move(incoming));
 }
 
@@ -249,6 +249,13 @@ std::optional<std::int64_t> McpConnection::IdOf(std::uint64_t tag) const {
     if (pending.tag == tag) return id;
   }
   return std::nullopt;
+}
+
+std::vector<std::int64_t> McpConnection::PendingIds() const {
+  std::vector<std::int64_t> ids;
+  ids.reserve(pending_.size());
+  for (const auto& [id, pending] : pending_) ids.push_back(id);
+  return ids;
 }
 
 std::optional<std::int64_t> McpConnection::Forget(std::uint64_t tag) {

@@ -15,8 +15,10 @@
 // and no id, a notification; one with an id and a result or an error and no
 // method, an answer, taken only when its id is one of ours still pending. A
 // line that is no message ends the exchange until initialize is answered (a
-// program that prints a banner is no MCP server) and is skipped after. A line
-// nested deeper than kMaxJsonDepth ends it whenever it comes.
+// program that prints a banner is no MCP server); after, it is given as
+// kSkipped, and whoever reads it decides what becomes of the requests still
+// waiting (ServerLink ends them: that line may have been the answer to any).
+// A line nested deeper than kMaxJsonDepth ends it whenever it comes.
 #ifndef BRAVEBOT_SUPERVISOR_MCP_MCP_CONNECTION_H_
 #define BRAVEBOT_SUPERVISOR_MCP_MCP_CONNECTION_H_
 
@@ -51,12 +53,17 @@ struct McpIncoming {
   nlohmann::ordered_json result;
   std::string result_text;
   std::optional<McpFault> fault;
-  // kAnswer: the bytes of the line it came in.
+  // kAnswer and kSkipped: the bytes of the line it came in.
   std::size_t line_bytes = 0;
   // kServerRequest and kNotification: the message as the server wrote it.
   nlohmann::ordered_json message;
-  // kSkipped: the line, quoted and escaped, and why it was skipped.
+  // kSkipped: what the line was, in our words ("a line that is not JSON"),
+  // never the line itself; the JSON-RPC code that names it (-32700, parse
+  // error, or -32600, invalid request); and how many of our requests it
+  // ended (set by whoever ended them).
   std::string skipped;
+  std::int64_t skipped_code = 0;
+  std::size_t requests_ended = 0;
 };
 
 // `text` as a JSON string, as nlohmann::json writes it: without a document
@@ -98,6 +105,8 @@ class McpConnection {
   // under `tag`.
   std::optional<std::uint64_t> TagOf(std::int64_t id) const;
   std::optional<std::int64_t> IdOf(std::uint64_t tag) const;
+  // The ids of every request of ours still unanswered, in the order sent.
+  std::vector<std::int64_t> PendingIds() const;
 
   // Forgets the request under `tag`: an answer to it is dropped. Gives the
   // id it was sent with, to name it in notifications/cancelled.

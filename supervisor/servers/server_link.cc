@@ -172,6 +172,7 @@ void ServerLink::OnRequestFailed(std::int64_t id, const std::string& why) {
   std::optional<McpIncoming> failed =
       connection_.Fail(id, McpFault{McpFailureKind::kMalformed, why, std::nullopt});
   if (!failed) return;
+  request_timers_.erase(failed->tag);
   if (failed->tag == kStartupTag) {
     if (!started_) StartFailed(Failure("unreachable", why));
     return;
@@ -185,8 +186,10 @@ void ServerLink::OnRedirect(std::int64_t id, std::string question, std::string t
     if (process_) process_->AnswerRedirect(id, false);
     return;
   }
-  // A person takes their time: the start's time starts again at the answer.
+  // A person takes their time: the start's time, or the request's, starts
+  // again at the answer.
   if (*tag == kStartupTag) startup_timer_.cancel();
+  request_timers_.erase(*tag);
   asked_moves_[*tag] = target;
   events_.on_redirect(*tag, std::move(question), std::move(target));
 }
@@ -199,6 +202,7 @@ void ServerLink::AnswerRedirect(std::uint64_t tag, bool yes) {
   std::optional<std::int64_t> id = connection_.IdOf(tag);
   if (!id || !process_) return;
   if (tag == kStartupTag && !started_ && !start_over_) ArmStartupTimer();
+  ArmRequestTimer(tag);
   process_->AnswerRedirect(*id, yes);
 }
 
@@ -294,6 +298,7 @@ void ServerLink::OnLine(const std::string& line) {
     switch (incoming.kind) {
       case McpIncoming::Kind::kAnswer:
         if (incoming.tag != kStartupTag) {
+          request_timers_.erase(incoming.tag);
           events_.on_answer(std::move(incoming));
           break;
         }
@@ -308,13 +313,78 @@ void ServerLink::OnLine(const std::string& line) {
           }
         }
         break;
+      case McpIncoming::Kind::kSkipped:
+        // During its start the start's own time bounds what waits.
+        if (started_) EndRequestsFor(incoming);
+        if (start_over_ || broken_) return;
+        events_.on_message(std::move(incoming));
+        break;
       case McpIncoming::Kind::kServerRequest:
       case McpIncoming::Kind::kNotification:
-      case McpIncoming::Kind::kSkipped:
         events_.on_message(std::move(incoming));
         break;
     }
   }
+}
+
+void ServerLink::EndRequestsFor(McpIncoming& skipped) {
+  const std::string code = std::to_string(skipped.skipped_code) + ", " +
+                           std::string(JsonRpcErrorName(skipped.skipped_code));
+  const std::string reason = skipped.skipped + " came while bravebot-mcp waited for its answer";
+  for (std::int64_t id : connection_.PendingIds()) {
+    if (start_over_ || broken_) return;
+    std::optional<std::uint64_t> tag = connection_.TagOf(id);
+    if (!tag || *tag == kStartupTag) continue;
+    GiveUp(
+        id, McpFailureKind::kNotJson, skipped.skipped_code,
+        [&](const std::string& what) {
+          return "the server wrote " + skipped.skipped + " while bravebot-mcp waited for its " +
+                 "answer to " + what + ", so that answer cannot be read (" + code + ")";
+        },
+        reason);
+    ++skipped.requests_ended;
+  }
+}
+
+void ServerLink::GiveUp(std::int64_t id, McpFailureKind kind, std::int64_t code,
+                        const std::function<std::string(const std::string& what)>& words,
+                        const std::string& reason) {
+  std::optional<McpIncoming> failed = connection_.Fail(id, McpFault{kind, "", code});
+  if (!failed) return;
+  failed->fault->message = words(failed->what);
+  request_timers_.erase(failed->tag);
+  if (process_) {
+    process_->Forget(id);
+    Notify("notifications/cancelled", {{"requestId", id}, {"reason", reason}});
+  }
+  events_.on_answer(std::move(*failed));
+}
+
+void ServerLink::ArmRequestTimer(std::uint64_t tag) {
+  if (!options_.request_timeout || tag == kStartupTag) return;
+  auto& timer = request_timers_[tag];
+  timer = std::make_unique<boost::asio::steady_timer>(io_, *options_.request_timeout);
+  std::weak_ptr<ServerLink> weak = weak_from_this();
+  timer->async_wait([weak, tag](const boost::system::error_code& error) {
+    if (auto self = weak.lock(); self && !error) self->RequestTimedOut(tag);
+  });
+}
+
+void ServerLink::RequestTimedOut(std::uint64_t tag) {
+  // The timer is destroyed here, once its handler has been called.
+  request_timers_.erase(tag);
+  if (start_over_ || broken_) return;
+  std::optional<std::int64_t> id = connection_.IdOf(tag);
+  if (!id) return;
+  const std::string wait = DescribeWait(*options_.request_timeout);
+  GiveUp(
+      *id, McpFailureKind::kTimedOut, kRequestTimedOutCode,
+      [&](const std::string& what) {
+        return "the server gave no answer to " + what + " within " + wait +
+               ", so it was cancelled (" + std::to_string(kRequestTimedOutCode) +
+               ", request timed out)";
+      },
+      "no answer within " + wait);
 }
 
 // Its output closes most often because it ends, and then its end says so.
@@ -362,6 +432,7 @@ bool ServerLink::Request(std::uint64_t tag, const std::string& method,
     connection_.Forget(tag);
     return false;
   }
+  ArmRequestTimer(tag);
   return true;
 }
 
@@ -372,6 +443,7 @@ bool ServerLink::RequestPassingOn(std::uint64_t tag, const std::string& method,
     connection_.Forget(tag);
     return false;
   }
+  ArmRequestTimer(tag);
   return true;
 }
 
@@ -388,6 +460,7 @@ bool ServerLink::ReplyError(const nlohmann::ordered_json& id, const nlohmann::or
 }
 
 void ServerLink::Cancel(std::uint64_t tag, const std::string& reason) {
+  request_timers_.erase(tag);
   if (std::optional<std::int64_t> sent = connection_.Forget(tag)) {
     if (process_) process_->Forget(*sent);
     Notify("notifications/cancelled", {{"requestId", *sent}, {"reason", reason}});

@@ -43,6 +43,10 @@ namespace bravebot {
 // it is taken as one that closed its output and runs on.
 inline constexpr std::chrono::milliseconds kEndAfterOutputClosed{500};
 
+// The code a request that waited past Options::request_timeout fails with:
+// the one the MCP SDKs give their own RequestTimeout.
+inline constexpr std::int64_t kRequestTimedOutCode = -32001;
+
 struct StartFailure {
   std::string step;
   std::string message;
@@ -90,6 +94,12 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
     // Where a program is launched (RunningServer::LaunchOn): mcp-run, which
     // starts one and waits for it, launches it on its own thread.
     RunningServer::LaunchOn launch_on = RunningServer::LaunchOn::kLauncherThread;
+    // How long a request of ours made once it started may wait for its
+    // answer (none: as long as the server takes). Past it the server is
+    // sent notifications/cancelled, and on_answer gets the request with a
+    // fault of code kRequestTimedOutCode. The time stands still while a
+    // person is asked whether a service moved.
+    std::optional<std::chrono::seconds> request_timeout;
   };
 
   // Starts it, launched from a launcher thread. Every outcome comes through
@@ -121,7 +131,10 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   // said so): a new start makes a new one.
   bool session_ended() const { return session_ended_; }
   // Forgets every request of ours still unanswered.
-  void ForgetRequests() { connection_.ForgetAll(); }
+  void ForgetRequests() {
+    connection_.ForgetAll();
+    request_timers_.clear();
+  }
 
   // Ends a start under way with `failure` (step and words), and stops it.
   void AbandonStart(StartFailure failure);
@@ -159,6 +172,18 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   void OnRedirect(std::int64_t id, std::string question, std::string target);
   void ArmStartupTimer();
   void OnLine(const std::string& line);
+  // A line after its start that is no message: it may have been meant as
+  // the answer to any request of ours under way, so each of them ends.
+  void EndRequestsFor(McpIncoming& skipped);
+  // The request under `id` gets no answer, for a fault of `kind` and
+  // `code`: the server is told it was cancelled, for `reason`, and
+  // on_answer gets it with the fault.
+  // `words` says why from the request's `what`, about "the server".
+  void GiveUp(std::int64_t id, McpFailureKind kind, std::int64_t code,
+              const std::function<std::string(const std::string& what)>& words,
+              const std::string& reason);
+  void ArmRequestTimer(std::uint64_t tag);
+  void RequestTimedOut(std::uint64_t tag);
   void OnExit(int status);
   void OutputClosed();
   void StartFailed(StartFailure failure);
@@ -179,6 +204,8 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   boost::asio::steady_timer closed_timer_;            // from its output's end, for its own end
   bool service_ = false;                              // reached over HTTP, not started as a process
   std::map<std::uint64_t, std::string> asked_moves_;  // by tag, while the person is asked
+  // Each request of ours under way, by tag, with request_timeout: its timer.
+  std::map<std::uint64_t, std::unique_ptr<boost::asio::steady_timer>> request_timers_;
   std::string moved_to_;
   bool started_ = false;
   bool start_over_ = false;  // the start failed (or was abandoned)

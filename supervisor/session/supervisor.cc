@@ -156,7 +156,8 @@ void Supervisor::TakeLine(const std::string& line) {
 void Supervisor::Dispatch(const Json& id, const std::string& method, const Json* params) {
   if (method == "session/open") {
     return Open(id, RpcParams(params, {"directory", "mode", "incognito", "skipPermissions",
-                                       "startupTimeoutSeconds", "capabilities", "builtinTools"}));
+                                       "startupTimeoutSeconds", "callTimeoutSeconds",
+                                       "capabilities", "builtinTools"}));
   }
   const bool known =
       method == "server/answer" || method == "server/start" || method == "server/request" ||
@@ -213,6 +214,10 @@ void Supervisor::Open(const Json& id, RpcParams params) {
   std::optional<bool> incognito = params.Bool("incognito", false);
   std::optional<bool> skip = params.Bool("skipPermissions", false);
   std::optional<long long> timeout = params.Integer("startupTimeoutSeconds", 30, 1, 600);
+  // 0, never valid when given, stands for none: a call waits as long as
+  // its server takes.
+  std::optional<long long> call_timeout =
+      params.Integer("callTimeoutSeconds", 0, 1, kMaxCallTimeoutSeconds);
   Json capabilities = params.Any("capabilities");
   Json builtin_tools = params.Any("builtinTools");
   if (params.problem()) return RespondError(id, *params.problem());
@@ -263,6 +268,7 @@ void Supervisor::Open(const Json& id, RpcParams params) {
       {"notes", opened->notes},
       {"confinement", ConfinementEntry(ProbeKernelOnce(), ChooseBackendHere(machine_.getenv))}};
   settings_ = std::move(settings);
+  if (*call_timeout > 0) call_timeout_ = std::chrono::seconds(*call_timeout);
   session_ = std::move(*opened);
   tools_.emplace(*settings_, *session_);
   Respond(id, std::move(result));
@@ -392,6 +398,7 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   link_options.startup_timeout = std::chrono::seconds(settings_->startup_timeout_seconds);
   link_options.capabilities = settings_->capabilities;
   link_options.redirect_asker = RedirectAskerOf(*settings_);
+  link_options.request_timeout = call_timeout_;
   slot->life = ServerLife::kStarting;
   slot->start_id = id;
   in_flight_[IdKey(id)] = InFlight{name, 0};
@@ -699,8 +706,17 @@ void Supervisor::OnMessage(const std::string& alias, McpIncoming incoming) {
       }
       break;
     default:
-      Log(alias + ": skipped " + incoming.skipped +
-          " (a stdio MCP server writes only MCP messages to its standard output)");
+      // Said in our words: the line itself may hold anything, a secret too.
+      Log(alias + " wrote " + incoming.skipped + " (" + std::to_string(incoming.line_bytes) +
+          " bytes) after its handshake; " +
+          (incoming.requests_ended == 0
+               ? std::string("no request was waiting on it, so nothing changed")
+               : std::to_string(incoming.requests_ended) +
+                     (incoming.requests_ended == 1 ? " request" : " requests") +
+                     " waiting on it could not be read and " +
+                     (incoming.requests_ended == 1 ? "was" : "were") + " answered with code " +
+                     std::to_string(incoming.skipped_code)) +
+          " (an MCP server writes only MCP messages where its answers go)");
       return;
   }
   if (!output_.Send(NotificationMessage(

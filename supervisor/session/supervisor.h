@@ -17,6 +17,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -40,6 +41,8 @@ class Supervisor {
   // length of a string id of one.
   static constexpr std::size_t kMaxServerRequests = 1024;
   static constexpr std::size_t kMaxServerIdBytes = 256;
+  // The most session/open's callTimeoutSeconds may be: a day.
+  static constexpr long long kMaxCallTimeoutSeconds = 86400;
 
   Supervisor(boost::asio::io_context& io, SupervisorMachine machine, int input_fd, int output_fd);
 
@@ -151,6 +154,9 @@ class Supervisor {
   std::optional<SessionSettings> settings_;  // once session/open is answered
   std::optional<OpenedSession> session_;
   std::optional<SessionTools> tools_;  // once session/open is answered
+  // session/open's callTimeoutSeconds: how long a call or a request relayed
+  // waits for its server's answer; none, as long as the server takes.
+  std::optional<std::chrono::seconds> call_timeout_;
   std::map<std::string, ServerSlot> slots_;
   std::map<std::string, InFlight> in_flight_;  // by the id's JSON text
   std::map<std::int64_t, ServerRequest> server_requests_;

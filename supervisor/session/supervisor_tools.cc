@@ -97,11 +97,13 @@ void Supervisor::AnswerToolCall(const std::string& alias, const Json& id, McpInc
     std::string message = name + " failed: ";
     if (!answer.fault) {
       message += alias + " answered tools/call with a result that is not an object";
-    } else if (answer.fault->code) {
+    } else if (answer.fault->code && answer.fault->kind == McpFailureKind::kErrorResponse) {
       data["code"] = *answer.fault->code;
       message +=
           alias + " answered tools/call with JSON-RPC error " + std::to_string(*answer.fault->code);
     } else {
+      // An answer that could not be read, or none in time: the code is ours.
+      if (answer.fault->code) data["code"] = *answer.fault->code;
       message += answer.fault->message.starts_with("the server ")
                      ? alias + answer.fault->message.substr(10)
                      : answer.fault->message;

@@ -221,7 +221,23 @@ TEST_F(McpStartupTest, JunkAfterTheHandshakeIsSkippedAndSaid) {
   // The batch [1, 2] is two messages that are neither: each is skipped.
   ASSERT_EQ(others_.size(), 3u);
   for (const McpIncoming& other : others_) EXPECT_EQ(other.kind, McpIncoming::Kind::kSkipped);
-  EXPECT_THAT(others_[0].skipped, HasSubstr("\"debug: listing tools\""));
+  // Said in our words, with a code: never the line itself.
+  EXPECT_EQ(others_[0].skipped, "a line that is not JSON");
+  EXPECT_EQ(others_[0].skipped_code, -32700);
+  EXPECT_EQ(others_[0].line_bytes, 20u);
+  EXPECT_EQ(others_[1].skipped, "a line that is not a JSON-RPC message");
+  EXPECT_EQ(others_[1].skipped_code, -32600);
+}
+
+TEST(McpConnectionTest, PendingIdsAreTheRequestsStillUnanswered) {
+  McpConnection connection;
+  connection.Request(7, "tools/call", nullptr);
+  connection.Request(8, "ping", nullptr);
+  connection.Request(9, "resources/read", nullptr);
+  connection.Take(R"({"jsonrpc":"2.0","id":2,"result":{}})");
+  EXPECT_THAT(connection.PendingIds(), ::testing::ElementsAre(1, 3));
+  ASSERT_TRUE(connection.Fail(1, McpFault{}));
+  EXPECT_THAT(connection.PendingIds(), ::testing::ElementsAre(3));
 }
 
 TEST_F(McpStartupTest, OlderProtocolVersionIsAccepted) {
