@@ -75,13 +75,16 @@ int main(int argc, char** argv) {
   ::dup2(STDERR_FILENO, STDOUT_FILENO);
   bravebot::Supervisor supervisor(io, machine, input, output);
   boost::asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
+  bool at_once = false;
   signals.async_wait([&](const boost::system::error_code& error, int signal) {
     if (error) return;
     supervisor.EndOnSignal(signal);
     // A second signal does not wait for the servers to end: the loop ends at
     // once, and they end with the supervisor (their death signal).
     signals.async_wait([&](const boost::system::error_code& again, int) {
-      if (!again) io.stop();
+      if (again) return;
+      at_once = true;
+      io.stop();
     });
   });
   supervisor.Begin();
@@ -96,5 +99,9 @@ int main(int argc, char** argv) {
               << bravebot::EscapeControlCharacters(error.what()) << "\n";
     return 70;
   }
+  // The servers' run directories are removed on threads of their own: those
+  // under way are given a few seconds to end, and what they leave unremoved,
+  // no longer held, goes with the next start's sweep.
+  if (!at_once) bravebot::AwaitRunDirectoryRemovals(bravebot::kRemovalsAwaitedAtExit);
   return supervisor.exit_status();
 }

@@ -35,6 +35,11 @@
 //                           stderr and pauses forever, keeping the inherited
 //                           stdin, stdout and stderr open; the server reads
 //                           its first message only after that line
+//   wide-tree [N]           at the first tools/call makes N entries (400000)
+//                           in 40 directories in its TMPDIR, each directory's
+//                           links to one empty file, takes every right on
+//                           those directories away (mode 0), and answers
+//                           with the text TMPDIR; later calls normally
 //   exit-after-handshake [STATUS]
 //                           after answering the first tools/list writes "bye"
 //                           to stderr and exits STATUS (0)
@@ -60,6 +65,7 @@
 //                           call); later ones normally
 // Any other mode (or none) writes "unknown mode" to stderr and exits 2.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -206,6 +212,34 @@ void ForkDaemon() {
   close(written[0]);
 }
 
+// Fills `root` with `entries` names spread over 40 directories, then closes
+// each directory to its own user: a tree that takes seconds to remove. The
+// names of a directory are links to one empty file, which a filesystem makes
+// many times faster than files (each an inode of its own) and removes about
+// as slowly. False when something could not be made.
+bool MakeWideTree(const std::string& root, std::int64_t entries) {
+  constexpr int kDirectories = 40;
+  for (int d = 0; d < kDirectories; ++d) {
+    const std::string directory = root + "/wide-" + std::to_string(d);
+    if (mkdir(directory.c_str(), 0700) != 0) return false;
+    const int fd = open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const std::int64_t here = entries / kDirectories + (d < entries % kDirectories ? 1 : 0);
+    bool made = true;
+    if (here > 0) {
+      const int file = openat(fd, "0", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+      made = file >= 0;
+      if (made) close(file);
+    }
+    for (std::int64_t f = 1; made && f < here; ++f) {
+      made = linkat(fd, "0", fd, std::to_string(f).c_str(), 0) == 0;
+    }
+    close(fd);
+    if (!made || chmod(directory.c_str(), 0) != 0) return false;
+  }
+  return true;
+}
+
 void WriteStderr(std::string_view line) { std::cerr << line << "\n" << std::flush; }
 
 // ARG as a whole number, `fallback` when it is absent; nullopt when it is not
@@ -334,6 +368,22 @@ int main(int argc, char** argv) {
   if (mode == "double-fork") {
     ForkDaemon();
     return Serve();
+  }
+  if (mode == "wide-tree") {
+    const std::optional<std::int64_t> files = Argument(argc, argv, 400000);
+    const char* root = std::getenv("TMPDIR");
+    if (!files || root == nullptr) return UnknownMode();
+    bool made = false;
+    return Serve([&](const json& message) {
+      if (made || !fake_server::IsRequest(message, "tools/call")) return false;
+      made = true;
+      if (!MakeWideTree(root, *files)) {
+        fake_server::WriteError(message["id"], -32603, "the tree could not be made");
+      } else {
+        fake_server::WriteResult(message["id"], TextContent(root));
+      }
+      return true;
+    });
   }
   if (mode == "exit-after-handshake") {
     const std::optional<std::int64_t> status = Argument(argc, argv, 0);

@@ -474,7 +474,7 @@ void ConfinedServer::Signal(int signal) {
   ::kill(-child_.pid, signal);
 }
 
-void ConfinedServer::Finish() {
+void ConfinedServer::Finish(Removal removal) {
   if (child_.pid > 0) {
     RunningServers().Remove(child_.pid);
     // Without a PID namespace, EndStrays finds what its group and its
@@ -486,8 +486,14 @@ void ConfinedServer::Finish() {
     // its standard error may still be draining what it wrote last.
     child_.pid = -1;
   }
-  // Removed while still held, so that no sweep takes it meanwhile.
-  if (!run_directory_.path.empty()) RemoveRunDirectory(run_directory_.path);
+  // Removed while still held, so that no sweep takes it meanwhile; nothing
+  // of the server is left to write into it (ended above, or with its PID
+  // namespace).
+  if (removal == Removal::kInBackground) {
+    RemoveRunDirectoryInBackground(std::move(run_directory_));
+  } else if (!run_directory_.path.empty()) {
+    RemoveRunDirectory(run_directory_.path);
+  }
   run_directory_ = {};
 }
 

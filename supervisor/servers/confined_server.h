@@ -142,7 +142,7 @@ class ConfinedServer {
   int stderr_fd() const { return child_.stderr_fd.get(); }
   const Confinement& confinement() const { return confinement_; }
   // Its temporary directory for this run (its TMPDIR), which Stop removes;
-  // empty once it has.
+  // empty once it has, or once Finish handed it to a removal.
   const std::string& run_directory() const { return run_directory_.path; }
 
   // Hands its pipes' ends over to a loop that reads and writes them itself.
@@ -166,9 +166,15 @@ class ConfinedServer {
   // goes to the server itself, which bwrap would otherwise not pass on.
   void Signal(int signal);
 
+  // Where Finish removes its temporary directory: before it returns, or on
+  // a thread of its own (RemoveRunDirectoryInBackground), held meanwhile, for
+  // an event loop that serves other servers and must not wait on what this
+  // one left there.
+  enum class Removal { kHere, kInBackground };
+
   // Once it has been reaped: ends what it left behind where it had no PID
-  // namespace, and removes its temporary directory. Stop does this itself.
-  void Finish();
+  // namespace, then removes its temporary directory. Stop does this itself.
+  void Finish(Removal removal = Removal::kHere);
 
   // Ends it: closes its input and waits `grace`, then SIGTERM to its process
   // group and waits `grace`, then SIGKILL, which ends its PID namespace and

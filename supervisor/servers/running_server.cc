@@ -197,9 +197,11 @@ void RunningServer::WaitForEnd() {
 void RunningServer::Ended(int status) {
   status_ = status;
   stop_timer_.cancel();
-  // Ends what it left behind where it had no PID namespace, and removes its
-  // temporary directory (and an incognito home in it).
-  server_.Finish();
+  // Ends what it left behind where it had no PID namespace, and hands its
+  // temporary directory (and an incognito home in it) to a removal of its
+  // own: what it left there can take seconds to remove, and the loop serves
+  // the other servers and tells of this one's end meanwhile.
+  server_.Finish(ConfinedServer::Removal::kInBackground);
   input_closed_ = true;
   // Closed before the queue goes: a write under way reads from it.
   boost::system::error_code ignored;

@@ -9,10 +9,15 @@
 #include <unistd.h>
 
 #include <climits>
+#include <condition_variable>
 #include <cstdlib>
 #include <ctime>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -95,6 +100,36 @@ Level EmptyAllButSubdirectories(int fd) {
   }
   ::closedir(directory);
   return level;
+}
+
+// Starts `work` on a thread of its own, left to run. The thread takes no
+// signal: the process's own thread for them waits for them. False where no
+// thread could be made.
+bool StartThreadWithoutSignals(std::function<void()> work) {
+  sigset_t all, before;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &before);
+  bool started = true;
+  try {
+    std::thread(std::move(work)).detach();
+  } catch (const std::system_error&) {
+    started = false;
+  }
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  return started;
+}
+
+// The removals under way on threads of their own.
+struct Removals {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int count = 0;
+};
+
+// Never destroyed: a removal thread may still use it while the process ends.
+Removals& UnderWay() {
+  static Removals* removals = new Removals;
+  return *removals;
 }
 
 }  // namespace
@@ -181,13 +216,35 @@ void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::
 
 void SweepRunDirectoriesInBackground(const std::string& system_temporary_root) {
   // Off the start: a server can leave what takes minutes to remove (a file
-  // of a million extents, a tree a million wide). The thread takes no
-  // signal, which the process's own thread for them waits for.
-  sigset_t all, before;
-  ::sigfillset(&all);
-  ::pthread_sigmask(SIG_SETMASK, &all, &before);
-  std::thread([system_temporary_root] { SweepRunDirectories(system_temporary_root); }).detach();
-  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  // of a million extents, a tree a million wide).
+  StartThreadWithoutSignals(
+      [system_temporary_root] { SweepRunDirectories(system_temporary_root); });
+}
+
+void RemoveRunDirectoryInBackground(RunDirectory run) {
+  if (run.path.empty()) return;
+  Removals& removals = UnderWay();
+  {
+    std::lock_guard<std::mutex> lock(removals.mutex);
+    ++removals.count;
+  }
+  // Shared, so that where no thread can be made it is still here to remove.
+  auto held = std::make_shared<RunDirectory>(std::move(run));
+  auto remove = [held] {
+    RemoveRunDirectory(held->path);
+    held->hold.reset();
+    Removals& ended = UnderWay();
+    std::lock_guard<std::mutex> lock(ended.mutex);
+    --ended.count;
+    ended.changed.notify_all();
+  };
+  if (!StartThreadWithoutSignals(remove)) remove();
+}
+
+bool AwaitRunDirectoryRemovals(std::chrono::milliseconds timeout) {
+  Removals& removals = UnderWay();
+  std::unique_lock<std::mutex> lock(removals.mutex);
+  return removals.changed.wait_for(lock, timeout, [&] { return removals.count == 0; });
 }
 
 bool RemoveRunDirectory(const std::string& path) {

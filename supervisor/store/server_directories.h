@@ -51,6 +51,21 @@ void SweepRunDirectoriesInBackground(const std::string& system_temporary_root);
 // Returns whether it is gone.
 bool RemoveRunDirectory(const std::string& path);
 
+// RemoveRunDirectory on a thread of its own, with `run` held until it is
+// done, so that no sweep takes it meanwhile; returns at once. What a server
+// left can take seconds to remove (400,000 files), and an event loop serving
+// other servers does not wait for it. The thread touches nothing but `run`
+// and what lives as long as the process.
+void RemoveRunDirectoryInBackground(RunDirectory run);
+
+// Waits until every removal RemoveRunDirectoryInBackground began has ended,
+// or `timeout` has passed; returns whether none is under way. A process ends
+// after this: a removal it cuts short leaves its directory unheld, for the
+// next sweep.
+bool AwaitRunDirectoryRemovals(std::chrono::milliseconds timeout);
+// How long a process that ends waits for them.
+inline constexpr std::chrono::seconds kRemovalsAwaitedAtExit{5};
+
 }  // namespace bravebot
 
 #endif  // BRAVEBOT_SUPERVISOR_STORE_SERVER_DIRECTORIES_H_

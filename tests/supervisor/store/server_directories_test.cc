@@ -234,5 +234,33 @@ TEST(RunDirectoryTest, ASweepInTheBackgroundRemovesWhatWasLeft) {
   EXPECT_FALSE(fs::exists(fs::symlink_status(left))) << left;
 }
 
+// Handed off, a run directory is removed on a thread of its own: the hand-off
+// returns at once, the directory stays held (no sweep takes it) until it is
+// gone, and the wait at an end says when every removal has ended.
+TEST(RunDirectoryTest, ARemovalInTheBackgroundHoldsItUntilItIsGone) {
+  TemporaryDirectory root;
+  EXPECT_TRUE(AwaitRunDirectoryRemovals(std::chrono::milliseconds(0)));
+  Result<RunDirectory> made = MakeRunDirectory(root.path());
+  ASSERT_TRUE(made.ok()) << made.error().message();
+  const std::string path = made->path;
+  // Enough that removing it takes far longer than the checks below: names
+  // linked to one file each, made much faster than as many files.
+  for (int d = 0; d < 10; ++d) {
+    const std::string directory = path + "/wide" + std::to_string(d);
+    fs::create_directory(directory);
+    std::ofstream(directory + "/0");
+    for (int f = 1; f < 3000; ++f) {
+      fs::create_hard_link(directory + "/0", directory + "/" + std::to_string(f));
+    }
+    fs::permissions(directory, fs::perms::none);
+  }
+  RemoveRunDirectoryInBackground(std::move(*made));
+  EXPECT_FALSE(AwaitRunDirectoryRemovals(std::chrono::milliseconds(0)));
+  EXPECT_FALSE(Unheld(path));
+  EXPECT_TRUE(fs::exists(path));
+  EXPECT_TRUE(AwaitRunDirectoryRemovals(std::chrono::seconds(60)));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(path))) << path;
+}
+
 }  // namespace
 }  // namespace bravebot
