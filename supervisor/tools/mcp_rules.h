@@ -44,7 +44,9 @@ class McpRules {
   // Adds the Mcp rules of one settings file's parsed document. A
   // `permissions` that is not an object, a list that is not a list of
   // strings, or an Mcp rule that cannot be read decides nothing, and adds a
-  // note naming the file and where (never quoting it) to `notes()`.
+  // note naming the file and where (never quoting it) to `notes()`: for the
+  // first five rules of a list that cannot be read, then one counting the
+  // rest.
   void AddRulesOf(const nlohmann::json& document, const std::string& shown_path);
 
   // Deny over ask over allow, whichever file each came from.
