@@ -146,13 +146,13 @@ TEST(SettingsDocumentTest, EntriesThatAreNoAliasAreCountedNeverQuoted) {
 // each, longer than a session reads.
 TEST(SettingsDocumentTest, AListLongerThanMcpJsonCanDeclareIsAnError) {
   nlohmann::json list = nlohmann::json::array();
-  for (size_t i = 0; i < kMaxRequestEntries; ++i) list.push_back("s" + std::to_string(i % 100));
+  for (size_t i = 0; i < kMaxRequestEntries; ++i) list.push_back(std::to_string(i % 100) + "s");
   nlohmann::json document = {{"mcp", {{"request", list}}}};
   auto within = McpRequestOf(document, "/w/s.json");
   ASSERT_TRUE(within.ok()) << within.error().message();
   EXPECT_EQ(within->aliases.size(), 100u);  // each once, in the order first written
-  EXPECT_EQ(within->aliases.front(), "s0");
-  EXPECT_EQ(within->aliases.back(), "s99");
+  EXPECT_EQ(within->aliases.front(), "0s");
+  EXPECT_EQ(within->aliases.back(), "99s");
   document["mcp"]["request"].push_back("one-more");
   auto over = McpRequestOf(document, "/w/s.json");
   ASSERT_FALSE(over.ok());
@@ -280,14 +280,15 @@ TEST_F(SettingsFilesTest, AFileOverItsBoundIsRefusedUnreadAndTheOthersStillAsk) 
   ASSERT_EQ(found.unreadable.size(), 1u);
   EXPECT_EQ(found.unreadable[0].scope, Scope::kProject);
 
-  // One just within its bound is read.
-  Spit(Project(), std::string(R"({"mcp": {"request": ["weather"]}, "pad": ")") +
-                      std::string((4 << 20) - 64, ' ') + ""
-}
-");
-    auto within = Files().ReadRequest(Scope::kProject);
-ASSERT_TRUE(within.ok()) << within.error().message();
-EXPECT_THAT(within->aliases, ElementsAre("weather"));
+  // One of exactly its bound is read.
+  std::string full = R"({"mcp": {"request": ["weather"]}, "pad": ")";
+  full.append((4 << 20) - full.size() - 2, ' ');
+  full.append("\"}");
+  Spit(Project(), full);
+  ASSERT_EQ(std::filesystem::file_size(Project()), std::uintmax_t{4} << 20);
+  auto within = Files().ReadRequest(Scope::kProject);
+  ASSERT_TRUE(within.ok()) << within.error().message();
+  EXPECT_THAT(within->aliases, ElementsAre("weather"));
 }
 
 TEST_F(SettingsFilesTest, PathsAreTheScopesFiles) {
