@@ -44,14 +44,15 @@ class McpRules {
   // Adds the Mcp rules of one settings file's parsed document. A
   // `permissions` that is not an object, a list that is not a list of
   // strings, or an Mcp rule that cannot be read decides nothing, and adds a
-  // note naming the file and where (never quoting it) to `notes()`: for the
-  // first five rules of a list that cannot be read, then one counting the
-  // rest.
+  // note naming the file and where (never quoting it) to `notes()`.
   void AddRulesOf(const nlohmann::json& document, const std::string& shown_path);
 
   // Deny over ask over allow, whichever file each came from.
   RuleVerdict Decide(std::string_view server, std::string_view tool) const;
 
+  // Of the rules of one list that cannot be read, the first five are named
+  // one by one and the rest counted in one note: each note is a line the
+  // session prints as it opens.
   const std::vector<std::string>& notes() const { return notes_; }
 
  private:
