@@ -54,34 +54,116 @@ Status RefuseAnythingButAFile(int dir_fd, const std::string& name, const std::st
   return {};
 }
 
-}  // namespace
+// What a file that is not one is, as the predicate of a sentence naming it.
+std::string NotAFilePredicate(mode_t mode) {
+  if (S_ISDIR(mode)) return "is a directory, not a regular file";
+  if (S_ISFIFO(mode)) return "is a fifo, not a regular file";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "is a device, not a regular file";
+  if (S_ISSOCK(mode)) return "is a socket, not a regular file";
+  return "is not a regular file";
+}
 
-Result<std::string> ReadFileAt(int dir_fd, const std::string& name, const std::string& shown_path) {
-  UniqueFd fd(::openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
-  if (!fd.valid()) {
-    if (errno == ENOENT) return Error(ErrorCode::kNotFound, shown_path + " does not exist", errno);
-    if (errno == ELOOP) {
-      return Error(ErrorCode::kRefused,
-                   shown_path + " is a link, and bravebot-mcp never follows a link in its " +
-                       "profile directory: replace the link with the file itself");
-    }
-    return Error::FromErrno("open " + shown_path);
-  }
+std::string MostOf(const FileBound& bound) {
+  return std::string(bound.kind) + " may be (" + ShownByteCount(bound.most_bytes) + ")";
+}
+
+// The regular file open at `fd`, refused past `bound`. The errors' messages
+// are predicates: kRefused where what is open is no regular file, kCorrupt
+// where it is too large, kSystem (with its errno) where reading fails.
+Result<std::string> ReadOpenFile(int fd, const FileBound& bound) {
   struct stat status;
-  if (::fstat(fd.get(), &status) != 0) return Error::FromErrno("stat " + shown_path);
+  if (::fstat(fd, &status) != 0) return Error(ErrorCode::kSystem, "", errno);
+  // What is open may not be what was looked at, where a writer renamed a new
+  // file over it meanwhile: that is read like any other, as long as it is a
+  // regular file too.
   if (!S_ISREG(status.st_mode)) {
-    return Error(ErrorCode::kRefused, shown_path + " is not a regular file: move it away");
+    return Error(ErrorCode::kRefused, NotAFilePredicate(status.st_mode));
+  }
+  const std::uint64_t size = static_cast<std::uint64_t>(status.st_size);
+  if (size > bound.most_bytes) {
+    return Error(ErrorCode::kCorrupt,
+                 "is " + ShownByteCount(size) + ", more than " + MostOf(bound));
   }
   std::string content;
-  char buffer[65536];
+  content.reserve(static_cast<size_t>(size));
+  std::array<char, 65536> buffer;
   for (;;) {
-    ssize_t got = ::read(fd.get(), buffer, sizeof(buffer));
+    ssize_t got = ::read(fd, buffer.data(), buffer.size());
     if (got < 0) {
       if (errno == EINTR) continue;
-      return Error::FromErrno("read " + shown_path);
+      return Error(ErrorCode::kSystem, "", errno);
     }
     if (got == 0) break;
-    content.append(buffer, static_cast<size_t>(got));
+    content.append(buffer.data(), static_cast<size_t>(got));
+    // A file may grow while it is read; what it holds past the bound is
+    // never kept.
+    if (content.size() > bound.most_bytes) {
+      return Error(ErrorCode::kCorrupt, "grew while it was read to more than " + MostOf(bound));
+    }
+  }
+  return content;
+}
+
+}  // namespace
+
+std::string ShownByteCount(std::uint64_t bytes) {
+  if (bytes == 1) return "1 byte";
+  if (bytes < 1024) return std::to_string(bytes) + " bytes";
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  size_t unit = 0;
+  std::uint64_t unit_bytes = 1024;
+  while (bytes / unit_bytes >= 1024 && unit + 1 < std::size(kUnits)) {
+    unit_bytes <<= 10;
+    ++unit;
+  }
+  const std::string whole = std::to_string(bytes / unit_bytes);
+  const std::uint64_t rest = bytes % unit_bytes;
+  // A whole number of units, as every bound is, is shown whole; anything
+  // else with a tenth, rounded down, so a size is never shown as more than
+  // it is.
+  if (rest == 0) return whole + " " + kUnits[unit];
+  return whole + "." + std::to_string(rest * 10 / unit_bytes) + " " + kUnits[unit];
+}
+
+Result<std::string> ReadFileAt(int dir_fd, const std::string& name, const std::string& shown_path,
+                               const FileBound& bound) {
+  auto link = [&] {
+    return Error(ErrorCode::kRefused,
+                 shown_path + " is a link, and bravebot-mcp never follows a link in its " +
+                     "profile directory: replace the link with the file itself");
+  };
+  // Looked at before it is opened: opening a fifo may wait for a writer, and
+  // opening a device may do what the device does on open.
+  struct stat seen;
+  if (::fstatat(dir_fd, name.c_str(), &seen, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return Error(ErrorCode::kNotFound, shown_path + " does not exist", errno);
+    return Error::FromErrno("stat " + shown_path);
+  }
+  if (S_ISLNK(seen.st_mode)) return link();
+  if (!S_ISREG(seen.st_mode)) {
+    return Error(ErrorCode::kRefused,
+                 shown_path + " " + NotAFilePredicate(seen.st_mode) + ": move it away");
+  }
+  UniqueFd fd(
+      ::openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY));
+  if (!fd.valid()) {
+    if (errno == ENOENT) return Error(ErrorCode::kNotFound, shown_path + " does not exist", errno);
+    if (errno == ELOOP) return link();
+    return Error::FromErrno("open " + shown_path);
+  }
+  Result<std::string> content = ReadOpenFile(fd.get(), bound);
+  if (!content) {
+    const Error& error = content.error();
+    switch (error.code()) {
+      case ErrorCode::kSystem:
+        return Error::FromErrno("read " + shown_path, error.errno_value());
+      case ErrorCode::kCorrupt:
+        return Error(ErrorCode::kCorrupt, shown_path + " " + error.message() +
+                                              ", so it was not read: make it smaller, or move "
+                                              "it away");
+      default:
+        return Error(error.code(), shown_path + " " + error.message() + ": move it away");
+    }
   }
   return content;
 }
@@ -134,33 +216,30 @@ void RemoveAbandonedTemporaries(int dir_fd, const std::string& name) {
   ::closedir(listing);
 }
 
-Result<std::optional<std::string>> ReadWholeFile(const std::string& path, size_t max_size,
-                                                 const std::string& too_large) {
+Result<std::optional<std::string>> ReadWholeFile(const std::string& path, const FileBound& bound) {
   auto failed = [](int error) {
     return Error(ErrorCode::kSystem, "cannot be read (" + std::string(std::strerror(error)) + ")",
                  error);
   };
+  // Looked at before it is opened, as in ReadFileAt.
+  struct stat seen;
+  if (::stat(path.c_str(), &seen) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::optional<std::string>();
+    return failed(errno);
+  }
+  if (!S_ISREG(seen.st_mode)) return Error(ErrorCode::kCorrupt, NotAFilePredicate(seen.st_mode));
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   if (!fd.valid()) {
     if (errno == ENOENT || errno == ENOTDIR) return std::optional<std::string>();
     return failed(errno);
   }
-  struct stat status;
-  if (::fstat(fd.get(), &status) != 0) return failed(errno);
-  if (!S_ISREG(status.st_mode)) return Error(ErrorCode::kCorrupt, "is not a regular file");
-  std::string text;
-  std::array<char, 8192> buffer;
-  for (;;) {
-    ssize_t got = ::read(fd.get(), buffer.data(), buffer.size());
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      return failed(errno);
-    }
-    if (got == 0) break;
-    text.append(buffer.data(), static_cast<size_t>(got));
-    if (text.size() > max_size) return Error(ErrorCode::kCorrupt, too_large);
+  Result<std::string> text = ReadOpenFile(fd.get(), bound);
+  if (!text) {
+    const Error& error = text.error();
+    if (error.code() == ErrorCode::kSystem) return failed(error.errno_value());
+    return Error(ErrorCode::kCorrupt, error.message());
   }
-  return std::optional<std::string>(std::move(text));
+  return std::optional<std::string>(std::move(*text));
 }
 
 }  // namespace bravebot

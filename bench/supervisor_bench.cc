@@ -4,6 +4,7 @@
 //   bench/tiny_mcp_server and its answer back,
 //   one at a time (latency) and 64 in flight (throughput), against the same
 //   calls over a direct pipe to the same server started plainly;
+// - opening a session whose settings file asks for 1,000 to 100,000 names;
 // - starting 50 servers at once through one supervisor, against starting one;
 //   the supervisor's own resident memory with the 50 running is reported as
 //   the counter supervisor_rss_kib. Twice: servers that answer at once (what
@@ -315,6 +316,51 @@ void BM_SupervisorStarts(benchmark::State& state) {
   state.counters["supervisor_rss_kib"] = static_cast<double>(rss);
 }
 
+// session/open in a checkout whose settings file asks for `range(0)` aliases,
+// none of them declared: what reading and checking a settings file costs the
+// session, which must grow with its length and no faster (docs/performance.md,
+// "Many requested names"). Past 4096 the list is refused whole. The
+// supervisor's start is not timed.
+void BM_SessionOpenWithRequestedNames(benchmark::State& state) {
+  const int names = static_cast<int>(state.range(0));
+  const std::string root =
+      std::filesystem::temp_directory_path() /
+      ("bravebot-bench-requested-" + std::to_string(::getpid()) + "-" + std::to_string(names));
+  std::filesystem::create_directories(root + "/home");
+  std::filesystem::create_directories(root + "/checkout/.bravebot");
+  Json aliases = Json::array();
+  for (int i = 0; i < names; ++i) aliases.push_back("server-" + std::to_string(i));
+  const std::string text = Json{{"mcp", {{"request", aliases}}}}.dump();
+  std::ofstream(root + "/checkout/.bravebot/settings.json") << text;
+  const std::vector<std::string> environment = {"BRAVEBOT_HOME=" + root + "/profile",
+                                                "HOME=" + root + "/home", "PATH=/usr/bin:/bin"};
+  long peak = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    {
+      Child supervisor({kSupervisor}, environment);
+      state.ResumeTiming();
+      supervisor.Write(Request(1, "session/open", {{"directory", root + "/checkout"}}));
+      const Json opened = supervisor.AnswerTo(1);
+      state.PauseTiming();
+      // A list longer than mcp.json can declare servers (4096) is refused
+      // whole, and asks for none.
+      const std::size_t asked = names <= 4096 ? aliases.size() : 0;
+      if (!opened.contains("result") || opened["result"]["servers"].size() != asked) {
+        state.SkipWithError("session/open did not answer as it should");
+      }
+      std::ifstream status("/proc/" + std::to_string(supervisor.pid()) + "/status");
+      for (std::string line; std::getline(status, line);) {
+        if (line.starts_with("VmHWM:")) peak = std::stol(line.substr(6));
+      }
+    }
+    state.ResumeTiming();
+  }
+  state.counters["settings_file_bytes"] = static_cast<double>(text.size());
+  state.counters["supervisor_peak_rss_kib"] = static_cast<double>(peak);
+  std::filesystem::remove_all(root);
+}
+
 // Timed by the clock, not the client's processor time: what is compared is
 // how long the calls take, and items_per_second is then calls a second.
 BENCHMARK(BM_DirectCall)->Arg(1)->Arg(64)->Unit(benchmark::kMicrosecond)->UseRealTime();
@@ -328,6 +374,13 @@ BENCHMARK(BM_SupervisorStarts)
     ->Args({1, 1000})
     ->Args({50, 1000})
     ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK(BM_SessionOpenWithRequestedNames)
+    ->Arg(1000)
+    ->Arg(4096)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
     ->Iterations(3);
 
 }  // namespace

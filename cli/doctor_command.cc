@@ -14,6 +14,7 @@
 #include "confine/paths.h"
 #include "supervisor/policy/managed_policy.h"
 #include "supervisor/store/declaration_store.h"
+#include "supervisor/store/file_bounds.h"
 #include "supervisor/store/json_text.h"
 #include "supervisor/store/settings_file.h"
 
@@ -35,9 +36,6 @@ std::vector<std::string> DeclaringKeys(const nlohmann::json& document) {
   return keys;
 }
 
-// Far beyond any settings file; past it a file is not read whole into memory.
-constexpr size_t kMostSettingsBytes = 16 << 20;
-
 std::vector<std::string> IgnoredLines(const CommandContext& context,
                                       const std::string& declarations_path) {
   std::optional<std::string> profile = context.ProfileLocation();
@@ -47,8 +45,7 @@ std::vector<std::string> IgnoredLines(const CommandContext& context,
     if (path.empty() || (scope == Scope::kUser && !profile)) continue;
     // Read without blocking on a fifo, and through the one JSON reader: a
     // file that cannot be read is one list's rows say is wrong already.
-    Result<std::optional<std::string>> text =
-        ReadWholeFile(path, kMostSettingsBytes, "is too large to be a settings file");
+    Result<std::optional<std::string>> text = ReadWholeFile(path, kSettingsFileBound);
     if (!text || !*text) continue;
     Result<nlohmann::json> parsed = ParseJsonText(**text);
     if (!parsed) continue;

@@ -18,13 +18,11 @@
 #include "supervisor/policy/new_declaration.h"
 #include "supervisor/store/declaration_changes.h"
 #include "supervisor/store/declaration_store.h"
+#include "supervisor/store/file_bounds.h"
 #include "supervisor/tools/call_decision.h"
 
 namespace bravebot {
 namespace {
-
-// No settings file comes near it.
-constexpr std::size_t kMaxImportBytes = std::size_t{16} << 20;
 
 SimpleCommandSpec ImportOptions() {
   SimpleCommandSpec spec{
@@ -88,8 +86,7 @@ int RunImport(const SimpleOptions& options, CommandContext& context) {
   const bool dry_run = options.flags.contains("--dry-run");
   const std::string path = AbsolutePath(options.path, context.cwd);
   const std::string shown = EscapeControlCharacters(path);
-  Result<std::optional<std::string>> text = ReadWholeFile(
-      path, kMaxImportBytes, "is larger than 16 MiB, more than a settings file holds");
+  Result<std::optional<std::string>> text = ReadWholeFile(path, kImportFileBound);
   if (!text) {
     return Report(context, "import",
                   Error(text.error().code(), shown + " " + text.error().message()));

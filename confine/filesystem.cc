@@ -26,8 +26,10 @@ FileKind RealFileSystem::KindOf(const std::string& path, Follow follow) const {
 }
 
 std::optional<std::string> RealFileSystem::ReadPrefix(const std::string& path, size_t limit) const {
-  // O_NONBLOCK: a fifo planted where a file was expected must not hang us.
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  // Looked at first, since opening a device may do what the device does on
+  // open; and O_NONBLOCK, so a fifo swapped in meanwhile does not hang us.
+  if (KindOf(path, Follow::kYes) != FileKind::kRegular) return std::nullopt;
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
   if (!fd.valid()) return std::nullopt;
   struct stat status;
   if (::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode)) return std::nullopt;

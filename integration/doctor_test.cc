@@ -95,7 +95,7 @@ TEST_F(DoctorTest, AFifoForASettingsFileDoesNotHangIt) {
   CommandOutput doctor = Mcp({"doctor"});
   EXPECT_EQ(doctor.status, 1);
   EXPECT_THAT(doctor.err, HasSubstr("bravebot-mcp doctor: " + Settings() +
-                                    " is not a regular file: move it away"));
+                                    " is a fifo, not a regular file: move it away"));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "integration/peers.h"
 #include "integration/process_scan.h"
+#include "integration/resident_memory.h"
 #include "integration/supervisor_fixture.h"
 
 namespace bravebot::testing {
@@ -22,31 +23,6 @@ using std::chrono::seconds;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-// The resident memory of process `pid`, in KiB; -1 when it cannot be read.
-long ResidentKib(pid_t pid) {
-  const std::string status = ReadProcFile("/proc/" + std::to_string(pid) + "/status");
-  const auto rss = status.find("VmRSS:");
-  return rss == std::string::npos ? -1L : std::stol(status.substr(rss + 6));
-}
-
-// Under AddressSanitizer (the clang build of CI) freed memory is held in a
-// quarantine of up to 256 MiB, so a resident size says nothing of what the
-// supervisor holds: the memory checks are made by the other builds.
-#if defined(__SANITIZE_ADDRESS__)
-#define BRAVEBOT_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BRAVEBOT_ADDRESS_SANITIZER 1
-#endif
-#endif
-#ifdef BRAVEBOT_ADDRESS_SANITIZER
-#define SKIP_WHERE_RESIDENT_SIZE_SAYS_NOTHING()                                       \
-  GTEST_SKIP() << "built with AddressSanitizer, whose quarantine keeps freed memory " \
-                  "resident: the memory bound is checked by the build without it"
-#else
-#define SKIP_WHERE_RESIDENT_SIZE_SAYS_NOTHING() (void)0
-#endif
 
 // tool/call's params for a call of `tool` on `alias`, answered yes.
 Json ToolCall(const std::string& alias, const std::string& tool,

@@ -16,17 +16,13 @@
 #include "base/text_position.h"
 #include "base/unique_fd.h"
 #include "confine/url_host.h"
+#include "supervisor/store/file_bounds.h"
 #include "supervisor/store/json_text.h"
 
 namespace bravebot {
 namespace {
 
 using nlohmann::json;
-
-// An administrator writes a few lines; anything larger is not their file (a
-// device, a log) and is not read whole into memory.
-constexpr size_t kMaxFileSize = 1 << 20;
-constexpr char kTooLarge[] = "is larger than any policy (over 1 MiB)";
 
 std::string WhoseFile(const std::string& path) {
   return path + ", which this machine's administrator manages, ";
@@ -241,7 +237,7 @@ Result<ManagedPolicy> ParseManagedPolicy(std::string_view text, const std::strin
 }
 
 Result<ManagedPolicy> ReadManagedPolicy(const std::string& path) {
-  Result<std::optional<std::string>> text = ReadWholeFile(path, kMaxFileSize, kTooLarge);
+  Result<std::optional<std::string>> text = ReadWholeFile(path, kAdministratorFileBound);
   if (!text) {
     return Error(text.error().code(), BrokenReason(path, text.error().message()),
                  text.error().errno_value());
@@ -255,7 +251,7 @@ Result<ManagedPolicy> ReadManagedPolicy(const std::string& path) {
 }
 
 ManagedPolicy LoadManagedPolicy(const std::string& path) {
-  Result<std::optional<std::string>> text = ReadWholeFile(path, kMaxFileSize, kTooLarge);
+  Result<std::optional<std::string>> text = ReadWholeFile(path, kAdministratorFileBound);
   if (text && *text) return PolicyFromText(**text, path);
   ManagedPolicy policy;
   policy.path = path;

@@ -26,6 +26,7 @@ struct DeclarationFile {
   std::vector<Declaration> declarations;  // sorted by alias
   std::vector<UnusableEntry> unusable;    // sorted by alias
 
+  // Each found by halving its sorted list.
   const Declaration* Find(std::string_view alias) const;
   const UnusableEntry* FindUnusable(std::string_view alias) const;
 };

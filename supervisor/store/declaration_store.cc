@@ -3,13 +3,15 @@
 #include "base/file_lock.h"
 #include "base/files.h"
 #include "supervisor/store/declaration_json.h"
+#include "supervisor/store/file_bounds.h"
 
 namespace bravebot {
 
 using nlohmann::json;
 
 Result<json> DeclarationStore::ReadDocument() const {
-  Result<std::string> text = ReadFileAt(profile_.fd(), kDeclarationFileName, path());
+  Result<std::string> text =
+      ReadFileAt(profile_.fd(), kDeclarationFileName, path(), kDeclarationFileBound);
   if (!text) {
     if (text.error().code() == ErrorCode::kNotFound) return EmptyDeclarationDocument();
     return text.error();

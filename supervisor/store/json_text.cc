@@ -179,12 +179,20 @@ std::string DumpKeepingNumbers(const json& document, const NumbersAsWritten& num
     marked[at] = std::string(kMark) + std::to_string(written.size());
     written.push_back(&text);
   }
-  std::string out = marked.dump(2);
-  for (size_t i = 0; i < written.size(); ++i) {
-    const std::string quoted = std::string(kMarkDumped) + std::to_string(i) + "\"";
-    size_t at = out.find(quoted);
-    if (at != std::string::npos) out.replace(at, quoted.size(), *written[i]);
+  // One pass over the text, each mark replaced where it is found: looking
+  // for each from the start would cost the square of a file of numbers.
+  const std::string dumped = marked.dump(2);
+  std::string out;
+  out.reserve(dumped.size());
+  size_t from = 0;
+  for (size_t at; (at = dumped.find(kMarkDumped, from)) != std::string::npos;) {
+    const size_t digits = at + kMarkDumped.size();
+    const size_t end = dumped.find('"', digits);
+    out.append(dumped, from, at - from);
+    out += *written[std::stoul(dumped.substr(digits, end - digits))];
+    from = end + 1;
   }
+  out.append(dumped, from);
   return out;
 }
 

@@ -5,7 +5,7 @@
 //
 //   auto location = LocateProfileDirectory(std::getenv);
 //   auto profile = ProfileDirectory::Open(*location, Create::kYes);
-//   ReadFileAt(profile->fd(), "mcp.json", profile->PathOf("mcp.json"));
+//   ReadFileAt(profile->fd(), "mcp.json", profile->PathOf("mcp.json"), kDeclarationFileBound);
 #ifndef BRAVEBOT_SUPERVISOR_STORE_PROFILE_DIRECTORY_H_
 #define BRAVEBOT_SUPERVISOR_STORE_PROFILE_DIRECTORY_H_
 

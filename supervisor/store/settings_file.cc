@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_set>
 
 #include "base/files.h"
 #include "base/unique_fd.h"
 #include "confine/declaration.h"
 #include "confine/paths.h"
+#include "supervisor/store/file_bounds.h"
 #include "supervisor/store/json_text.h"
 
 namespace bravebot {
@@ -96,7 +98,7 @@ Result<UniqueFd> OpenCheckoutSettingsDirectory(const std::string& checkout_direc
 Result<std::optional<json>> ReadDocumentAt(int dir_fd, const std::string& name,
                                            const std::string& shown_path,
                                            NumbersAsWritten* numbers = nullptr) {
-  Result<std::string> text = ReadFileAt(dir_fd, name, shown_path);
+  Result<std::string> text = ReadFileAt(dir_fd, name, shown_path, kSettingsFileBound);
   if (!text) {
     if (text.error().code() == ErrorCode::kNotFound) return std::optional<json>();
     return text.error();
@@ -160,6 +162,15 @@ Result<McpRequest> McpRequestOf(const json& document, const std::string& shown_p
   if (!mcp.contains("request")) return request;
   const json& list = mcp["request"];
   if (!list.is_array()) return Corrupt(shown_path, "cannot be used: its mcp.request is not a list");
+  if (list.size() > kMaxRequestEntries) {
+    return Corrupt(shown_path, "cannot be used: its mcp.request holds " +
+                                   std::to_string(list.size()) + " entries, more than the " +
+                                   std::to_string(kMaxRequestEntries) +
+                                   " servers mcp.json can declare");
+  }
+  // Each alias once, found in a set rather than in the list so far: a file
+  // of 100,000 names would otherwise cost their square.
+  std::unordered_set<std::string_view> seen;
   for (size_t i = 0; i < list.size(); ++i) {
     if (!list[i].is_string()) {
       return Corrupt(shown_path,
@@ -169,7 +180,7 @@ Result<McpRequest> McpRequestOf(const json& document, const std::string& shown_p
     const std::string& entry = list[i].get_ref<const std::string&>();
     if (!IsValidAlias(entry)) {
       request.unusable_positions.push_back(i + 1);
-    } else if (!request.Requests(entry)) {
+    } else if (seen.insert(entry).second) {
       request.aliases.push_back(entry);
     }
   }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "base/file_lock.h"
+#include "base/json_depth.h"
 #include "base/result.h"
 #include "supervisor/store/json_text.h"
 #include "supervisor/store/profile_directory.h"
@@ -41,6 +42,13 @@ inline constexpr char kCheckoutSettingsLockName[] = ".lock";
 // profile directory at `profile_directory` (both absolute). Lexical only.
 std::string SettingsFilePath(Scope scope, std::string_view checkout_directory,
                              std::string_view profile_directory);
+
+// The most entries one file's mcp.request may hold. mcp.json declares 4096
+// servers at most (an object of more members is refused, base/json_depth.h),
+// so a longer list asks for what can never all be declared; and each server
+// a session is asked for is named in session/open's answer, one line, which a
+// session reads only up to 16 MiB.
+inline constexpr size_t kMaxRequestEntries = kMaxJsonObjectMembers;
 
 // What one file's mcp.request asks for.
 struct McpRequest {
@@ -76,7 +84,8 @@ Result<nlohmann::json> ParseSettingsDocument(std::string_view text, const std::s
 
 // The mcp.request of a parsed document; nothing asked for where there is
 // none. One that is not a list of strings is kCorrupt ("its mcp.request is not
-// a list").
+// a list"), and so is one of more than kMaxRequestEntries entries. Linear in
+// the list's length.
 Result<McpRequest> McpRequestOf(const nlohmann::json& document, const std::string& shown_path);
 
 // Adds `alias` to the end of mcp.request (making mcp and mcp.request where

@@ -4,10 +4,12 @@
 #include <functional>
 #include <optional>
 #include <tuple>
+#include <unordered_set>
 
 #include "base/files.h"
 #include "base/shown_text.h"
 #include "confine/declaration.h"
+#include "supervisor/store/file_bounds.h"
 #include "supervisor/store/line_file.h"
 
 namespace bravebot {
@@ -44,8 +46,8 @@ Status CheckToolAnswer(const ToolAnswer& answer) {
 
 // Reads `name` from the profile directory; nothing where it is missing.
 Result<std::optional<std::string>> ReadIfPresent(const ProfileDirectory& profile,
-                                                 const std::string& name) {
-  Result<std::string> text = ReadFileAt(profile.fd(), name, profile.PathOf(name));
+                                                 const std::string& name, const FileBound& bound) {
+  Result<std::string> text = ReadFileAt(profile.fd(), name, profile.PathOf(name), bound);
   if (!text) {
     if (text.error().code() == ErrorCode::kNotFound) return std::optional<std::string>();
     return text.error();
@@ -55,14 +57,14 @@ Result<std::optional<std::string>> ReadIfPresent(const ProfileDirectory& profile
 
 Result<ProjectsFile> ReadProjectsOf(const ProfileDirectory& profile) {
   BRAVEBOT_ASSIGN_OR_RETURN(std::optional<std::string> text,
-                            ReadIfPresent(profile, kProjectsFileName));
+                            ReadIfPresent(profile, kProjectsFileName, kProjectsFileBound));
   if (!text.has_value()) return ProjectsFile{};
   return ParseProjectsFile(*text, profile.PathOf(kProjectsFileName));
 }
 
 Result<ToolsFile> ReadToolsOf(const ProfileDirectory& profile) {
   BRAVEBOT_ASSIGN_OR_RETURN(std::optional<std::string> text,
-                            ReadIfPresent(profile, kToolsFileName));
+                            ReadIfPresent(profile, kToolsFileName, kToolsFileBound));
   if (!text.has_value()) return ToolsFile{};
   return ParseToolsFile(*text, profile.PathOf(kToolsFileName));
 }
@@ -124,12 +126,15 @@ Status CheckProjectPath(std::string_view project) {
 
 Result<ProjectsFile> ParseProjectsFile(std::string_view text, const std::string& shown_path) {
   ProjectsFile file;
+  // Each once, found in a set rather than in the list so far, which would
+  // cost the square of the file's length.
+  std::unordered_set<std::string_view> seen;
   BRAVEBOT_RETURN_IF_ERROR(ForEachEntry(
       text, kProjectsFileHeader, shown_path, [&](std::string_view line, size_t number) -> Status {
         if (Status usable = CheckProjectPath(line); !usable) {
           return Corrupt(shown_path, number, usable.error().message());
         }
-        file.Add(std::string(line));
+        if (seen.insert(line).second) file.projects.emplace_back(line);
         return {};
       }));
   return file;
@@ -143,6 +148,9 @@ std::string SerializeProjectsFile(const ProjectsFile& file) {
 
 Result<ToolsFile> ParseToolsFile(std::string_view text, const std::string& shown_path) {
   ToolsFile file;
+  // Each once, as in ParseProjectsFile: a line is the answer whole, since
+  // only the project may hold a tab.
+  std::unordered_set<std::string_view> seen;
   BRAVEBOT_RETURN_IF_ERROR(ForEachEntry(
       text, kToolsFileHeader, shown_path, [&](std::string_view line, size_t number) -> Status {
         const size_t first = line.find('\t');
@@ -157,7 +165,7 @@ Result<ToolsFile> ParseToolsFile(std::string_view text, const std::string& shown
         if (Status usable = CheckToolAnswer(answer); !usable) {
           return Corrupt(shown_path, number, usable.error().message());
         }
-        file.Add(answer);
+        if (seen.insert(line).second) file.answers.push_back(std::move(answer));
         return {};
       }));
   return file;

@@ -10,6 +10,11 @@ namespace {
 
 constexpr std::string_view kFamily = "Mcp(";
 
+// How many rules of one list that cannot be read are named one by one; the
+// rest are counted in one note. Each note is a line the session prints as
+// it opens, and a file of a few MiB could hold a million such rules.
+constexpr std::size_t kMostNotedRules = 5;
+
 bool AnyCovers(const std::vector<McpRule>& rules, std::string_view server, std::string_view tool) {
   return std::any_of(rules.begin(), rules.end(),
                      [&](const McpRule& rule) { return rule.Covers(server, tool); });
@@ -64,6 +69,7 @@ void McpRules::AddRulesOf(const nlohmann::json& document, const std::string& sho
                        " is not a list, so none of its rules decides a call");
       continue;
     }
+    std::size_t unread = 0;
     for (std::size_t i = 0; i < list->size(); ++i) {
       const nlohmann::json& entry = (*list)[i];
       Result<std::optional<McpRule>> rule =
@@ -71,11 +77,19 @@ void McpRules::AddRulesOf(const nlohmann::json& document, const std::string& sho
               ? ParseMcpRule(entry.get_ref<const std::string&>())
               : Result<std::optional<McpRule>>(Error(ErrorCode::kUsage, "a rule is a string"));
       if (!rule) {
-        notes_.push_back("rule " + std::to_string(i + 1) + " of permissions." + name + " in " +
-                         shown_path + " decides nothing: " + rule.error().message());
+        if (++unread <= kMostNotedRules) {
+          notes_.push_back("rule " + std::to_string(i + 1) + " of permissions." + name + " in " +
+                           shown_path + " decides nothing: " + rule.error().message());
+        }
       } else if (rule->has_value()) {
         rules->push_back(std::move(**rule));
       }
+    }
+    if (unread > kMostNotedRules) {
+      const std::size_t more = unread - kMostNotedRules;
+      notes_.push_back("and " + std::to_string(more) + " more rule" + (more == 1 ? "" : "s") +
+                       " of permissions." + name + " in " + shown_path + " decide" +
+                       (more == 1 ? "s" : "") + " nothing");
     }
   }
 }

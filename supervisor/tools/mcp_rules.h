@@ -57,6 +57,9 @@ class McpRules {
   // Deny over ask over allow, whichever file each came from.
   RuleVerdict Decide(std::string_view server, std::string_view tool) const;
 
+  // Of the rules of one list that cannot be read, the first five are named
+  // one by one and the rest counted in one note: each note is a line the
+  // session prints as it opens.
   const std::vector<std::string>& notes() const { return notes_; }
 
  private:

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -555,8 +556,23 @@ TEST(ManagedPolicyTest, SomethingOtherThanAFileRefusesEveryServer) {
   Result<ManagedPolicy> read = ReadManagedPolicy(directory.path());
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.error().code(), ErrorCode::kCorrupt);
-  EXPECT_THAT(read.error().message(), HasSubstr("is not a regular file"));
+  EXPECT_THAT(read.error().message(), HasSubstr("is a directory, not a regular file"));
   EXPECT_FALSE(Allows(LoadManagedPolicy(directory.path()), Http("https://mcp.example.com/")));
+}
+
+TEST(ManagedPolicyTest, AFileOverItsBoundIsRefusedUnreadAndRefusesEveryServer) {
+  testing::TemporaryDirectory directory;
+  const std::string path = directory.Join("managed.json");
+  std::ofstream(path) << "{}";
+  std::filesystem::resize_file(path, (std::uintmax_t{1} << 20) + 1);
+  Result<ManagedPolicy> read = ReadManagedPolicy(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(read.error().message(),
+            path +
+                ", which this machine's administrator manages, is 1.0 MiB, more than an "
+                "administrator's file may be (1 MiB), so no server starts until it is mended");
+  EXPECT_FALSE(Allows(LoadManagedPolicy(path), Http("https://mcp.example.com/")));
 }
 
 TEST(ManagedPolicyTest, PinnedKeysNameWhatIsPresent) {

@@ -141,6 +141,27 @@ TEST(SettingsDocumentTest, EntriesThatAreNoAliasAreCountedNeverQuoted) {
   EXPECT_THAT(DescribeUnusableEntries(McpRequest{{}, {3}}, "/w/s.json"), HasSubstr("entry 3 "));
 }
 
+// mcp.json declares 4096 servers at most: a longer list asks for what can
+// never all be declared, and would make session/open's answer, which names
+// each, longer than a session reads.
+TEST(SettingsDocumentTest, AListLongerThanMcpJsonCanDeclareIsAnError) {
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t i = 0; i < kMaxRequestEntries; ++i) list.push_back(std::to_string(i % 100) + "s");
+  nlohmann::json document = {{"mcp", {{"request", list}}}};
+  auto within = McpRequestOf(document, "/w/s.json");
+  ASSERT_TRUE(within.ok()) << within.error().message();
+  EXPECT_EQ(within->aliases.size(), 100u);  // each once, in the order first written
+  EXPECT_EQ(within->aliases.front(), "0s");
+  EXPECT_EQ(within->aliases.back(), "99s");
+  document["mcp"]["request"].push_back("one-more");
+  auto over = McpRequestOf(document, "/w/s.json");
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(over.error().message(),
+            "/w/s.json cannot be used: its mcp.request holds 4097 entries, more than the 4096 "
+            "servers mcp.json can declare. It was left as it is: mend it by hand");
+}
+
 TEST(SettingsDocumentTest, AddAndRemoveTouchOnlyTheRequest) {
   auto document = ParseSettingsDocument(R"({"z": 1, "mcp": {"deny": ["d"]}})", "/w/s.json");
   ASSERT_TRUE(document.ok());
@@ -237,6 +258,37 @@ TEST_F(SettingsFilesTest, MissingFilesAskForNothing) {
     ASSERT_TRUE(missing.ok()) << missing.error().message();
     EXPECT_THAT(missing->aliases, IsEmpty());
   }
+}
+
+// A checkout's file may be planted by a server with a --dir on it: a sparse
+// file of gigabytes takes no disk, and read whole would take that memory.
+TEST_F(SettingsFilesTest, AFileOverItsBoundIsRefusedUnreadAndTheOthersStillAsk) {
+  std::filesystem::create_directory(SettingsDirectory());
+  Spit(Local(), kWeatherOnly);
+  Spit(User(), kWeatherOnly);
+  Spit(Project(), "");
+  std::filesystem::resize_file(Project(), std::uintmax_t{5} << 20);
+  auto refused = Files().ReadRequest(Scope::kProject);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(refused.error().message(),
+            Project() +
+                " is 5 MiB, more than a settings file may be (4 MiB), so it was not read: make it "
+                "smaller, or move it away");
+  FilesRequesting found = Files().FindFilesRequesting("weather");
+  EXPECT_THAT(found.scopes, ElementsAre(Scope::kLocal, Scope::kUser));
+  ASSERT_EQ(found.unreadable.size(), 1u);
+  EXPECT_EQ(found.unreadable[0].scope, Scope::kProject);
+
+  // One of exactly its bound is read.
+  std::string full = R"({"mcp": {"request": ["weather"]}, "pad": ")";
+  full.append((4 << 20) - full.size() - 2, ' ');
+  full.append("\"}");
+  Spit(Project(), full);
+  ASSERT_EQ(std::filesystem::file_size(Project()), std::uintmax_t{4} << 20);
+  auto within = Files().ReadRequest(Scope::kProject);
+  ASSERT_TRUE(within.ok()) << within.error().message();
+  EXPECT_THAT(within->aliases, ElementsAre("weather"));
 }
 
 TEST_F(SettingsFilesTest, PathsAreTheScopesFiles) {

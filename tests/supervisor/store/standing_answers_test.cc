@@ -68,6 +68,22 @@ TEST(StandingAnswersFormatTest, ToolsRoundTrip) {
   EXPECT_FALSE(parsed->Has({"weather2", "get_current_conditions", kApp}));
 }
 
+// Found in a set as the file is read, never in the list so far, and still
+// each once, in the order first written.
+TEST(StandingAnswersFormatTest, AnEntryWrittenTwiceIsReadOnce) {
+  auto projects = ParseProjectsFile("# bravebot-mcp projects, format 1\n/b\n/a\n/b\n/a\n/c\n",
+                                    "/p/mcp-projects");
+  ASSERT_TRUE(projects.ok()) << projects.error().message();
+  EXPECT_THAT(projects->projects, ElementsAre("/b", "/a", "/c"));
+  auto tools = ParseToolsFile(
+      "# bravebot-mcp tools, format 1\n"
+      "w\tt\t/a\nw\tt\t/a b\nw\tt\t/a\nw\tu\t/a\n",
+      "/p/mcp-tools");
+  ASSERT_TRUE(tools.ok()) << tools.error().message();
+  EXPECT_EQ(tools->answers,
+            (std::vector<ToolAnswer>{{"w", "t", "/a"}, {"w", "t", "/a b"}, {"w", "u", "/a"}}));
+}
+
 TEST(StandingAnswersFormatTest, AHeaderIsNeededAndTheFileMayEndWithoutALineBreak) {
   EXPECT_EQ(ParseProjectsFile("", "/p/mcp-projects").error().code(), ErrorCode::kCorrupt);
   EXPECT_EQ(ParseProjectsFile("/Users/you/work/app\n", "/p/mcp-projects").error().code(),

@@ -83,5 +83,22 @@ TEST(McpRulesTest, WhatCannotBeReadDecidesNothingAndIsNamedNotQuoted) {
   EXPECT_THAT(RulesOf(R"j({"mcp": {}})j").notes(), IsEmpty());
 }
 
+// A file of a few MiB may hold a million rules that cannot be read: each
+// would be a line the session prints as it opens.
+TEST(McpRulesTest, PastFiveRulesThatCannotBeReadTheRestAreCounted) {
+  nlohmann::json deny = nlohmann::json::array();
+  for (int i = 0; i < 100000; ++i) deny.push_back("Mcp(");
+  deny.push_back("Mcp(weather)");
+  McpRules rules;
+  rules.AddRulesOf({{"permissions", {{"deny", deny}, {"ask", {7, 8, 9, 10, 11, 12}}}}}, "s.json");
+  EXPECT_EQ(rules.Decide("weather", "t"), RuleVerdict::kDeny);
+  ASSERT_EQ(rules.notes().size(), 12u);
+  EXPECT_EQ(rules.notes()[4],
+            "rule 5 of permissions.deny in s.json decides nothing: an Mcp rule ends with its "
+            "closing parenthesis");
+  EXPECT_EQ(rules.notes()[5], "and 99995 more rules of permissions.deny in s.json decide nothing");
+  EXPECT_EQ(rules.notes()[11], "and 1 more rule of permissions.ask in s.json decides nothing");
+}
+
 }  // namespace
 }  // namespace bravebot
