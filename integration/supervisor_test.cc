@@ -472,6 +472,21 @@ TEST_F(SupervisorTest, ALineItCannotReadStopsTheServerAndALineNotJsonEndsTheCall
   EXPECT_TRUE(session->WaitFor("server/exited", In(seconds(10))));
 }
 
+TEST_F(SupervisorTest, AnAnswerTooLongForTheSessionIsSaidInItsPlace) {
+  // A list of 9 MiB is one a server may send; server/start's answer holds it
+  // twice (as the server wrote it, and as the model would read it).
+  DeclareFault("wordy", "huge-list", "9");
+  Request({"wordy"});
+  auto session = Session();
+  OpenAndApprove(*session, {{"skipPermissions", true}});
+  Json started = session->Call("server/start", {{"alias", "wordy"}}, std::chrono::seconds(60));
+  ASSERT_TRUE(started.contains("error")) << started.dump().substr(0, 400);
+  EXPECT_EQ(started["error"]["code"], -32603);
+  EXPECT_EQ(started["error"]["message"],
+            "the answer is longer than 16 MiB once written, which no session reads");
+  EXPECT_EQ(session->Call("session/status")["result"]["servers"][0]["state"], "running");
+}
+
 TEST_F(SupervisorTest, AServerThatClosesItsOutputAndRunsOnFailsOrIsStopped) {
   DeclareFault("closed", "close-output");
   DeclareFault("later", "close-output-mid-call");

@@ -23,6 +23,8 @@
 //                           as fast as its output takes them, and reads no more
 //   huge-line [MIB]         answers the first tools/call with one line whose
 //                           text is MIB MiB (20) of 'a'; later calls normally
+//   huge-list [MIB]         answers tools/list with 64 tools whose
+//                           descriptions come to MIB MiB (9) of 'a' in all
 //   not-json                at each tools/call writes the line
 //                           "this is not JSON", then answers it
 //   clashing-ids            at each tools/call asks the client roots/list with
@@ -349,6 +351,22 @@ int main(int argc, char** argv) {
       if (written || !fake_server::IsRequest(message, "tools/call")) return false;
       WriteHugeLine(message["id"], *mebibytes);
       written = true;
+      return true;
+    });
+  }
+  if (mode == "huge-list") {
+    const std::optional<std::int64_t> mebibytes = Argument(argc, argv, 9);
+    if (!mebibytes) return UnknownMode();
+    return Serve([&](const json& message) {
+      if (!fake_server::IsRequest(message, "tools/list")) return false;
+      json tools = json::array();
+      const std::string description(static_cast<std::size_t>(*mebibytes << 20) / 64, 'a');
+      for (int i = 0; i < 64; ++i) {
+        tools.push_back({{"name", "tool" + std::to_string(i)},
+                         {"description", description},
+                         {"inputSchema", {{"type", "object"}}}});
+      }
+      fake_server::WriteResult(message["id"], json{{"tools", tools}}.dump());
       return true;
     });
   }

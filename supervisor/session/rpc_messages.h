@@ -19,6 +19,7 @@ enum RpcCode : int {
   kRpcInvalidRequest = -32600,
   kRpcMethodNotFound = -32601,
   kRpcInvalidParams = -32602,
+  kRpcInternalError = -32603,
   kRpcNoSession = -32001,
   kRpcWrongState = -32002,
   kRpcStartFailed = -32003,

@@ -910,7 +910,13 @@ void Supervisor::Congested(bool congested) {
 // --- Writing.
 
 void Supervisor::Respond(const Json& id, Json result) {
-  Send(ResultMessage(id, std::move(result)));
+  // An answer no session could read is said in words, never left unsent.
+  if (!output_.Send(ResultMessage(id, std::move(result)))) {
+    RespondError(id, RpcError{kRpcInternalError,
+                              "the answer is longer than 16 MiB once written, which no session "
+                              "reads",
+                              nullptr});
+  }
 }
 
 void Supervisor::RespondError(const Json& id, RpcError error) { Send(ErrorMessage(id, error)); }
