@@ -377,6 +377,9 @@ GOOD = [
     answers("server/request", error(4, -32005, "weather was stopped: the session is closing",
                                     {"status": None})),
     answers("server/request", error(4, -32800, "cancelled by the session")),
+    answers("server/start", error(3, -32603,
+                                  "the answer is longer than 16 MiB once written, which no "
+                                  "session reads")),
     answers("server/answer", error(2, -32002, "docs has no question waiting: its state is"
                                    " undeclared")),
     answers("session/status", error(1, -32001, "no session is open: send session/open"
@@ -488,7 +491,7 @@ BAD = [
     ("an error code as a string",
      answers("server/start", error(3, "-32003", "weather did not start", START_FAILURE))),
     ("an error code not in the list",
-     answers("server/request", error(4, -32603, "internal error"))),
+     answers("server/request", error(4, -32099, "a code of no meaning here"))),
     ("-32003 without its data",
      answers("server/start", error(3, -32003, "weather did not start: no answer"))),
     ("-32003 with a step outside the enum",
