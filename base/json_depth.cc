@@ -61,4 +61,32 @@ bool HasObjectWiderThan(std::string_view text, std::size_t max_members) {
   return false;
 }
 
+bool IsArrayWiderThan(std::string_view text, std::size_t max_elements) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || text[first] != '[') return false;
+  // n commas at the top separate n + 1 elements.
+  std::size_t depth = 0;
+  std::size_t commas = 0;
+  bool in_string = false;
+  for (std::size_t at = first; at < text.size(); ++at) {
+    const char c = text[at];
+    if (in_string) {
+      if (c == '\\') {
+        ++at;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) break;
+    } else if (c == ',' && depth == 1 && ++commas >= max_elements) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace bravebot

@@ -37,6 +37,13 @@ inline constexpr std::size_t kMaxJsonObjectMembers = 4096;
 // like NestsDeeperThan, says nothing of whether the text is JSON at all.
 bool HasObjectWiderThan(std::string_view text, std::size_t max_members = kMaxJsonObjectMembers);
 
+// Whether `text` is, at its top, an array of more than `max_elements`
+// elements (a batch of messages): each would be read and answered alone, so
+// a line of millions would cost millions of those. Counts the commas of the
+// outermost array outside strings; linear, and says nothing of whether the
+// text is JSON at all.
+bool IsArrayWiderThan(std::string_view text, std::size_t max_elements);
+
 }  // namespace bravebot
 
 #endif  // BRAVEBOT_BASE_JSON_DEPTH_H_

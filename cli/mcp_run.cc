@@ -226,18 +226,22 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
     Outcome outcome =
         ListOrCall(*declaration, options, std::chrono::seconds(arguments->timeout_seconds),
                    arguments->call_tool, call_arguments, tools);
-    // Its run directory is removed on a thread of its own, as the
-    // supervisor's are; what a few seconds do not remove goes with the next
-    // start's sweep.
+    const int status = [&]() -> int {
+      if (outcome.start_failure) return ReportStartFailure(context, *outcome.start_failure);
+      if (outcome.failure) return SayFailure(context, *outcome.failure);
+      if (!arguments->call_tool) {
+        context.out << DisplayToolList(declaration->alias, tools);
+        return kExitOk;
+      }
+      context.out << JsonText(outcome.result) << "\n";
+      return outcome.result.value("isError", false) ? kExitFailed : kExitOk;
+    }();
+    // What it printed is seen first. Its run directory is removed on a thread
+    // of its own, as the supervisor's are; what a few seconds do not remove
+    // goes with the next start's sweep.
+    context.out.flush();
     AwaitRunDirectoryRemovals(kRemovalsAwaitedAtExit);
-    if (outcome.start_failure) return ReportStartFailure(context, *outcome.start_failure);
-    if (outcome.failure) return SayFailure(context, *outcome.failure);
-    if (!arguments->call_tool) {
-      context.out << DisplayToolList(declaration->alias, tools);
-      return kExitOk;
-    }
-    context.out << JsonText(outcome.result) << "\n";
-    return outcome.result.value("isError", false) ? kExitFailed : kExitOk;
+    return status;
   }
 
   // A service is bridged over HTTP: nothing of it runs here.

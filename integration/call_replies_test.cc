@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "integration/resident_memory.h"
 #include "integration/scripted_services.h"
 #include "integration/supervisor_fixture.h"
 
@@ -44,6 +45,36 @@ std::optional<std::string> StderrAfter(SessionClient& session, const std::string
 }
 
 class CallRepliesTest : public SupervisorTest {};
+
+TEST_F(CallRepliesTest, AFloodOfLinesThatAreNoMessageCostsNeitherLogNorMemory) {
+  DeclareFault("flooding", "garbage-flood", "100000");
+  Request({"flooding"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  ASSERT_TRUE(StartAndOffer(*session, "flooding").contains("result"));
+  Json call = session->Call("tool/call", ToolCall("flooding", "echo", {{"text", "first"}}),
+                            milliseconds(30000));
+  EXPECT_EQ(call["error"]["data"]["code"], -32700) << call.dump();
+  // It runs on, and once its flood is over, its next call is answered as it
+  // should be (a line that is no message ends whatever waits when it comes).
+  session->Drain(milliseconds(3000));
+  Json next = session->Call("tool/call", ToolCall("flooding", "echo", {{"text", "next"}}),
+                            milliseconds(30000));
+  EXPECT_EQ(next["result"]["state"], "ran") << next.dump();
+  // 100,001 such lines are said in a few lines of the log, not one each.
+  const std::string log = session->Log();
+  size_t said = 0;
+  for (size_t at = log.find("flooding wrote a line"); at != std::string::npos;
+       at = log.find("flooding wrote a line", at + 1)) {
+    ++said;
+  }
+  EXPECT_GE(said, 1u);
+  EXPECT_LE(said, 40u) << "the log said each line";
+#ifndef BRAVEBOT_ADDRESS_SANITIZER
+  // The batch of two million was not read as two million messages.
+  EXPECT_LT(PeakResidentKib(session->process().pid()), 48 * 1024);
+#endif
+}
 
 TEST_F(CallRepliesTest, AReplyThatIsNotJsonIsAnsweredInOurWordsAndTheServerGoesOn) {
   DeclareFault("garbled", "garbage-reply");

@@ -59,6 +59,9 @@
 //                           with a line that is not JSON, its id and then
 //                           GARBAGE and a screen-clearing escape where the
 //                           result belongs; later ones normally
+//   garbage-flood [N]       at the first tools/call writes N lines "x" (100000)
+//                           and one batch line of two million 1s, then
+//                           answers it; later calls normally
 //   hang-until-cancelled    answers neither the first tools/call nor the first
 //                           ping, writing "call METHOD ID" to stderr for each;
 //                           at a notifications/cancelled writes "cancelled ID
@@ -446,6 +449,20 @@ int main(int argc, char** argv) {
         WriteStderr("notification " + fake_server::Method(message));
       }
       return false;
+    });
+  }
+  if (mode == "garbage-flood") {
+    const std::optional<std::int64_t> lines = Argument(argc, argv, 100000);
+    if (!lines) return UnknownMode();
+    bool flooded = false;
+    return Serve([&](const json& message) {
+      if (flooded || !fake_server::IsRequest(message, "tools/call")) return false;
+      for (std::int64_t i = 0; i < *lines; ++i) std::cout << "x\n";
+      std::string batch = "[1";
+      for (int i = 1; i < 2'000'000; ++i) batch += ",1";
+      fake_server::WriteLine(batch + "]");
+      flooded = true;
+      return false;  // answered as usual, once the flood is written
     });
   }
   if (mode == "garbage-reply") {

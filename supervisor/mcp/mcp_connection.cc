@@ -131,6 +131,14 @@ McpRead<std::vector<McpIncoming>> McpConnection::Take(std::string_view line) {
                         "; bravebot-mcp reads no more",
                     std::nullopt};
   }
+  // A batch of thousands is no batch a server sends: one line that is no
+  // message, read no further.
+  if (IsArrayWiderThan(line, kMaxBatchMessages)) {
+    auto skipped = NotAMessage(line, true);
+    if (auto* fault = std::get_if<McpFault>(&skipped)) return *fault;
+    taken.push_back(std::move(*std::get<0>(skipped)));
+    return taken;
+  }
   ordered_json parsed = ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
   std::vector<ordered_json> messages;
   if (parsed.is_discarded()) {
@@ -145,10 +153,15 @@ McpRead<std::vector<McpIncoming>> McpConnection::Take(std::string_view line) {
   } else {
     messages.push_back(std::move(parsed));
   }
+  bool skipped = false;
   for (auto& message : messages) {
     auto one = TakeMessage(std::move(message), line);
     if (auto* fault = std::get_if<McpFault>(&one)) return *fault;
-    if (auto& incoming = std::get<0>(one)) taken.push_back(std::move(*incoming));
+    auto& incoming = std::get<0>(one);
+    if (!incoming) continue;
+    // What a line holds that is no message is said once for the line.
+    if (incoming->kind == McpIncoming::Kind::kSkipped && std::exchange(skipped, true)) continue;
+    taken.push_back(std::move(*incoming));
   }
   return taken;
 }

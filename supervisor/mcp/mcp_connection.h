@@ -35,6 +35,10 @@
 
 namespace bravebot {
 
+// The most messages one batch line of a server's may hold; a longer one is a
+// line that is no message. No server sends batches of more than a few.
+inline constexpr std::size_t kMaxBatchMessages = 4096;
+
 struct McpIncoming {
   enum class Kind {
     kAnswer,         // the answer to a request of ours

@@ -4,6 +4,7 @@
 #ifndef BRAVEBOT_SUPERVISOR_SESSION_SERVER_SLOT_H_
 #define BRAVEBOT_SUPERVISOR_SESSION_SERVER_SLOT_H_
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -59,6 +60,10 @@ struct ServerSlot {
   bool ended_on_request = false;    // stopped by the session, or for a failure
   std::string end_word;             // "exited", "stopped" or "failed"
   std::optional<int> status;
+  // Lines it wrote that are no message, said in the log at most once a
+  // second: when it was last said, and how many went unsaid since.
+  std::chrono::steady_clock::time_point skipped_said_at;
+  std::size_t skipped_unsaid = 0;
 };
 
 }  // namespace bravebot

@@ -705,10 +705,25 @@ void Supervisor::OnMessage(const std::string& alias, McpIncoming incoming) {
         ForgetServerRequest(ours->second);
       }
       break;
-    default:
+    default: {
+      // Said at most once a second, with how many went unsaid meanwhile: a
+      // server that writes such lines without end writes no log without end.
+      const auto now = std::chrono::steady_clock::now();
+      if (incoming.requests_ended == 0 && slot.skipped_said_at.time_since_epoch().count() != 0 &&
+          now - slot.skipped_said_at < std::chrono::seconds(1)) {
+        ++slot.skipped_unsaid;
+        return;
+      }
+      const std::string unsaid =
+          slot.skipped_unsaid == 0
+              ? ""
+              : " (and " + std::to_string(slot.skipped_unsaid) +
+                    " more such lines since the last said, each changing nothing)";
+      slot.skipped_said_at = now;
+      slot.skipped_unsaid = 0;
       // Said in our words: the line itself may hold anything, a secret too.
       Log(alias + " wrote " + incoming.skipped + " (" + std::to_string(incoming.line_bytes) +
-          " bytes) after its handshake; " +
+          " bytes) after its handshake" + unsaid + "; " +
           (incoming.requests_ended == 0
                ? std::string("no request was waiting on it, so nothing changed")
                : std::to_string(incoming.requests_ended) +
@@ -718,6 +733,7 @@ void Supervisor::OnMessage(const std::string& alias, McpIncoming incoming) {
                      std::to_string(incoming.skipped_code)) +
           " (an MCP server writes only MCP messages where its answers go)");
       return;
+    }
   }
   if (!output_.Send(NotificationMessage(
           "server/message", {{"alias", alias}, {"message", std::move(incoming.message)}}))) {

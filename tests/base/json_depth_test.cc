@@ -70,5 +70,15 @@ TEST(JsonWidthTest, ArraysAndStringsDoNotCount) {
   EXPECT_FALSE(HasObjectWiderThan(R"({"a":"\",,,,"})", 2));
 }
 
+TEST(JsonWidthTest, AnArrayAtTheTopIsCountedByItsElements) {
+  EXPECT_FALSE(IsArrayWiderThan("[1,2,3]", 3));
+  EXPECT_TRUE(IsArrayWiderThan("  [1,2,3,4]", 3));
+  EXPECT_FALSE(IsArrayWiderThan("[]", 3));
+  // Only the outermost array's elements count, and commas in strings none.
+  EXPECT_FALSE(IsArrayWiderThan(R"([[1,2,3,4,5],{"a":1,"b":2,"c":3},"a,b,c,d"])", 3));
+  EXPECT_FALSE(IsArrayWiderThan(R"({"a":[1,2,3,4,5]})", 3));
+  EXPECT_FALSE(IsArrayWiderThan(R"([1,2]],3,4,5)", 3));
+}
+
 }  // namespace
 }  // namespace bravebot

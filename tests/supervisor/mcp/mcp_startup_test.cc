@@ -218,8 +218,9 @@ TEST_F(McpStartupTest, JunkAfterTheHandshakeIsSkippedAndSaid) {
   ServerAnswers(2, {{"tools", {ToolNamed("echo")}}});
   ASSERT_FALSE(fault_) << fault_->message;
   EXPECT_TRUE(done_);
-  // The batch [1, 2] is two messages that are neither: each is skipped.
-  ASSERT_EQ(others_.size(), 3u);
+  // The batch [1, 2] is two messages that are neither: the line is skipped
+  // once, however many it holds.
+  ASSERT_EQ(others_.size(), 2u);
   for (const McpIncoming& other : others_) EXPECT_EQ(other.kind, McpIncoming::Kind::kSkipped);
   // Said in our words, with a code: never the line itself.
   EXPECT_EQ(others_[0].skipped, "a line that is not JSON");
@@ -227,6 +228,23 @@ TEST_F(McpStartupTest, JunkAfterTheHandshakeIsSkippedAndSaid) {
   EXPECT_EQ(others_[0].line_bytes, 20u);
   EXPECT_EQ(others_[1].skipped, "a line that is not a JSON-RPC message");
   EXPECT_EQ(others_[1].skipped_code, -32600);
+}
+
+TEST_F(McpStartupTest, ABatchOfThousandsIsOneLineThatIsNoMessage) {
+  Hello();
+  std::string batch = "[1";
+  for (std::size_t i = 0; i < kMaxBatchMessages; ++i) batch += R"(,{"jsonrpc":"2.0","method":"x"})";
+  ServerWrites(batch + "]");
+  ASSERT_FALSE(fault_);
+  ASSERT_EQ(others_.size(), 1u);
+  EXPECT_EQ(others_[0].kind, McpIncoming::Kind::kSkipped);
+  EXPECT_EQ(others_[0].skipped_code, -32600);
+  // At the bound, each message of it is read.
+  others_.clear();
+  std::string most = R"([{"jsonrpc":"2.0","method":"x"})";
+  for (std::size_t i = 1; i < kMaxBatchMessages; ++i) most += R"(,{"jsonrpc":"2.0","method":"x"})";
+  ServerWrites(most + "]");
+  EXPECT_EQ(others_.size(), kMaxBatchMessages);
 }
 
 TEST(McpConnectionTest, PendingIdsAreTheRequestsStillUnanswered) {
