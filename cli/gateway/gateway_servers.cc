@@ -88,9 +88,10 @@ void GatewayServers::TakeList(const std::string& alias, const Json& list) {
     server.tools = list.value("modelTools", Json::array());
   } else if (list.contains("note")) {
     // Nobody could be asked: the terminal command that asks is named.
-    server.note = list.value("note", "") + ": bravebot-mcp approve " + alias +
-                  " --tools, run at a terminal in " + link_.directory +
-                  ", puts the list to you, and the next session offers it";
+    std::string note = list.value("note", "");
+    if (note.rfind("note: ", 0) == 0) note.erase(0, 6);
+    server.note = note + ": bravebot-mcp approve " + alias + " --tools, run at a terminal in " +
+                  link_.directory + ", puts the list to you, and the next session offers it";
   } else {
     server.list_question =
         Json{{"offer", list.value("offer", "")}, {"toolsDigest", list.value("toolsDigest", "")}};
