@@ -73,7 +73,7 @@ class Gateway {
   std::string CallServerTool(const Incoming& request, const ServerTool& tool);
   // Runs `work` on a thread of its own, joined when it is done or the
   // gateway ends; false, running nothing, where too many run already.
-  bool Spawn(std::function<void()> work);
+  bool Spawn(std::function<void()> work, bool for_a_server = false);
   void End();
 
   GatewayOptions options_;
@@ -105,6 +105,7 @@ class Gateway {
   struct Worker {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
+    bool for_a_server = false;  // a server's request relayed to the client
   };
   std::mutex threads_mutex_;
   std::list<Worker> workers_;

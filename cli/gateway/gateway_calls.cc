@@ -26,6 +26,10 @@ std::string ServerResultText(const Answer& answer) {
   return answer.message["result"]["result"].dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+// The longest progress token of a server's request kept, to pass the
+// client's progress on that request back to it.
+constexpr std::size_t kLongestProgressToken = 256;
+
 // The capability a client declares for a server's request to reach it.
 std::string CapabilityFor(const std::string& method) {
   if (method == "roots/list") return "roots";
@@ -37,6 +41,10 @@ std::string CapabilityFor(const std::string& method) {
 }  // namespace
 
 void Gateway::CallTool(const Incoming& request) {
+  {
+    std::lock_guard lock(mutex_);
+    calls_[request.id_text()] = 0;  // in flight: a cancel from here on counts
+  }
   WaitOpened();
   if (!servers_) return;  // ending
   const Json params = request.message.value("params", Json::object());
@@ -48,6 +56,9 @@ void Gateway::CallTool(const Incoming& request) {
   } else if (std::optional<ServerTool> tool = servers_->Find(name)) {
     reply = CallServerTool(request, *tool);
   } else {
+    std::lock_guard lock(mutex_);
+    calls_.erase(request.id_text());
+    cancelled_.erase(request.id_text());
     client_.ReplyError(request.id_text(), -32602,
                        "no tool " + name + " is offered here: tools/list says what is");
     return;
@@ -144,7 +155,8 @@ void Gateway::Cancelled(const Json& params) {
     cancelled_[id] = true;
     sent = call->second;
   }
-  supervisor_.Call("request/cancel", {{"id", *sent}});
+  // 0: not sent to the supervisor yet, and now it never is.
+  if (*sent != 0) supervisor_.Call("request/cancel", {{"id", *sent}});
 }
 
 void Gateway::ProgressToServer(const Json& params) {
@@ -189,11 +201,15 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
     params["message"] = alias + " asks: " + params.value("message", "");
   }
   std::int64_t ours = 0;
+  std::string token;
   {
     std::lock_guard lock(mutex_);
     if (params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
         params["_meta"].contains("progressToken")) {
-      progress_tokens_[params["_meta"]["progressToken"].dump()] = alias;
+      token = params["_meta"]["progressToken"].dump();
+      // A token is a short id; a long one is not kept, so no server grows
+      // what the gateway holds.
+      if (token.size() <= kLongestProgressToken) progress_tokens_[token] = alias;
     }
   }
   std::future<Answer> waiting = client_.Call(method, params, ours);
@@ -205,6 +221,7 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
   {
     std::lock_guard lock(mutex_);
     relayed_.erase(alias + "\n" + id.dump());
+    if (!token.empty()) progress_tokens_.erase(token);
   }
   if (answer.ended) {
     return reply("error", {{"code", -32603}, {"message", "the client went away first"}});

@@ -130,10 +130,11 @@ void GatewayServers::PutQuestions() {
     for (const auto& [alias, server] : servers_) {
       if (server.list_question) lists.push_back(alias);
     }
+    // A start that ends from here on is told to the client: the answer
+    // being made may come too early for it.
+    listed_ = true;
   }
   for (const std::string& alias : lists) PutListQuestion(alias);
-  std::lock_guard lock(mutex_);
-  listed_ = true;
 }
 
 void GatewayServers::PutListQuestion(const std::string& alias) {
