@@ -64,6 +64,8 @@ class Gateway {
   void FromSupervisor(Incoming message);
   void RelayServerRequest(const std::string& alias, const Json& message);
   void RelayServerNotification(const std::string& alias, const Json& message);
+  // Whether the client declared elicitation in `elicitation_mode` ("url").
+  bool ClientTakes(const std::string& elicitation_mode);
 
   // session/open for `directory`, once.
   void Open(const std::string& directory);
@@ -96,6 +98,8 @@ class Gateway {
   // the request each waits on, for a cancel.
   std::map<std::string, std::int64_t> calls_;
   std::map<std::string, bool> cancelled_;
+  // Progress tokens of the client's calls in flight, and the server called.
+  std::map<std::string, std::string> call_tokens_;
   // Progress tokens of requests relayed to the client, and their server.
   std::map<std::string, std::string> progress_tokens_;
   // Requests relayed to the client, by the supervisor's number: ours.

@@ -74,7 +74,26 @@ std::string Gateway::CallServerTool(const Incoming& request, const ServerTool& t
   Json call = {{"alias", tool.alias},
                {"tool", tool.tool},
                {"arguments", params.value("arguments", Json::object())}};
-  if (params.contains("_meta") && params["_meta"].is_object()) call["meta"] = params["_meta"];
+  std::string token;
+  if (params.contains("_meta") && params["_meta"].is_object()) {
+    call["meta"] = params["_meta"];
+    if (params["_meta"].contains("progressToken")) token = params["_meta"]["progressToken"].dump();
+  }
+  // The server's progress on this call reaches the client while it runs,
+  // and no other server's under its token.
+  if (token.size() > kLongestProgressToken) token.clear();
+  if (!token.empty()) {
+    std::lock_guard lock(mutex_);
+    call_tokens_[token] = tool.alias;
+  }
+  struct ForgetToken {
+    Gateway* gateway;
+    std::string token;
+    ~ForgetToken() {
+      std::lock_guard lock(gateway->mutex_);
+      gateway->call_tokens_.erase(token);
+    }
+  } forget_token{this, token};
   const std::string id = request.id_text();
   const std::string alias_and_tool = tool.alias + ":" + tool.tool;
   std::optional<Answer> answer;
@@ -197,8 +216,16 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
   }
   Json params = message.value("params", Json::object());
   if (method == "elicitation/create" && params.is_object()) {
-    // The person must know which server asks, and that it is not us.
-    params["message"] = alias + " asks: " + params.value("message", "");
+    if (params.value("mode", "form") != "form" && !ClientTakes(params.value("mode", ""))) {
+      return reply("error", {{"code", -32602},
+                             {"message", "the client of bravebot-mcp gateway declared no " +
+                                             params.value("mode", "") + " elicitation"}});
+    }
+    // The person must know which server asks, and that it is not us: its
+    // words start after our prefix, never on a line of their own.
+    std::string words = params.value("message", "");
+    words.erase(0, words.find_first_not_of(" \t\r\n"));
+    params["message"] = alias + " asks: " + words;
   }
   std::int64_t ours = 0;
   std::string token;
@@ -232,10 +259,24 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
   reply("result", answer.message.value("result", Json::object()));
 }
 
+bool Gateway::ClientTakes(const std::string& elicitation_mode) {
+  std::lock_guard lock(mutex_);
+  auto elicitation = client_capabilities_.find("elicitation");
+  return elicitation != client_capabilities_.end() && elicitation->is_object() &&
+         elicitation->contains(elicitation_mode);
+}
+
 void Gateway::RelayServerNotification(const std::string& alias, const Json& message) {
   const std::string method = message.value("method", "");
   Json params = message.value("params", Json::object());
   if (method == "notifications/progress") {
+    {
+      std::lock_guard lock(mutex_);
+      auto call = params.is_object() && params.contains("progressToken")
+                      ? call_tokens_.find(params["progressToken"].dump())
+                      : call_tokens_.end();
+      if (call == call_tokens_.end() || call->second != alias) return;
+    }
     client_.Notify(method, params);
   } else if (method == "notifications/message" && params.is_object()) {
     // The client shows a log's logger: it names the server.

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "base/shown_text.h"
+#include "cli/session_view.h"
 
 namespace bravebot {
 namespace {
@@ -93,8 +94,10 @@ void GatewayServers::TakeList(const std::string& alias, const Json& list) {
     server.note = note + ": bravebot-mcp approve " + alias + " --tools, run at a terminal in " +
                   link_.directory + ", puts the list to you, and the next session offers it";
   } else {
-    server.list_question =
-        Json{{"offer", list.value("offer", "")}, {"toolsDigest", list.value("toolsDigest", "")}};
+    // The plain reading of the raw list first, as a session draws it.
+    server.list_question = Json{{"offer", list.value("offer", "") + "\n\n" +
+                                              LintText(alias, list.value("lint", Json::array()))},
+                                {"toolsDigest", list.value("toolsDigest", "")}};
   }
   Renamed();
 }
@@ -181,9 +184,12 @@ void GatewayServers::Renamed() {
   for (const auto& [alias, server] : servers_) {
     for (const Json& tool : server.tools) tools.push_back({alias, ToolOf(alias, tool)});
   }
-  names_ = GatewayToolNames(tools, {kStatusToolName});
+  names_ = GatewayToolNames(tools, {kStatusToolName}, given_);
   by_name_.clear();
-  for (const auto& [tool, name] : names_) by_name_[name.name] = tool;
+  for (const auto& [tool, name] : names_) {
+    by_name_[name.name] = tool;
+    given_.emplace(name.name, tool);
+  }
 }
 
 void GatewayServers::TellChanged() {
