@@ -87,7 +87,7 @@ int TakeListThrough(TerminalSession& session, CommandContext& context,
   if (!list) return Report(context, "approve", list.error());
   if (list->value("toolsState", "") == "approved") {
     context.out << alias << "'s list of " << ToolsOf(*list)
-                << " is approved already: a session here offers it to the model\n";
+                << " is approved already: a session here offers them to the model\n";
     return kExitOk;
   }
   Result<Json> answered = session.AskAboutList(alias, *list);
@@ -99,9 +99,9 @@ int TakeListThrough(TerminalSession& session, CommandContext& context,
   }
   if (answered->value("offered", false)) {
     context.out << "approved " << alias << "'s list of " << ToolsOf(*list)
-                << ": a session here offers it to the model, one with nobody to ask included\n";
+                << ": a session here offers them to the model, even where nobody can be asked\n";
   } else {
-    context.out << alias << "'s list is not approved: a session here with nobody to ask "
+    context.out << alias << "'s list is not approved: a session here where nobody can be asked "
                 << "offers none of its tools\n";
   }
   return kExitOk;

@@ -24,8 +24,9 @@ Status CheckRequestedHere(const CommandContext& context, const ProfileDirectory&
   if (!requesting.scopes.empty()) return {};
   if (!requesting.unreadable.empty()) {
     const Error& first = requesting.unreadable.front().error;
-    return Error(first.code(), first.message() + "; so whether it asks for " + alias +
-                                   " is not known, and nothing was asked");
+    return Error(first.code(),
+                 "whether " + alias +
+                     " is asked for here is not known, so nothing was asked: " + first.message());
   }
   return NotRequestedHere(context, profile, alias, command);
 }

@@ -97,8 +97,8 @@ TEST_F(ApproveToolsTest, AYesToTheListIsOfferedWhereNobodyCanBeAsked) {
   EXPECT_THAT(approved.out, HasSubstr("\xe2\x94\x83 Gets weather."));
   EXPECT_THAT(approved.out, HasSubstr("a plain reading of weather's list"));
   EXPECT_THAT(approved.out,
-              HasSubstr("approved weather's list of 5 tools: a session here offers it to the "
-                        "model, one with nobody to ask included"));
+              HasSubstr("approved weather's list of 5 tools: a session here offers them to the "
+                        "model, even where nobody can be asked"));
   EXPECT_THAT(Approvals(), HasSubstr("\ntools "));
 
   auto session = Session();
@@ -113,7 +113,7 @@ TEST_F(ApproveToolsTest, AYesToTheListIsOfferedWhereNobodyCanBeAsked) {
   EXPECT_THAT(again.out, Not(HasSubstr(kServerQuestion)));
   EXPECT_THAT(again.out, Not(HasSubstr(kListQuestion)));
   EXPECT_THAT(again.out, HasSubstr("weather's list of 5 tools is approved already: a session "
-                                   "here offers it to the model"));
+                                   "here offers them to the model"));
 }
 
 TEST_F(ApproveToolsTest, AnApprovedServerIsNotAskedAboutAndANoToTheListRecordsNothing) {
@@ -125,8 +125,8 @@ TEST_F(ApproveToolsTest, AnApprovedServerIsNotAskedAboutAndANoToTheListRecordsNo
   CommandOutput declined = AtTerminal(Approve("weather", true), {{kListQuestion, "n\n"}});
   EXPECT_EQ(declined.status, 0) << declined.out;
   EXPECT_THAT(declined.out, Not(HasSubstr(kServerQuestion)));
-  EXPECT_THAT(declined.out, HasSubstr("weather's list is not approved: a session here with "
-                                      "nobody to ask offers none of its tools"));
+  EXPECT_THAT(declined.out, HasSubstr("weather's list is not approved: a session here where "
+                                      "nobody can be asked offers none of its tools"));
   EXPECT_EQ(Approvals(), approvals);
 
   auto session = Session();
@@ -174,6 +174,17 @@ TEST_F(ApproveToolsTest, AServerThisCheckoutDoesNotAskForIsRefusedNamingTheFiles
                         "Run bravebot-mcp approve weather --tools in the checkout whose settings "
                         "ask for it, or ask for it here first with bravebot-mcp enable weather"));
   EXPECT_FALSE(std::filesystem::exists(Profile() + "/mcp-approved"));
+}
+
+TEST_F(ApproveToolsTest, ASettingsFileThatCannotBeReadIsSaidRatherThanGuessedAbout) {
+  std::ofstream(Checkout() + "/.bravebot/settings.json") << "{\"mcp\": ";
+  CommandOutput refused = AtTerminal(Approve("weather", true), {{kServerQuestion, "y\n"}});
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_THAT(refused.out,
+              HasSubstr("bravebot-mcp approve: whether weather is asked for here is not known, so "
+                        "nothing was asked: " +
+                        Checkout() + "/.bravebot/settings.json is not JSON"));
+  EXPECT_THAT(refused.out, Not(HasSubstr(kServerQuestion)));
 }
 
 TEST_F(ApproveToolsTest, AServerThatDidNotStartIsSaidInTheSupervisorsWords) {
