@@ -5,6 +5,26 @@
 #include "confine/declaration.h"
 
 namespace bravebot {
+namespace {
+
+// ALIAS:TOOL into its two words. The alias holds no colon, so the first one
+// ends it; the tool's name is the server's and may hold more.
+Status SplitToolName(SimpleOptions& options) {
+  const std::size_t colon = options.alias.find(':');
+  if (colon == std::string::npos) return {};
+  options.tool = options.alias.substr(colon + 1);
+  options.alias.resize(colon);
+  if (options.tool.empty()) {
+    return Error(ErrorCode::kUsage,
+                 "ALIAS:TOOL names a tool after the colon, as a call question names it");
+  }
+  if (options.tool.find_first_of("\t\r\n") != std::string::npos) {
+    return Error(ErrorCode::kUsage, "a tool's name holds no tab or line break");
+  }
+  return {};
+}
+
+}  // namespace
 
 Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
                                          const std::vector<std::string>& words) {
@@ -22,7 +42,11 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
   }
   if (spec.takes_optional_path) app.add_option("path", options.path, spec.path_meaning);
   if (spec.takes_alias) {
-    app.add_option("alias", options.alias, "the server's alias")->required();
+    app.add_option("alias", options.alias,
+                   spec.alias_may_name_tool
+                       ? "the server's alias, or ALIAS:TOOL for one of its tools"
+                       : "the server's alias")
+        ->required();
   }
   // CLI11 parses a reversed vector: it pops words from the back.
   std::vector<std::string> reversed(words.rbegin(), words.rend());
@@ -52,6 +76,9 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
       return Error(ErrorCode::kUsage, "-s takes local, project or user; bravebot-mcp " + spec.name +
                                           " --help says more");
     }
+  }
+  if (spec.alias_may_name_tool) {
+    BRAVEBOT_RETURN_IF_ERROR(SplitToolName(options));
   }
   if (spec.takes_alias && !IsValidAlias(options.alias)) {
     return Error(ErrorCode::kUsage,

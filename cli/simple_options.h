@@ -22,7 +22,9 @@ struct SimpleCommandSpec {
   bool takes_json = false;
   // Further on/off flags: {"--probe", "what it does"}.
   std::vector<std::pair<std::string, std::string>> flags;
-  bool takes_scope = false;                            // -s, --scope local|project|user
+  bool takes_scope = false;  // -s, --scope local|project|user
+  // The alias may be ALIAS:TOOL, naming one tool of the server (approve).
+  bool alias_may_name_tool = false;
   bool takes_optional_path = false;                    // one path, or none
   std::string path_meaning = "a project's directory";  // what --help says it is
 };
@@ -32,6 +34,7 @@ struct SimpleOptions {
   std::string help_text;  // set when help is
   bool json = false;
   std::string alias;
+  std::string tool;             // the TOOL of ALIAS:TOOL, where the spec takes one
   std::set<std::string> flags;  // those of spec.flags that were given
   std::optional<Scope> scope;
   std::string path;

@@ -23,9 +23,10 @@ std::size_t CountOf(const nlohmann::ordered_json& list, const char* member) {
 }  // namespace
 
 TerminalSession::TerminalSession(SupervisorChild& supervisor, TerminalQuestions* questions,
-                                 std::ostream& out, std::ostream& err)
+                                 std::ostream& out, std::ostream& err, std::string name)
     : questions_(questions),
       out_(out),
+      name_(std::move(name)),
       err_(err),
       connection_(supervisor,
                   [this](const Json& notification) { return OnNotification(notification); }) {}
@@ -56,25 +57,46 @@ bool TerminalSession::OnNotification(const Json& notification) {
         "server/reply",
         {{"alias", params.value("alias", "")},
          {"id", params["message"]["id"]},
-         {"error",
-          {{"code", -32601}, {"message", "bravebot-mcp session answers no request of a server"}}}});
+         {"error", {{"code", -32601}, {"message", name_ + " answers no request of a server"}}}});
   }
   return false;
 }
 
-std::optional<TerminalSession::Json> TerminalSession::ResultOf(const std::optional<Json>& answer) {
+Result<TerminalSession::Json> TerminalSession::Answered(const std::optional<Json>& answer) {
   if (!answer) {
     supervisor_ended_ = true;
-    err_ << "bravebot-mcp session: bravebot-supervisor ended before it answered; its log above "
-            "says why\n"
-         << std::flush;
-    return std::nullopt;
+    return Error(ErrorCode::kSystem,
+                 "bravebot-supervisor ended before it answered; its log above says why");
   }
   if (answer->contains("error")) {
-    Print((*answer)["error"].value("message", "the supervisor refused the request") + "\n");
-    return std::nullopt;
+    return Error(ErrorCode::kRefused,
+                 (*answer)["error"].value("message", "the supervisor refused the request"));
   }
   return answer->contains("result") ? (*answer)["result"] : Json::object();
+}
+
+void TerminalSession::PrintRefusal(const Error& refusal) {
+  if (supervisor_ended_) {
+    err_ << name_ << ": " << refusal.message() << "\n" << std::flush;
+  } else {
+    Print(refusal.message() + "\n");
+  }
+}
+
+std::optional<TerminalSession::Json> TerminalSession::ResultOf(const std::optional<Json>& answer) {
+  return Printed(Answered(answer));
+}
+
+std::optional<TerminalSession::Json> TerminalSession::Printed(Result<Json> result) {
+  if (!result) {
+    PrintRefusal(result.error());
+    return std::nullopt;
+  }
+  return std::move(*result);
+}
+
+Result<TerminalSession::Json> TerminalSession::Request(const std::string& method, Json params) {
+  return Answered(connection_.Call(method, std::move(params)));
 }
 
 bool TerminalSession::Open(const TerminalSessionOptions& options) {
@@ -113,19 +135,30 @@ void TerminalSession::StartServers(const Json& servers) {
   }
   std::vector<std::pair<std::string, Json>> started;
   for (const auto& [alias, id] : starts) {
-    std::optional<Json> result = ResultOf(connection_.WaitFor(id));
-    if (result) result = Moved(alias, std::move(*result));
-    if (result) started.emplace_back(alias, std::move(*result));
-  }
-  for (const auto& [alias, result] : started) {
-    if (result.contains("movedTo")) {
-      Print(alias + " is declared at " + EscapeControlCharacters(result.value("movedTo", "")) +
-            " from now on\n");
-      if (result.contains("moveNote")) Print(result.value("moveNote", "") + "\n");
+    Result<Json> result = Started(alias, id);
+    if (result) {
+      started.emplace_back(alias, std::move(*result));
+    } else {
+      PrintRefusal(result.error());
     }
-    running_.insert(alias);
-    PutList(alias, result);
   }
+  for (const auto& [alias, result] : started) PutList(alias, result);
+}
+
+Result<TerminalSession::Json> TerminalSession::StartServer(const std::string& alias) {
+  return Started(alias, connection_.Send("server/start", {{"alias", alias}}));
+}
+
+Result<TerminalSession::Json> TerminalSession::Started(const std::string& alias, int id) {
+  BRAVEBOT_ASSIGN_OR_RETURN(Json result, Answered(connection_.WaitFor(id)));
+  BRAVEBOT_ASSIGN_OR_RETURN(result, Moved(alias, std::move(result)));
+  if (result.contains("movedTo")) {
+    Print(alias + " is declared at " + EscapeControlCharacters(result.value("movedTo", "")) +
+          " from now on\n");
+    if (result.contains("moveNote")) Print(result.value("moveNote", "") + "\n");
+  }
+  running_.insert(alias);
+  return result;
 }
 
 void TerminalSession::PutList(const std::string& alias, const Json& list) {
@@ -138,19 +171,23 @@ void TerminalSession::PutList(const std::string& alias, const Json& list) {
     return;
   }
   if (!questions_) return;  // the supervisor withholds it, and says so in a note
-  std::string offer = list.value("offer", "");
-  while (!offer.empty() && offer.back() == '\n') offer.pop_back();
-  questions_->Show("\n" + offer + "\n\n" + LintText(alias, list["lint"]) + "\n");
-  const std::string typed = questions_->Ask(kOfferQuestionPlain);
-  std::optional<Json> answered =
-      ResultOf(connection_.Call("tools/answer", {{"alias", alias},
-                                                 {"answer", IsYes(typed) ? "y" : "n"},
-                                                 {"toolsDigest", list.value("toolsDigest", "")}}));
+  std::optional<Json> answered = Printed(AskAboutList(alias, list));
   if (!answered) return;
   if (answered->contains("note")) Print((*answered)["note"].get<std::string>() + "\n");
   Print((*answered)["offered"] == true
             ? alias + ": " + ToolCount(CountOf(*answered, "modelTools")) + " offered to the model\n"
             : alias + ": no tool offered, as you answered\n");
+}
+
+Result<TerminalSession::Json> TerminalSession::AskAboutList(const std::string& alias,
+                                                            const Json& list) {
+  std::string offer = list.value("offer", "");
+  while (!offer.empty() && offer.back() == '\n') offer.pop_back();
+  questions_->Show("\n" + offer + "\n\n" + LintText(alias, list["lint"]) + "\n");
+  const std::string typed = questions_->Ask(kOfferQuestionPlain);
+  return Request("tools/answer", {{"alias", alias},
+                                  {"answer", IsYes(typed) ? "y" : "n"},
+                                  {"toolsDigest", list.value("toolsDigest", "")}});
 }
 
 void TerminalSession::PutChangedLists() {
@@ -210,7 +247,7 @@ void TerminalSession::MakeCall(const std::string& line) {
     params["answer"] = IsYes(typed) ? "1" : "3";
     decided = ResultOf(connection_.Call("tool/call", params));
   }
-  if (decided) decided = Moved(call->alias, std::move(*decided));
+  if (decided) decided = Printed(Moved(call->alias, std::move(*decided)));
   if (!decided) return;
   if ((*decided)["state"] == "ran") {
     Print(CallResultText(call->alias, call->tool, (*decided)["result"]));
@@ -220,7 +257,7 @@ void TerminalSession::MakeCall(const std::string& line) {
   }
 }
 
-std::optional<TerminalSession::Json> TerminalSession::Moved(const std::string& alias, Json answer) {
+Result<TerminalSession::Json> TerminalSession::Moved(const std::string& alias, Json answer) {
   if (answer.value("state", "") != "redirect") return answer;
   // Asked at the terminal; nobody at one is never asked (the supervisor
   // refuses the move itself), so no answer here is a no.
@@ -229,8 +266,7 @@ std::optional<TerminalSession::Json> TerminalSession::Moved(const std::string& a
     questions_->Show("\n");
     typed = questions_->Ask(answer.value("question", ""));
   }
-  return ResultOf(connection_.Call("redirect/answer",
-                                   {{"alias", alias}, {"answer", IsYes(typed) ? "y" : "n"}}));
+  return Request("redirect/answer", {{"alias", alias}, {"answer", IsYes(typed) ? "y" : "n"}});
 }
 
 void TerminalSession::Close() {

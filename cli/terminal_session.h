@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 
+#include "base/result.h"
 #include "cli/supervisor_connection.h"
 #include "cli/terminal_questions.h"
 
@@ -31,9 +32,10 @@ class TerminalSession {
   using Json = nlohmann::ordered_json;
 
   // `questions` is the terminal, or null where there is none: the session
-  // is then one with no terminal, and asks nobody.
+  // is then one with no terminal, and asks nobody. `name` begins the lines
+  // it writes on `err` ("bravebot-mcp session").
   TerminalSession(SupervisorChild& supervisor, TerminalQuestions* questions, std::ostream& out,
-                  std::ostream& err);
+                  std::ostream& err, std::string name = "bravebot-mcp session");
 
   // Opens the session, puts the server questions, starts every server that
   // may start and puts each list. False where the session could not open.
@@ -48,14 +50,34 @@ class TerminalSession {
   // Closes the session: every server is stopped.
   void Close();
 
+  // The pieces of a session for a command that takes one server through it
+  // (`bravebot-mcp approve ALIAS --tools`); nothing is printed of a refusal,
+  // which is the caller's to say.
+  //
+  // A request and its `result`, or the supervisor's refusal in its words.
+  Result<Json> Request(const std::string& method, Json params);
+  // server/start for one server, the question about a move put where its
+  // service redirects: server/start's result.
+  Result<Json> StartServer(const std::string& alias);
+  // Draws a list that waits for an answer (server/start's result, or a
+  // server/toolsChanged), asks at the terminal and passes the answer on:
+  // tools/answer's result. Only where there is a terminal.
+  Result<Json> AskAboutList(const std::string& alias, const Json& list);
+
   SupervisorConnection& connection() { return connection_; }
   bool supervisor_ended() const { return supervisor_ended_; }
 
  private:
   bool OnNotification(const Json& notification);
-  // The answer's `result`; nothing, with its error or the supervisor's end
-  // printed, where there is none.
+  // The answer's `result`, or its error; the supervisor's end where there
+  // is no answer.
+  Result<Json> Answered(const std::optional<Json>& answer);
+  // The same, with its error or the supervisor's end printed.
   std::optional<Json> ResultOf(const std::optional<Json>& answer);
+  std::optional<Json> Printed(Result<Json> result);
+  void PrintRefusal(const Error& refusal);
+  // The answer to server/start `id` of `alias`, a move put and said.
+  Result<Json> Started(const std::string& alias, int id);
   void StartServers(const Json& servers);
   // Draws what became of a list (server/start's result, or a
   // server/toolsChanged), and puts it to the person where it waits.
@@ -63,11 +85,12 @@ class TerminalSession {
   void MakeCall(const std::string& line);
   // Where `answer` is a service's question about a move, puts it and gives
   // what redirect/answer answers; else `answer` as it is.
-  std::optional<Json> Moved(const std::string& alias, Json answer);
+  Result<Json> Moved(const std::string& alias, Json answer);
   void Print(const std::string& text);
 
   TerminalQuestions* questions_;
   std::ostream& out_;
+  const std::string name_;
   std::ostream& err_;
   SupervisorConnection connection_;
   // The newest server/toolsChanged of each server not put yet: one that

@@ -74,6 +74,7 @@ TEST_F(CompletionTest, CompletesCommandsScopesAndDeclaredAliases) {
   EXPECT_THAT(Offered("bravebot-mcp enable weather -s "), ElementsAre("local", "project", "user"));
   EXPECT_THAT(Offered("bravebot-mcp get "), ElementsAre("docs", "weather"));
   EXPECT_THAT(Offered("bravebot-mcp reach w"), ElementsAre("weather"));
+  EXPECT_THAT(Offered("bravebot-mcp approve weather --t"), ElementsAre("--tools"));
 }
 
 }  // namespace
