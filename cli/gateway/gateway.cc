@@ -7,6 +7,7 @@
 
 #include "base/version.h"
 #include "supervisor/mcp/mcp_answers.h"
+#include "supervisor/policy/settings_writers.h"
 
 namespace bravebot {
 namespace {
@@ -247,7 +248,10 @@ void Gateway::Initialized() {
   });
 }
 
-void Gateway::Open(const std::string& directory) {
+void Gateway::Open(const std::string& given_directory) {
+  // Resolved as the directory a command run there sees it, so that what
+  // `bravebot-mcp approve` records at a terminal there is for this project.
+  const std::string directory = ResolveCheckoutDirectory(given_directory);
   Json capabilities;
   bool can_ask = false;
   {
