@@ -15,9 +15,9 @@ namespace {
 
 // In the order --help lists them.
 const CommandSpec* const kCommands[] = {
-    &kAddCommand,    &kApproveCommand, &kDisableCommand, &kDoctorCommand,
-    &kEnableCommand, &kForgetCommand,  &kGetCommand,     &kImportCommand,
-    &kListCommand,   &kReachCommand,   &kRemoveCommand,  &kSessionCommand,
+    &kAddCommand,    &kApproveCommand, &kDisableCommand, &kDoctorCommand, &kEnableCommand,
+    &kForgetCommand, &kGatewayCommand, &kGetCommand,     &kImportCommand, &kListCommand,
+    &kReachCommand,  &kRemoveCommand,  &kSessionCommand,
 };
 
 std::string Usage() {

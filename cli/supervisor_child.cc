@@ -38,7 +38,12 @@ Result<std::unique_ptr<SupervisorChild>> SupervisorChild::Start(const std::strin
   sigemptyset(&pipe_signal);
   sigaddset(&pipe_signal, SIGPIPE);
   posix_spawnattr_setsigdefault(&attributes, &pipe_signal);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  // A front end that takes its stop signals on a thread of its own blocks
+  // them; the supervisor takes them itself.
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   pid_t pid = -1;
   char* argv[] = {const_cast<char*>(program.c_str()), nullptr};
   const int failed = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv, environ);

@@ -1,0 +1,238 @@
+// The gateway's calls: a client's tools/call carried through the
+// supervisor's decisions (its question put through the client, the redirect
+// a service met), and the requests and notifications that pass between a
+// server and the client meanwhile.
+#include <iostream>
+
+#include "base/json_members.h"
+#include "cli/gateway/gateway.h"
+
+namespace bravebot {
+namespace {
+
+std::string ToolError(const std::string& words) {
+  Json result = {{"content", {{{"type", "text"}, {"text", words}}}}, {"isError", true}};
+  return result.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// The server's result inside tool/call's answer, as the server wrote it.
+std::string ServerResultText(const Answer& answer) {
+  std::vector<JsonMember> inner;
+  if (std::optional<std::vector<JsonMember>> outer =
+          ReadJsonObjectMembers(answer.line, "result", inner)) {
+    std::string_view result = FindJsonMember(inner, "result");
+    if (!result.empty()) return std::string(result);
+  }
+  return answer.message["result"]["result"].dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// The capability a client declares for a server's request to reach it.
+std::string CapabilityFor(const std::string& method) {
+  if (method == "roots/list") return "roots";
+  if (method == "sampling/createMessage") return "sampling";
+  if (method == "elicitation/create") return "elicitation";
+  return "";
+}
+
+}  // namespace
+
+void Gateway::CallTool(const Incoming& request) {
+  WaitOpened();
+  if (!servers_) return;  // ending
+  const Json params = request.message.value("params", Json::object());
+  const std::string name = params.value("name", "");
+  std::string reply;
+  if (name == kStatusToolName) {
+    Json result = {{"content", {{{"type", "text"}, {"text", servers_->StatusText()}}}}};
+    reply = result.dump(-1, ' ', false, Json::error_handler_t::replace);
+  } else if (std::optional<ServerTool> tool = servers_->Find(name)) {
+    reply = CallServerTool(request, *tool);
+  } else {
+    client_.ReplyError(request.id_text(), -32602,
+                       "no tool " + name + " is offered here: tools/list says what is");
+    return;
+  }
+  std::lock_guard lock(mutex_);
+  calls_.erase(request.id_text());
+  // A call the client cancelled is not answered, as MCP asks.
+  if (cancelled_.erase(request.id_text()) == 0) client_.Reply(request.id_text(), reply);
+}
+
+std::string Gateway::CallServerTool(const Incoming& request, const ServerTool& tool) {
+  const Json& params = request.message["params"];
+  Json call = {{"alias", tool.alias},
+               {"tool", tool.tool},
+               {"arguments", params.value("arguments", Json::object())}};
+  if (params.contains("_meta") && params["_meta"].is_object()) call["meta"] = params["_meta"];
+  const std::string id = request.id_text();
+  const std::string alias_and_tool = tool.alias + ":" + tool.tool;
+  std::optional<Answer> answer;
+  for (;;) {
+    {
+      std::lock_guard lock(mutex_);
+      if (cancelled_.count(id) > 0) return "";
+    }
+    std::int64_t sent = 0;
+    std::future<Answer> waiting = supervisor_.Call("tool/call", call, sent);
+    {
+      std::lock_guard lock(mutex_);
+      calls_[id] = sent;
+    }
+    answer = waiting.get();
+    // A service that points elsewhere: nothing is sent there before a yes.
+    while (!answer->is_error() && answer->message["result"].value("state", "") == "redirect") {
+      const std::string typed =
+          Ask(RedirectQuestion(answer->message["result"].value("question", "")));
+      answer =
+          supervisor_.Call("redirect/answer", {{"alias", tool.alias}, {"answer", typed}}).get();
+    }
+    if (answer->is_error() || answer->message["result"].value("state", "") != "ask") break;
+    const Json& asked = answer->message["result"];
+    const std::string text = asked.value("question", "");
+    const bool remembers = text.find("(not offered") == std::string::npos;
+    call["answer"] = Ask(CallQuestion(text, alias_and_tool, remembers));
+  }
+  if (answer->ended) {
+    return ToolError(alias_and_tool + " failed: bravebot-supervisor ended before it answered");
+  }
+  if (answer->is_error()) {
+    return ToolError(answer->message["error"].value("message", alias_and_tool + " failed"));
+  }
+  const Json& result = answer->message["result"];
+  const std::string state = result.value("state", "");
+  if (state == "ran") {
+    // The client hands every result to its model: from here on every call
+    // is put to the person, as after something private was let out.
+    bool first = false;
+    {
+      std::lock_guard lock(mutex_);
+      first = !released_;
+      released_ = true;
+    }
+    if (first) supervisor_.Call("session/released", {{"released", true}}).get();
+    return ServerResultText(*answer);
+  }
+  std::string words = result.value("text", alias_and_tool + " was not called");
+  bool can_ask = false;
+  bool released = false;
+  std::string directory;
+  {
+    std::lock_guard lock(mutex_);
+    can_ask = servers_ && servers_->can_ask();
+    released = released_;
+    directory = directory_;
+  }
+  if (!can_ask && words.find(" is put to the user before it runs") != std::string::npos) {
+    words += released ? " (For the user: once a result has reached the model, every call is put "
+                        "to a person, and this client takes no questions (MCP elicitation): use "
+                        "a client that does, or bravebot-mcp session.)"
+                      : " (For the user: bravebot-mcp approve " + alias_and_tool +
+                            ", run at a terminal in " + directory +
+                            ", stops asking for it in this project.)";
+  }
+  return ToolError(words);
+}
+
+void Gateway::Cancelled(const Json& params) {
+  if (!params.contains("requestId")) return;
+  const std::string id = params["requestId"].dump();
+  std::optional<std::int64_t> sent;
+  {
+    std::lock_guard lock(mutex_);
+    auto call = calls_.find(id);
+    if (call == calls_.end()) return;
+    cancelled_[id] = true;
+    sent = call->second;
+  }
+  supervisor_.Call("request/cancel", {{"id", *sent}});
+}
+
+void Gateway::ProgressToServer(const Json& params) {
+  if (!params.contains("progressToken")) return;
+  std::string alias;
+  {
+    std::lock_guard lock(mutex_);
+    auto found = progress_tokens_.find(params["progressToken"].dump());
+    if (found == progress_tokens_.end()) return;
+    alias = found->second;
+  }
+  supervisor_.Call("server/notify",
+                   {{"alias", alias}, {"method", "notifications/progress"}, {"params", params}});
+}
+
+void Gateway::RelayServerRequest(const std::string& alias, const Json& message) {
+  const std::string method = message.value("method", "");
+  const Json& id = message["id"];
+  auto reply = [&](const char* member, Json value) {
+    supervisor_.Call("server/reply", {{"alias", alias}, {"id", id}, {member, std::move(value)}});
+  };
+  if (method == "ping") return reply("result", Json::object());
+  const std::string capability = CapabilityFor(method);
+  bool declared = false;
+  {
+    std::unique_lock lock(mutex_);
+    declared = !capability.empty() && client_capabilities_.contains(capability);
+    // Nothing but ping and logging goes to a client before it said it is
+    // initialized.
+    if (declared) changed_.wait(lock, [this] { return initialized_ || ending_; });
+  }
+  if (!declared) {
+    return reply("error", {{"code", -32601},
+                           {"message", method +
+                                           " is not relayed: the client of bravebot-mcp gateway "
+                                           "declared no " +
+                                           (capability.empty() ? "such capability" : capability)}});
+  }
+  Json params = message.value("params", Json::object());
+  if (method == "elicitation/create" && params.is_object()) {
+    // The person must know which server asks, and that it is not us.
+    params["message"] = alias + " asks: " + params.value("message", "");
+  }
+  std::int64_t ours = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
+        params["_meta"].contains("progressToken")) {
+      progress_tokens_[params["_meta"]["progressToken"].dump()] = alias;
+    }
+  }
+  std::future<Answer> waiting = client_.Call(method, params, ours);
+  {
+    std::lock_guard lock(mutex_);
+    relayed_[alias + "\n" + id.dump()] = ours;
+  }
+  Answer answer = waiting.get();
+  {
+    std::lock_guard lock(mutex_);
+    relayed_.erase(alias + "\n" + id.dump());
+  }
+  if (answer.ended) {
+    return reply("error", {{"code", -32603}, {"message", "the client went away first"}});
+  }
+  if (answer.message.contains("error") && answer.message["error"].is_object()) {
+    return reply("error", answer.message["error"]);
+  }
+  reply("result", answer.message.value("result", Json::object()));
+}
+
+void Gateway::RelayServerNotification(const std::string& alias, const Json& message) {
+  const std::string method = message.value("method", "");
+  Json params = message.value("params", Json::object());
+  if (method == "notifications/progress") {
+    client_.Notify(method, params);
+  } else if (method == "notifications/message" && params.is_object()) {
+    // The client shows a log's logger: it names the server.
+    const std::string logger = params.value("logger", "");
+    params["logger"] = logger.empty() ? alias : alias + "/" + logger;
+    client_.Notify(method, params);
+  } else if (method == "notifications/cancelled" && params.is_object() &&
+             params.contains("requestId")) {
+    std::lock_guard lock(mutex_);
+    auto found = relayed_.find(alias + "\n" + params["requestId"].dump());
+    if (found == relayed_.end()) return;
+    params["requestId"] = found->second;
+    client_.Notify(method, params);
+  }
+}
+
+}  // namespace bravebot

@@ -1,0 +1,288 @@
+#include "cli/gateway/gateway_servers.h"
+
+#include <chrono>
+
+#include "base/shown_text.h"
+
+namespace bravebot {
+namespace {
+
+// How long a tools/list waits for the servers still starting, past the
+// supervisor's own start-up timeout (30 s), which answers every start by then.
+constexpr auto kLongestStartWait = std::chrono::seconds(90);
+
+std::string ErrorWords(const Answer& answer, const std::string& otherwise) {
+  if (answer.ended) return "bravebot-supervisor ended before it answered: its log says why";
+  return answer.message["error"].value("message", otherwise);
+}
+
+// The tool's own name, from the model's name the supervisor gives it.
+std::string ToolOf(const std::string& alias, const Json& model_tool) {
+  const std::string name = model_tool.value("name", "");
+  const std::string prefix = "mcp__" + alias + "__";
+  return name.rfind(prefix, 0) == 0 ? name.substr(prefix.size()) : name;
+}
+
+}  // namespace
+
+GatewayServers::~GatewayServers() {
+  for (std::thread& watcher : watchers_) watcher.join();
+}
+
+void GatewayServers::Opened(const Json& result) {
+  std::vector<std::string> starts;
+  {
+    std::lock_guard lock(mutex_);
+    for (const Json& note : result["notes"]) notes_.push_back(note.get<std::string>());
+    for (const Json& server : result["servers"]) {
+      const std::string alias = server["alias"];
+      Server& ours = servers_[alias];
+      ours.state = server["state"];
+      ours.question = server.value("question", "");
+      ours.note = server.value("reason", "");
+      if (ours.state == "start") starts.push_back(alias);
+    }
+  }
+  for (const std::string& alias : starts) Start(alias);
+}
+
+void GatewayServers::Start(const std::string& alias) {
+  std::lock_guard lock(mutex_);
+  servers_[alias].state = "starting";
+  ++starting_;
+  std::shared_future<Answer> answer =
+      link_.supervisor.Call("server/start", {{"alias", alias}}).share();
+  watchers_.emplace_back([this, alias, answer] { Started(alias, answer.get()); });
+}
+
+void GatewayServers::Started(const std::string& alias, Answer answer) {
+  // A service that points elsewhere is put to the person first: nothing is
+  // sent to the new place before a yes.
+  while (!answer.is_error() && answer.message["result"].value("state", "") == "redirect") {
+    const std::string typed =
+        link_.ask(RedirectQuestion(answer.message["result"].value("question", "")));
+    answer = link_.supervisor.Call("redirect/answer", {{"alias", alias}, {"answer", typed}}).get();
+  }
+  {
+    std::lock_guard lock(mutex_);
+    Server& server = servers_[alias];
+    if (answer.is_error()) {
+      server.state = "failed";
+      server.note = ErrorWords(answer, alias + " did not start");
+    } else {
+      server.state = "running";
+      TakeList(alias, answer.message["result"]);
+    }
+    --starting_;
+  }
+  starts_changed_.notify_all();
+  TellChanged();
+}
+
+void GatewayServers::TakeList(const std::string& alias, const Json& list) {
+  Server& server = servers_[alias];
+  server.list_question.reset();
+  server.tools = Json::array();
+  server.note.clear();
+  if (list.value("offered", false)) {
+    server.tools = list.value("modelTools", Json::array());
+  } else if (list.contains("note")) {
+    // Nobody could be asked: the terminal command that asks is named.
+    std::string note = list.value("note", "");
+    if (note.rfind("note: ", 0) == 0) note.erase(0, 6);
+    server.note = note + ": bravebot-mcp approve " + alias + " --tools, run at a terminal in " +
+                  link_.directory + ", puts the list to you, and the next session offers it";
+  } else {
+    server.list_question =
+        Json{{"offer", list.value("offer", "")}, {"toolsDigest", list.value("toolsDigest", "")}};
+  }
+  Renamed();
+}
+
+void GatewayServers::PutQuestions() {
+  std::lock_guard one_at_a_time(questions_);
+  std::vector<std::pair<std::string, std::string>> asked;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [alias, server] : servers_) {
+      if (server.state == "ask") asked.emplace_back(alias, server.question);
+    }
+  }
+  for (const auto& [alias, text] : asked) {
+    const std::string typed = link_.ask(ServerQuestion(text));
+    Answer answer =
+        link_.supervisor.Call("server/answer", {{"alias", alias}, {"answer", typed}}).get();
+    const std::string state =
+        answer.is_error() ? "left-out" : answer.message["result"].value("state", "left-out");
+    if (state == "start") {
+      Start(alias);
+      continue;
+    }
+    std::lock_guard lock(mutex_);
+    servers_[alias].state = state;
+    servers_[alias].note =
+        answer.is_error() ? ErrorWords(answer, "") : answer.message["result"].value("reason", "");
+  }
+  std::vector<std::string> lists;
+  {
+    std::unique_lock lock(mutex_);
+    starts_changed_.wait_for(lock, kLongestStartWait, [this] { return starting_ == 0; });
+    for (const auto& [alias, server] : servers_) {
+      if (server.list_question) lists.push_back(alias);
+    }
+  }
+  for (const std::string& alias : lists) PutListQuestion(alias);
+  std::lock_guard lock(mutex_);
+  listed_ = true;
+}
+
+void GatewayServers::PutListQuestion(const std::string& alias) {
+  for (;;) {
+    Json waiting;
+    {
+      std::lock_guard lock(mutex_);
+      if (!servers_[alias].list_question) return;
+      waiting = *servers_[alias].list_question;
+    }
+    const std::string typed = link_.ask(ListQuestion(waiting["offer"]));
+    Answer answer =
+        link_.supervisor
+            .Call("tools/answer",
+                  {{"alias", alias}, {"answer", typed}, {"toolsDigest", waiting["toolsDigest"]}})
+            .get();
+    std::lock_guard lock(mutex_);
+    Server& server = servers_[alias];
+    if (answer.is_error()) {
+      // The list changed while it was put: the new one is asked about next.
+      if (server.list_question &&
+          (*server.list_question)["toolsDigest"] != waiting["toolsDigest"]) {
+        continue;
+      }
+      server.list_question.reset();
+      server.note = ErrorWords(answer, alias + "'s list was not offered");
+      return;
+    }
+    server.list_question.reset();
+    const Json& result = answer.message["result"];
+    if (result.value("offered", false)) {
+      server.tools = result.value("modelTools", Json::array());
+      server.note.clear();
+    } else {
+      server.note = alias + ": no tool offered, as you answered";
+    }
+    Renamed();
+    return;
+  }
+}
+
+void GatewayServers::Renamed() {
+  std::vector<ServerTool> tools;
+  for (const auto& [alias, server] : servers_) {
+    for (const Json& tool : server.tools) tools.push_back({alias, ToolOf(alias, tool)});
+  }
+  names_ = GatewayToolNames(tools, {kStatusToolName});
+  by_name_.clear();
+  for (const auto& [tool, name] : names_) by_name_[name.name] = tool;
+}
+
+void GatewayServers::TellChanged() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!listed_) return;  // the client's first tools/list reads it all
+  }
+  link_.client.Notify("notifications/tools/list_changed", nullptr);
+}
+
+Json GatewayServers::ToolsListResult() {
+  std::lock_guard lock(mutex_);
+  std::string description =
+      "Says which MCP servers bravebot-mcp started here, confined, which it left out and why, "
+      "and the command a person runs at a terminal to answer a question this client could not "
+      "put. It calls no server.";
+  std::string said;
+  for (const std::string& note : notes_) said += "\n- " + note;
+  for (const auto& [alias, server] : servers_) {
+    if (!server.note.empty() && server.note.find(alias) != std::string::npos &&
+        said.find(server.note) == std::string::npos) {
+      said += "\n- " + server.note;
+    }
+  }
+  if (!said.empty()) description += "\n\nNow:" + said;
+  Json tools = Json::array();
+  tools.push_back({{"name", kStatusToolName},
+                   {"description", description},
+                   {"inputSchema", {{"type", "object"}, {"properties", Json::object()}}}});
+  for (const auto& [alias, server] : servers_) {
+    for (const Json& model_tool : server.tools) {
+      const ServerTool tool{alias, ToolOf(alias, model_tool)};
+      const GatewayToolName& name = names_[tool];
+      Json offered = model_tool;
+      offered["name"] = name.name;
+      if (name.shortened) {
+        offered["description"] = offered.value("description", "") +
+                                 "\n\nThe server names this tool " +
+                                 EscapeControlCharacters(tool.tool) + "; it is offered here as " +
+                                 name.name + ", a name every client takes.";
+      }
+      tools.push_back(std::move(offered));
+    }
+  }
+  return {{"tools", std::move(tools)}};
+}
+
+std::vector<std::string> GatewayServers::Aliases() {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> aliases;
+  for (const auto& [alias, server] : servers_) aliases.push_back(alias);
+  return aliases;
+}
+
+std::optional<ServerTool> GatewayServers::Find(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  auto found = by_name_.find(name);
+  if (found == by_name_.end()) return std::nullopt;
+  return found->second;
+}
+
+std::string GatewayServers::StatusText() {
+  Answer status = link_.supervisor.Call("session/status", nullptr).get();
+  std::string text = status.is_error() ? ErrorWords(status, "") + "\n"
+                                       : status.message["result"].value("text", "");
+  std::lock_guard lock(mutex_);
+  text += "  Directory     " + link_.directory + "\n";
+  for (const std::string& note : notes_) text += note + "\n";
+  for (const auto& [alias, server] : servers_) {
+    if (!server.note.empty() && text.find(server.note) == std::string::npos) {
+      text += server.note + "\n";
+    }
+  }
+  return text;
+}
+
+void GatewayServers::ToolsChanged(const Json& params) {
+  {
+    std::lock_guard lock(mutex_);
+    const std::string alias = params.value("alias", "");
+    if (servers_.count(alias) == 0) return;
+    TakeList(alias, params);
+  }
+  TellChanged();
+}
+
+void GatewayServers::Exited(const Json& params) {
+  {
+    std::lock_guard lock(mutex_);
+    const std::string alias = params.value("alias", "");
+    if (servers_.count(alias) == 0) return;
+    Server& server = servers_[alias];
+    server.state = "ended";
+    server.tools = Json::array();
+    server.list_question.reset();
+    server.note = alias + " exited with status " + std::to_string(params.value("status", -1)) +
+                  "; it is not started again in this session";
+    Renamed();
+  }
+  TellChanged();
+}
+
+}  // namespace bravebot

@@ -1,0 +1,226 @@
+#include "cli/gateway/json_rpc_peer.h"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <iostream>
+#include <utility>
+
+#include "base/json_depth.h"
+#include "supervisor/mcp/line_splitter.h"
+
+namespace bravebot {
+namespace {
+
+// Past this much written and not yet taken by the other end, whoever writes
+// waits: a client that never reads costs the gateway at most this.
+constexpr std::size_t kMostQueuedBytes = std::size_t{64} << 20;
+
+std::string Line(const Json& message) {
+  return message.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+// Waits until `fd` can be written or read, or `wake` is signalled.
+bool WaitFor(int fd, short events, int wake) {
+  pollfd watched[2] = {{fd, events, 0}, {wake, POLLIN, 0}};
+  while (::poll(watched, wake >= 0 ? 2 : 1, -1) < 0) {
+    if (errno != EINTR) return false;
+  }
+  return (watched[1].revents & POLLIN) == 0;
+}
+
+}  // namespace
+
+JsonRpcPeer::JsonRpcPeer(int read_fd, int write_fd, std::string name, bool owns_fds)
+    : read_fd_(read_fd), write_fd_(write_fd), name_(std::move(name)), owns_fds_(owns_fds) {
+  wake_reader_ = ::eventfd(0, EFD_CLOEXEC);
+}
+
+JsonRpcPeer::~JsonRpcPeer() {
+  CloseOutput();
+  if (writer_.joinable()) writer_.join();
+  std::uint64_t one = 1;
+  if (wake_reader_ >= 0) (void)!::write(wake_reader_, &one, sizeof(one));
+  if (reader_.joinable()) reader_.join();
+  if (wake_reader_ >= 0) ::close(wake_reader_);
+  if (owns_fds_) ::close(read_fd_);
+}
+
+void JsonRpcPeer::Start(Handler handler, std::function<void()> on_end) {
+  handler_ = std::move(handler);
+  on_end_ = std::move(on_end);
+  writer_ = std::thread([this] { WriteLoop(); });
+  reader_ = std::thread([this] { ReadLoop(); });
+}
+
+std::future<Answer> JsonRpcPeer::Call(const std::string& method, Json params) {
+  std::int64_t id = 0;
+  return Call(method, std::move(params), id);
+}
+
+std::future<Answer> JsonRpcPeer::Call(const std::string& method, Json params, std::int64_t& id) {
+  std::future<Answer> answer;
+  {
+    std::lock_guard lock(mutex_);
+    id = next_id_++;
+    std::promise<Answer>& promise = waiting_[id];
+    answer = promise.get_future();
+    if (ended_) {
+      promise.set_value(Answer::Ended());
+      waiting_.erase(id);
+      return answer;
+    }
+  }
+  Json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null()) request["params"] = std::move(params);
+  Write(Line(request));
+  return answer;
+}
+
+void JsonRpcPeer::Notify(const std::string& method, Json params) {
+  Json notification = {{"jsonrpc", "2.0"}, {"method", method}};
+  if (!params.is_null()) notification["params"] = std::move(params);
+  Write(Line(notification));
+}
+
+void JsonRpcPeer::Reply(const std::string& id_text, const std::string& result_text) {
+  Write("{\"jsonrpc\":\"2.0\",\"id\":" + id_text + ",\"result\":" + result_text + "}\n");
+}
+
+void JsonRpcPeer::ReplyError(const std::string& id_text, int code, const std::string& message) {
+  Json error = {{"code", code}, {"message", message}};
+  Write("{\"jsonrpc\":\"2.0\",\"id\":" + id_text +
+        ",\"error\":" + error.dump(-1, ' ', false, Json::error_handler_t::replace) + "}\n");
+}
+
+void JsonRpcPeer::Write(std::string line) {
+  std::unique_lock lock(mutex_);
+  queue_changed_.wait(lock, [this] { return closing_ || queued_bytes_ < kMostQueuedBytes; });
+  if (closing_) return;
+  queued_bytes_ += line.size();
+  queue_.push_back(std::move(line));
+  queue_changed_.notify_all();
+}
+
+void JsonRpcPeer::CloseOutput() {
+  std::lock_guard lock(mutex_);
+  closing_ = true;
+  queue_changed_.notify_all();
+}
+
+bool JsonRpcPeer::ended() const {
+  std::lock_guard lock(mutex_);
+  return ended_;
+}
+
+void JsonRpcPeer::WriteLoop() {
+  bool broken = false;
+  for (;;) {
+    std::string line;
+    {
+      std::unique_lock lock(mutex_);
+      queue_changed_.wait(lock, [this] { return closing_ || !queue_.empty(); });
+      if (queue_.empty()) break;  // closing, and everything queued is written
+      line = std::move(queue_.front());
+      queue_.pop_front();
+      queued_bytes_ -= line.size();
+      queue_changed_.notify_all();
+    }
+    std::size_t written = 0;
+    while (!broken && written < line.size()) {
+      ssize_t wrote = ::write(write_fd_, line.data() + written, line.size() - written);
+      if (wrote > 0) {
+        written += static_cast<std::size_t>(wrote);
+      } else if (wrote < 0 && errno == EAGAIN) {
+        WaitFor(write_fd_, POLLOUT, -1);
+      } else if (wrote < 0 && errno == EINTR) {
+        continue;
+      } else {
+        broken = true;  // it closed its input: nothing we write is read
+      }
+    }
+  }
+  if (owns_fds_) ::close(write_fd_);
+}
+
+void JsonRpcPeer::ReadLoop() {
+  LineSplitter lines;
+  char chunk[65536];
+  for (;;) {
+    if (!WaitFor(read_fd_, POLLIN, wake_reader_)) return;  // we are ending
+    ssize_t got = ::read(read_fd_, chunk, sizeof(chunk));
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (got <= 0) break;
+    lines.Feed(std::string_view(chunk, static_cast<std::size_t>(got)));
+    while (std::optional<std::string> line = lines.Next()) Take(std::move(*line));
+    if (lines.overflowed()) {
+      std::cerr << "bravebot-mcp gateway: " << name_
+                << " wrote a line longer than 16 MiB, which is no message; the gateway reads "
+                   "no more of it\n";
+      break;
+    }
+  }
+  if (std::optional<std::string> last = lines.Rest(); last && !lines.overflowed()) {
+    Take(std::move(*last));
+  }
+  GiveUpWaiting();
+  if (on_end_) on_end_();
+}
+
+void JsonRpcPeer::GiveUpWaiting() {
+  std::map<std::int64_t, std::promise<Answer>> waiting;
+  {
+    std::lock_guard lock(mutex_);
+    ended_ = true;
+    waiting.swap(waiting_);
+  }
+  for (auto& [id, promise] : waiting) promise.set_value(Answer::Ended());
+}
+
+void JsonRpcPeer::Take(std::string line) {
+  if (line.find_first_not_of(" \t\r") == std::string::npos) return;
+  if (NestsDeeperThan(line) || HasObjectWiderThan(line)) {
+    ReplyError("null", -32700,
+               "the line is JSON nested deeper than 128 levels or an object of more than 4096 "
+               "members, which no MCP message needs");
+    return;
+  }
+  Json message = Json::parse(line, nullptr, false);
+  if (message.is_discarded()) {
+    ReplyError("null", -32700, "the line is not JSON");
+    return;
+  }
+  if (!message.is_object()) {
+    ReplyError("null", -32600, "a message is one JSON object a line; a batch is not accepted");
+    return;
+  }
+  const bool is_answer =
+      !message.contains("method") && (message.contains("result") || message.contains("error"));
+  if (!is_answer) {
+    if (!message["method"].is_string()) {
+      if (message.contains("id"))
+        ReplyError(message["id"].dump(), -32600, "the method is no string");
+      return;
+    }
+    handler_(Incoming{std::move(line), std::move(message)});
+    return;
+  }
+  const Json& id = message["id"];
+  if (!id.is_number_integer()) return;  // no request of ours has such an id
+  std::promise<Answer> promise;
+  {
+    std::lock_guard lock(mutex_);
+    auto found = waiting_.find(id.get<std::int64_t>());
+    if (found == waiting_.end()) return;  // answered already, or never asked
+    promise = std::move(found->second);
+    waiting_.erase(found);
+  }
+  Answer answer;
+  answer.line = std::move(line);
+  answer.message = std::move(message);
+  promise.set_value(std::move(answer));
+}
+
+}  // namespace bravebot
