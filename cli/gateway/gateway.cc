@@ -14,6 +14,13 @@ namespace {
 // Requests of the client and of servers carried at once; past it, a request
 // is refused at once rather than given a thread.
 constexpr std::size_t kMostWorkers = 64;
+// Of those, the requests servers send the client: no server can take the
+// room the client's own requests need.
+constexpr std::size_t kMostServerRequests = 16;
+// How long closing waits for the supervisor to stop every server (each has
+// 2 s, all at once) before the gateway ends and the supervisor sees its
+// input end, which stops them too.
+constexpr auto kLongestClose = std::chrono::seconds(10);
 // How long a client that declared roots has to list them before the session
 // opens in the directory the gateway was started in.
 constexpr auto kRootsWait = std::chrono::seconds(10);
@@ -103,14 +110,14 @@ void Gateway::End() {
   }
   // The supervisor stops every server (and what each started) and answers
   // once they have ended.
-  if (!supervisor_ended) supervisor_.Call("session/close", nullptr).get();
+  if (!supervisor_ended) supervisor_.Call("session/close", nullptr).wait_for(kLongestClose);
   supervisor_.CloseOutput();
   client_.GiveUpWaiting();  // questions nobody will answer now
   supervisor_.GiveUpWaiting();
   client_.CloseOutput();
 }
 
-bool Gateway::Spawn(std::function<void()> work) {
+bool Gateway::Spawn(std::function<void()> work, bool for_a_server) {
   std::lock_guard lock(threads_mutex_);
   for (auto worker = workers_.begin(); worker != workers_.end();) {
     if (*worker->done) {
@@ -120,13 +127,18 @@ bool Gateway::Spawn(std::function<void()> work) {
       ++worker;
     }
   }
-  if (workers_.size() >= kMostWorkers) return false;
+  const auto servers = std::count_if(workers_.begin(), workers_.end(),
+                                     [](const Worker& worker) { return worker.for_a_server; });
+  if (workers_.size() >= kMostWorkers ||
+      (for_a_server && static_cast<std::size_t>(servers) >= kMostServerRequests)) {
+    return false;
+  }
   auto done = std::make_shared<std::atomic<bool>>(false);
   workers_.push_back({std::thread([work = std::move(work), done] {
                         work();
                         *done = true;
                       }),
-                      done});
+                      done, for_a_server});
   return true;
 }
 
@@ -318,11 +330,15 @@ void Gateway::FromSupervisor(Incoming message) {
              params["message"].is_object()) {
     const Json& relayed = params["message"];
     if (relayed.contains("id")) {
-      if (!Spawn([this, alias, relayed] { RelayServerRequest(alias, relayed); })) {
-        supervisor_.Call("server/reply",
-                         {{"alias", alias},
-                          {"id", relayed["id"]},
-                          {"error", {{"code", -32603}, {"message", "the gateway is busy"}}}});
+      if (!Spawn([this, alias, relayed] { RelayServerRequest(alias, relayed); },
+                 /*for_a_server=*/true)) {
+        supervisor_.Call("server/reply", {{"alias", alias},
+                                          {"id", relayed["id"]},
+                                          {"error",
+                                           {{"code", -32603},
+                                            {"message",
+                                             "the gateway carries 16 requests of servers at once "
+                                             "already: send it again once one is answered"}}}});
       }
     } else {
       RelayServerNotification(alias, relayed);

@@ -64,6 +64,8 @@ class Gateway {
   void FromSupervisor(Incoming message);
   void RelayServerRequest(const std::string& alias, const Json& message);
   void RelayServerNotification(const std::string& alias, const Json& message);
+  // Whether the client declared elicitation in `elicitation_mode` ("url").
+  bool ClientTakes(const std::string& elicitation_mode);
 
   // session/open for `directory`, once.
   void Open(const std::string& directory);
@@ -73,7 +75,7 @@ class Gateway {
   std::string CallServerTool(const Incoming& request, const ServerTool& tool);
   // Runs `work` on a thread of its own, joined when it is done or the
   // gateway ends; false, running nothing, where too many run already.
-  bool Spawn(std::function<void()> work);
+  bool Spawn(std::function<void()> work, bool for_a_server = false);
   void End();
 
   GatewayOptions options_;
@@ -96,6 +98,8 @@ class Gateway {
   // the request each waits on, for a cancel.
   std::map<std::string, std::int64_t> calls_;
   std::map<std::string, bool> cancelled_;
+  // Progress tokens of the client's calls in flight, and the server called.
+  std::map<std::string, std::string> call_tokens_;
   // Progress tokens of requests relayed to the client, and their server.
   std::map<std::string, std::string> progress_tokens_;
   // Requests relayed to the client, by the supervisor's number: ours.
@@ -105,6 +109,7 @@ class Gateway {
   struct Worker {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
+    bool for_a_server = false;  // a server's request relayed to the client
   };
   std::mutex threads_mutex_;
   std::list<Worker> workers_;

@@ -26,6 +26,10 @@ std::string ServerResultText(const Answer& answer) {
   return answer.message["result"]["result"].dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+// The longest progress token of a server's request kept, to pass the
+// client's progress on that request back to it.
+constexpr std::size_t kLongestProgressToken = 256;
+
 // The capability a client declares for a server's request to reach it.
 std::string CapabilityFor(const std::string& method) {
   if (method == "roots/list") return "roots";
@@ -37,6 +41,10 @@ std::string CapabilityFor(const std::string& method) {
 }  // namespace
 
 void Gateway::CallTool(const Incoming& request) {
+  {
+    std::lock_guard lock(mutex_);
+    calls_[request.id_text()] = 0;  // in flight: a cancel from here on counts
+  }
   WaitOpened();
   if (!servers_) return;  // ending
   const Json params = request.message.value("params", Json::object());
@@ -48,6 +56,9 @@ void Gateway::CallTool(const Incoming& request) {
   } else if (std::optional<ServerTool> tool = servers_->Find(name)) {
     reply = CallServerTool(request, *tool);
   } else {
+    std::lock_guard lock(mutex_);
+    calls_.erase(request.id_text());
+    cancelled_.erase(request.id_text());
     client_.ReplyError(request.id_text(), -32602,
                        "no tool " + name + " is offered here: tools/list says what is");
     return;
@@ -63,7 +74,26 @@ std::string Gateway::CallServerTool(const Incoming& request, const ServerTool& t
   Json call = {{"alias", tool.alias},
                {"tool", tool.tool},
                {"arguments", params.value("arguments", Json::object())}};
-  if (params.contains("_meta") && params["_meta"].is_object()) call["meta"] = params["_meta"];
+  std::string token;
+  if (params.contains("_meta") && params["_meta"].is_object()) {
+    call["meta"] = params["_meta"];
+    if (params["_meta"].contains("progressToken")) token = params["_meta"]["progressToken"].dump();
+  }
+  // The server's progress on this call reaches the client while it runs,
+  // and no other server's under its token.
+  if (token.size() > kLongestProgressToken) token.clear();
+  if (!token.empty()) {
+    std::lock_guard lock(mutex_);
+    call_tokens_[token] = tool.alias;
+  }
+  struct ForgetToken {
+    Gateway* gateway;
+    std::string token;
+    ~ForgetToken() {
+      std::lock_guard lock(gateway->mutex_);
+      gateway->call_tokens_.erase(token);
+    }
+  } forget_token{this, token};
   const std::string id = request.id_text();
   const std::string alias_and_tool = tool.alias + ":" + tool.tool;
   std::optional<Answer> answer;
@@ -144,7 +174,8 @@ void Gateway::Cancelled(const Json& params) {
     cancelled_[id] = true;
     sent = call->second;
   }
-  supervisor_.Call("request/cancel", {{"id", *sent}});
+  // 0: not sent to the supervisor yet, and now it never is.
+  if (*sent != 0) supervisor_.Call("request/cancel", {{"id", *sent}});
 }
 
 void Gateway::ProgressToServer(const Json& params) {
@@ -185,15 +216,27 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
   }
   Json params = message.value("params", Json::object());
   if (method == "elicitation/create" && params.is_object()) {
-    // The person must know which server asks, and that it is not us.
-    params["message"] = alias + " asks: " + params.value("message", "");
+    if (params.value("mode", "form") != "form" && !ClientTakes(params.value("mode", ""))) {
+      return reply("error", {{"code", -32602},
+                             {"message", "the client of bravebot-mcp gateway declared no " +
+                                             params.value("mode", "") + " elicitation"}});
+    }
+    // The person must know which server asks, and that it is not us: its
+    // words start after our prefix, never on a line of their own.
+    std::string words = params.value("message", "");
+    words.erase(0, words.find_first_not_of(" \t\r\n"));
+    params["message"] = alias + " asks: " + words;
   }
   std::int64_t ours = 0;
+  std::string token;
   {
     std::lock_guard lock(mutex_);
     if (params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
         params["_meta"].contains("progressToken")) {
-      progress_tokens_[params["_meta"]["progressToken"].dump()] = alias;
+      token = params["_meta"]["progressToken"].dump();
+      // A token is a short id; a long one is not kept, so no server grows
+      // what the gateway holds.
+      if (token.size() <= kLongestProgressToken) progress_tokens_[token] = alias;
     }
   }
   std::future<Answer> waiting = client_.Call(method, params, ours);
@@ -205,6 +248,7 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
   {
     std::lock_guard lock(mutex_);
     relayed_.erase(alias + "\n" + id.dump());
+    if (!token.empty()) progress_tokens_.erase(token);
   }
   if (answer.ended) {
     return reply("error", {{"code", -32603}, {"message", "the client went away first"}});
@@ -215,10 +259,24 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
   reply("result", answer.message.value("result", Json::object()));
 }
 
+bool Gateway::ClientTakes(const std::string& elicitation_mode) {
+  std::lock_guard lock(mutex_);
+  auto elicitation = client_capabilities_.find("elicitation");
+  return elicitation != client_capabilities_.end() && elicitation->is_object() &&
+         elicitation->contains(elicitation_mode);
+}
+
 void Gateway::RelayServerNotification(const std::string& alias, const Json& message) {
   const std::string method = message.value("method", "");
   Json params = message.value("params", Json::object());
   if (method == "notifications/progress") {
+    {
+      std::lock_guard lock(mutex_);
+      auto call = params.is_object() && params.contains("progressToken")
+                      ? call_tokens_.find(params["progressToken"].dump())
+                      : call_tokens_.end();
+      if (call == call_tokens_.end() || call->second != alias) return;
+    }
     client_.Notify(method, params);
   } else if (method == "notifications/message" && params.is_object()) {
     // The client shows a log's logger: it names the server.

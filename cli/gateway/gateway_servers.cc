@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "base/shown_text.h"
+#include "cli/session_view.h"
 
 namespace bravebot {
 namespace {
@@ -93,8 +94,10 @@ void GatewayServers::TakeList(const std::string& alias, const Json& list) {
     server.note = note + ": bravebot-mcp approve " + alias + " --tools, run at a terminal in " +
                   link_.directory + ", puts the list to you, and the next session offers it";
   } else {
-    server.list_question =
-        Json{{"offer", list.value("offer", "")}, {"toolsDigest", list.value("toolsDigest", "")}};
+    // The plain reading of the raw list first, as a session draws it.
+    server.list_question = Json{{"offer", list.value("offer", "") + "\n\n" +
+                                              LintText(alias, list.value("lint", Json::array()))},
+                                {"toolsDigest", list.value("toolsDigest", "")}};
   }
   Renamed();
 }
@@ -130,10 +133,11 @@ void GatewayServers::PutQuestions() {
     for (const auto& [alias, server] : servers_) {
       if (server.list_question) lists.push_back(alias);
     }
+    // A start that ends from here on is told to the client: the answer
+    // being made may come too early for it.
+    listed_ = true;
   }
   for (const std::string& alias : lists) PutListQuestion(alias);
-  std::lock_guard lock(mutex_);
-  listed_ = true;
 }
 
 void GatewayServers::PutListQuestion(const std::string& alias) {
@@ -180,9 +184,12 @@ void GatewayServers::Renamed() {
   for (const auto& [alias, server] : servers_) {
     for (const Json& tool : server.tools) tools.push_back({alias, ToolOf(alias, tool)});
   }
-  names_ = GatewayToolNames(tools, {kStatusToolName});
+  names_ = GatewayToolNames(tools, {kStatusToolName}, given_);
   by_name_.clear();
-  for (const auto& [tool, name] : names_) by_name_[name.name] = tool;
+  for (const auto& [tool, name] : names_) {
+    by_name_[name.name] = tool;
+    given_.emplace(name.name, tool);
+  }
 }
 
 void GatewayServers::TellChanged() {

@@ -87,6 +87,9 @@ class GatewayServers {
   bool listed_ = false;  // the client read the list once: tell it of changes
   std::map<std::string, ServerTool> by_name_;
   std::map<ServerTool, GatewayToolName> names_;
+  // Every name given in this session, and to what: a name the client was
+  // given never comes to mean another tool.
+  std::map<std::string, ServerTool> given_;
   std::mutex questions_;  // one tools/list puts the questions at a time
   std::vector<std::thread> watchers_;
 };

@@ -1,10 +1,12 @@
 #include "cli/gateway/json_rpc_peer.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <iostream>
 #include <utility>
 
@@ -17,6 +19,8 @@ namespace {
 // Past this much written and not yet taken by the other end, whoever writes
 // waits: a client that never reads costs the gateway at most this.
 constexpr std::size_t kMostQueuedBytes = std::size_t{64} << 20;
+// How long the end waits for what is queued to be read.
+constexpr auto kLongestDrain = std::chrono::seconds(5);
 
 std::string Line(const Json& message) {
   return message.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -36,11 +40,24 @@ bool WaitFor(int fd, short events, int wake) {
 JsonRpcPeer::JsonRpcPeer(int read_fd, int write_fd, std::string name, bool owns_fds)
     : read_fd_(read_fd), write_fd_(write_fd), name_(std::move(name)), owns_fds_(owns_fds) {
   wake_reader_ = ::eventfd(0, EFD_CLOEXEC);
+  wake_writer_ = ::eventfd(0, EFD_CLOEXEC);
 }
 
 JsonRpcPeer::~JsonRpcPeer() {
   CloseOutput();
+  {
+    // What was queued is written while the other end reads it; one that
+    // reads nothing more is not waited for without end.
+    std::unique_lock lock(mutex_);
+    if (!writer_done_ && writer_.joinable() &&
+        !queue_changed_.wait_for(lock, kLongestDrain, [this] { return writer_done_; })) {
+      std::uint64_t one = 1;
+      (void)!::write(wake_writer_, &one, sizeof(one));
+    }
+  }
   if (writer_.joinable()) writer_.join();
+  if (write_flags_ >= 0) ::fcntl(write_fd_, F_SETFL, write_flags_);
+  if (wake_writer_ >= 0) ::close(wake_writer_);
   std::uint64_t one = 1;
   if (wake_reader_ >= 0) (void)!::write(wake_reader_, &one, sizeof(one));
   if (reader_.joinable()) reader_.join();
@@ -51,6 +68,10 @@ JsonRpcPeer::~JsonRpcPeer() {
 void JsonRpcPeer::Start(Handler handler, std::function<void()> on_end) {
   handler_ = std::move(handler);
   on_end_ = std::move(on_end);
+  // Non-blocking, so that a writer the other end never reads from again
+  // can be given up (the flags it came with are given back at the end).
+  write_flags_ = ::fcntl(write_fd_, F_GETFL);
+  if (write_flags_ >= 0) ::fcntl(write_fd_, F_SETFL, write_flags_ | O_NONBLOCK);
   writer_ = std::thread([this] { WriteLoop(); });
   reader_ = std::thread([this] { ReadLoop(); });
 }
@@ -134,7 +155,7 @@ void JsonRpcPeer::WriteLoop() {
       if (wrote > 0) {
         written += static_cast<std::size_t>(wrote);
       } else if (wrote < 0 && errno == EAGAIN) {
-        WaitFor(write_fd_, POLLOUT, -1);
+        if (!WaitFor(write_fd_, POLLOUT, wake_writer_)) broken = true;  // given up
       } else if (wrote < 0 && errno == EINTR) {
         continue;
       } else {
@@ -143,6 +164,9 @@ void JsonRpcPeer::WriteLoop() {
     }
   }
   if (owns_fds_) ::close(write_fd_);
+  std::lock_guard lock(mutex_);
+  writer_done_ = true;
+  queue_changed_.notify_all();
 }
 
 void JsonRpcPeer::ReadLoop() {

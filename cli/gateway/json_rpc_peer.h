@@ -94,6 +94,8 @@ class JsonRpcPeer {
   int read_fd_;
   int write_fd_;
   int wake_reader_ = -1;  // an eventfd that ends the reading thread's wait
+  int wake_writer_ = -1;  // and the writing thread's
+  int write_flags_ = -1;  // write_fd_'s flags as it was given
   std::string name_;
   bool owns_fds_;
   Handler handler_;
@@ -105,6 +107,7 @@ class JsonRpcPeer {
   std::size_t queued_bytes_ = 0;
   bool closing_ = false;
   bool ended_ = false;
+  bool writer_done_ = false;
   std::int64_t next_id_ = 1;
   std::map<std::int64_t, std::promise<Answer>> waiting_;
 

@@ -31,15 +31,18 @@ std::string Hashed(const ServerTool& tool, const std::string& plain) {
 
 }  // namespace
 
-std::map<ServerTool, GatewayToolName> GatewayToolNames(const std::vector<ServerTool>& tools,
-                                                       const std::vector<std::string>& taken) {
+std::map<ServerTool, GatewayToolName> GatewayToolNames(
+    const std::vector<ServerTool>& tools, const std::vector<std::string>& taken,
+    const std::map<std::string, ServerTool>& given_before) {
   std::map<std::string, int> plain_count;
   for (const std::string& name : taken) plain_count[name] += 2;  // never given away
   for (const ServerTool& tool : tools) ++plain_count[Plain(tool)];
   std::map<ServerTool, GatewayToolName> names;
   for (const ServerTool& tool : tools) {
     std::string plain = Plain(tool);
-    const bool fits = plain.size() <= kLongestGatewayToolName && plain_count[plain] == 1;
+    auto before = given_before.find(plain);
+    const bool fits = plain.size() <= kLongestGatewayToolName && plain_count[plain] == 1 &&
+                      (before == given_before.end() || before->second == tool);
     names[tool] = fits ? GatewayToolName{plain, plain != tool.alias + "__" + tool.tool}
                        : GatewayToolName{Hashed(tool, plain), true};
   }

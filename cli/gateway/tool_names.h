@@ -33,10 +33,13 @@ struct GatewayToolName {
   bool shortened = false;  // not ALIAS__TOOL as it stands: the description says so
 };
 
-// The name each of `tools` is offered under, none the same and none among
-// `taken` (the gateway's own tools).
-std::map<ServerTool, GatewayToolName> GatewayToolNames(const std::vector<ServerTool>& tools,
-                                                       const std::vector<std::string>& taken);
+// The name each of `tools` is offered under, none the same, none among
+// `taken` (the gateway's own tools), and none that `given_before` gives
+// another tool: a client may still hold a name it was given earlier in the
+// session, and a call to it must never reach a tool it did not mean.
+std::map<ServerTool, GatewayToolName> GatewayToolNames(
+    const std::vector<ServerTool>& tools, const std::vector<std::string>& taken,
+    const std::map<std::string, ServerTool>& given_before = {});
 
 }  // namespace bravebot
 

@@ -48,6 +48,19 @@ TEST(GatewayToolNamesTest, TwoToolsThatWouldShareANameEachGetTheirOwn) {
   EXPECT_TRUE(names[(ServerTool{"fs", "read_file"})].shortened);
 }
 
+TEST(GatewayToolNamesTest, ANameGivenEarlierNeverComesToMeanAnotherTool) {
+  // fs's _x was offered as fs___x; once it is gone, fs_'s x, whose name
+  // would be the same, is given another.
+  const ServerTool earlier{"fs", "_x"};
+  const ServerTool later{"fs_", "x"};
+  ASSERT_EQ(GatewayToolNames({earlier}, {})[earlier].name, "fs___x");
+  auto names = GatewayToolNames({later}, {}, {{"fs___x", earlier}});
+  EXPECT_NE(names[later].name, "fs___x");
+  EXPECT_TRUE(names[later].shortened);
+  // The tool the name was given to keeps it.
+  EXPECT_EQ(GatewayToolNames({earlier}, {}, {{"fs___x", earlier}})[earlier].name, "fs___x");
+}
+
 TEST(GatewayToolNamesTest, TheGatewaysOwnToolIsNeverGivenAway) {
   auto names = GatewayToolNames({{"bravebot", "status"}}, {"bravebot__status"});
   EXPECT_NE(names[(ServerTool{"bravebot", "status"})].name, "bravebot__status");
