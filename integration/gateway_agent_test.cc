@@ -39,6 +39,8 @@ TEST_F(GatewayAgentTest, ItAnswersWhatItDeclaresAndRecordsWhatTheServerSent) {
       {"elicitation", true}, {"roots", {"file:///tmp/agent-root"}}, {"sampling", "sampled words"}};
   scenario["elicitations"] = {{{"action", "accept"}, {"answer", "first"}}, {{"action", "decline"}}};
   scenario["steps"] = {
+      // server-everything says its list changed as it starts.
+      {{"do", "waitForListChanged"}, {"timeoutMs", 5000}},
       {{"do", "listTools"}},
       {{"do", "callTool"}, {"name", "get-env"}},
       {{"do", "callTool"}, {"name", "trigger-sampling-request"}, {"arguments", {{"prompt", "p"}}}},
@@ -48,7 +50,6 @@ TEST_F(GatewayAgentTest, ItAnswersWhatItDeclaresAndRecordsWhatTheServerSent) {
       {{"do", "callTool"},
        {"name", "trigger-long-running-operation"},
        {"arguments", {{"duration", 1}, {"steps", 2}}}},
-      {{"do", "waitForListChanged"}, {"timeoutMs", 5000}},
       {{"do", "close"}}};
   Json transcript = RunAgent(temporary_.path(), scenario);
   ASSERT_FALSE(transcript.contains("fatal")) << transcript.dump();

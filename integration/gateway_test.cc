@@ -202,7 +202,8 @@ TEST_F(GatewayElicitationTest, AListThatChangesIsSaidToTheAgentAndAskedAboutAgai
   EXPECT_EQ(CallText(StepsOf(transcript, "callTool").at(0)), "relisted");
   EXPECT_EQ(StepsOf(transcript, "waitForListChanged").at(0)["result"]["came"], true);
   std::vector<std::string> questions = Questions(transcript);
-  ASSERT_THAT(questions, SizeIs(4)) << transcript["elicitations"].dump(2);
+  ASSERT_THAT(questions, SizeIs(4)) << transcript["notifications"].dump() << "\n"
+                                     << transcript["steps"].dump();
   EXPECT_THAT(questions[3], HasSubstr("Offer these tools to the model?"));
   EXPECT_EQ(AnswersOffered(transcript, 3), kListAnswers);
   EXPECT_THAT(Tool(LastList(transcript), "weather__echo").value("description", ""),

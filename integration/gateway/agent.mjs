@@ -20,8 +20,11 @@
 //     callTool name arguments [timeoutMs] [cancelAfterMs]
 //                                          tools/call, with a progress token;
 //                                          cancelAfterMs cancels it then
-//     waitForListChanged [timeoutMs]       until a tools/list_changed not yet
-//                                          waited for comes
+//     waitForListChanged [timeoutMs]       until a tools/list_changed comes that
+//                                          came after the previous step began
+//                                          and was not waited for before (one
+//                                          from earlier, such as the start of
+//                                          a server, is not the one awaited)
 //     sleep ms
 //     kill signal                          signals the server's process
 //     close                                closes the client as an agent does
@@ -87,13 +90,13 @@ if (declared.sampling !== undefined) {
 }
 
 // Every notification is recorded; the waits below look at list_changed.
-let listChanges = 0;
+const listChangedAt = [];
 let listChangesWaitedFor = 0;
 let onListChanged = () => {};
 client.fallbackNotificationHandler = async (notification) => {
   transcript.notifications.push(notification);
   if (notification.method === "notifications/tools/list_changed") {
-    listChanges += 1;
+    listChangedAt.push(Date.now());
     onListChanged();
   }
 };
@@ -127,7 +130,7 @@ async function waitFor(ready, setWaker, timeoutMs) {
   return ready();
 }
 
-async function run(step) {
+async function run(step, previousBegun) {
   switch (step.do) {
     case "listTools":
       return { result: await client.listTools() };
@@ -143,12 +146,14 @@ async function run(step) {
       return { result, progress };
     }
     case "waitForListChanged": {
+      const awaited = () =>
+        listChangedAt.findIndex((at, i) => i >= listChangesWaitedFor && at >= previousBegun);
       const came = await waitFor(
-        () => listChanges > listChangesWaitedFor,
+        () => awaited() >= 0,
         (wake) => (onListChanged = wake),
         step.timeoutMs ?? 10000,
       );
-      if (came) listChangesWaitedFor += 1;
+      if (came) listChangesWaitedFor = awaited() + 1;
       return { result: { came } };
     }
     case "sleep":
@@ -184,15 +189,17 @@ try {
     serverInfo: client.getServerVersion(),
     instructions: client.getInstructions() ?? null,
   };
+  let previousBegun = started;  // the first step looks back to the connection
   for (const step of scenario.steps ?? []) {
     const begun = Date.now();
     let outcome;
     try {
-      outcome = await run(step);
+      outcome = await run(step, previousBegun);
     } catch (error) {
       outcome = { error: { code: error.code ?? null, message: String(error.message ?? error) } };
     }
     transcript.steps.push({ do: step.do, name: step.name, ms: Date.now() - begun, ...outcome });
+    previousBegun = begun;
   }
   if (!closed) await client.close();
 } catch (error) {
