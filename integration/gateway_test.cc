@@ -203,7 +203,7 @@ TEST_F(GatewayElicitationTest, AListThatChangesIsSaidToTheAgentAndAskedAboutAgai
   EXPECT_EQ(StepsOf(transcript, "waitForListChanged").at(0)["result"]["came"], true);
   std::vector<std::string> questions = Questions(transcript);
   ASSERT_THAT(questions, SizeIs(4)) << transcript["notifications"].dump() << "\n"
-                                     << transcript["steps"].dump();
+                                    << transcript["steps"].dump();
   EXPECT_THAT(questions[3], HasSubstr("Offer these tools to the model?"));
   EXPECT_EQ(AnswersOffered(transcript, 3), kListAnswers);
   EXPECT_THAT(Tool(LastList(transcript), "weather__echo").value("description", ""),
