@@ -28,6 +28,36 @@ inline std::string ReadProcFile(const std::string& path) {
   return text;
 }
 
+// Whether /proc/<pid>/stat says the process is a zombie.
+inline bool IsZombie(const std::string& pid) {
+  const std::string status = ReadProcFile("/proc/" + pid + "/stat");
+  size_t close = status.rfind(')');
+  return close != std::string::npos && close + 2 < status.size() && status[close + 2] == 'Z';
+}
+
+// The pids of the processes, zombies left out, whose /proc/<pid>/`file`
+// (NUL-separated words: cmdline, environ) holds `word` whole.
+inline std::vector<std::string> ProcessesWith(const std::string& file, const std::string& word) {
+  std::vector<std::string> found;
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return found;
+  while (struct dirent* entry = ::readdir(proc)) {
+    const std::string pid = entry->d_name;
+    if (pid.empty() || !std::isdigit(static_cast<unsigned char>(pid[0]))) continue;
+    const std::string words = '\0' + ReadProcFile("/proc/" + pid + "/" + file);
+    if (words.find('\0' + word + '\0') == std::string::npos || IsZombie(pid)) continue;
+    found.push_back(pid);
+  }
+  ::closedir(proc);
+  return found;
+}
+
+// The processes, zombies left out, whose environment holds `variable`
+// (NAME=value) whole: those this user may read the environment of.
+inline std::vector<std::string> ProcessesWithEnvironment(const std::string& variable) {
+  return ProcessesWith("environ", variable);
+}
+
 // The pids of the processes, zombies left out, one of whose arguments is
 // `word`.
 inline std::vector<std::string> ProcessesWithArgument(const std::string& word) {
