@@ -19,7 +19,7 @@ scripts/install-peers.sh >/dev/null
 python3 - "$build/bench.json" <<'PY'
 import json, sys
 import re
-rows = {re.sub(r"(/iterations:\d+|/real_time)$", "", b["run_name"]): b
+rows = {re.sub(r"(/iterations:\d+|/real_time)+$", "", b["run_name"]): b
         for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("aggregate_name") == "median"}
 def ms(name): return rows[name]["real_time"] * {"ms": 1, "us": 1e-3, "ns": 1e-6}[rows[name]["time_unit"]]
 for name in sorted(rows):
@@ -58,4 +58,15 @@ if plain in rows and bwrap in rows and ours in rows:
     print(f"{'mcp-run as a whole process':40s} {ms(ours):.2f} ms: {ms(ours) / ms(bwrap):.2f}x "
           f"bwrap with a plain client ({ms(bwrap):.2f} ms), {ms(ours) / ms(plain):.2f}x the plain "
           f"client alone ({ms(plain):.2f} ms)")
+direct, through = "BM_GatewayCallDirect", "BM_GatewayCall"
+if direct in rows and through in rows:
+    print(f"{'a tools/call through the gateway':40s} +{(ms(through) - ms(direct)) * 1000:.1f} us "
+          f"added median latency (target under 150 us): {ms(through) * 1000:.1f} us against "
+          f"{ms(direct) * 1000:.1f} us direct, {ms(through) / ms(direct):.2f}x; processor a call: "
+          f"the gateway {rows[through].get('gateway_cpu_us_per_call', 0):.1f} us")
+alone, five, one = "BM_GatewayFirstListDirect", "BM_GatewayFirstList/5", "BM_GatewayFirstList/1"
+if alone in rows and five in rows:
+    print(f"{'the first tools/list, 5 servers':40s} {ms(five) / ms(alone):6.3f}x the slowest "
+          f"started alone (target 1.2x): {ms(five):.0f} ms against {ms(alone):.0f} ms"
+          + (f"; the slowest alone behind the gateway {ms(one):.0f} ms" if one in rows else ""))
 PY

@@ -16,219 +16,20 @@
 // The supervisor is the real bravebot-supervisor, spoken to through its pipes
 // as a session speaks to it; its servers are confined as a session's are.
 #include <benchmark/benchmark.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <map>
-#include <nlohmann/json.hpp>
-#include <sstream>
+#include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "base/unique_fd.h"
-#include "bench/spawn_words.h"
+#include "bench/tiny_checkout.h"
 
 namespace bravebot {
 namespace {
 
-using Json = nlohmann::json;
-
-const std::string kTinyServer = BRAVEBOT_BIN_DIRECTORY "/tiny_mcp_server";
 const std::string kSupervisor = BRAVEBOT_BIN_DIRECTORY "/bravebot-supervisor";
-const std::string kBravebotMcp = BRAVEBOT_BIN_DIRECTORY "/bravebot-mcp";
-
-// A child with its standard input and output on pipes, read a line at a time.
-class Child {
- public:
-  Child(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
-    int in[2], out[2];
-    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
-    UniqueFd child_in(in[0]), child_out(out[1]);
-    input_.reset(in[1]);
-    output_.reset(out[0]);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, child_in.get(), 0);
-    posix_spawn_file_actions_adddup2(&actions, child_out.get(), 1);
-    std::vector<char*> args = SpawnWords(argv);
-    std::vector<char*> envp = SpawnWords(env);
-    posix_spawn(&pid_, args[0], &actions, nullptr, args.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-  }
-  ~Child() {
-    input_.reset();
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  pid_t pid() const { return pid_; }
-
-  bool Write(std::string whole) {
-    whole.push_back('\n');
-    for (std::size_t at = 0; at < whole.size();) {
-      const ssize_t put = ::write(input_.get(), whole.data() + at, whole.size() - at);
-      if (put <= 0) return false;
-      at += static_cast<std::size_t>(put);
-    }
-    return true;
-  }
-  // The next line, "" once the child's output ended. What is handed out
-  // is dropped from the buffer only once it is most of it, so a long
-  // exchange neither grows the buffer nor moves it on every line.
-  std::string_view ReadLine() {
-    if (read_ > buffer_.size() / 2) {
-      buffer_.erase(0, read_);
-      read_ = 0;
-    }
-    for (std::size_t scanned = read_;;) {
-      if (const std::size_t newline = buffer_.find('\n', scanned); newline != std::string::npos) {
-        const std::string_view line(buffer_.data() + read_, newline - read_);
-        read_ = newline + 1;
-        return line;
-      }
-      scanned = buffer_.size();
-      char chunk[65536];
-      const ssize_t got = ::read(output_.get(), chunk, sizeof(chunk));
-      if (got <= 0) return "";
-      buffer_.append(chunk, static_cast<std::size_t>(got));
-    }
-  }
-  // The answer to request `id`, passing over notifications, and keeping
-  // the answers to other requests for later: they come in any order.
-  Json AnswerTo(int id) {
-    for (;;) {
-      if (auto kept = answers_.find(id); kept != answers_.end()) {
-        Json answer = std::move(kept->second);
-        answers_.erase(kept);
-        return answer;
-      }
-      const std::string_view line = ReadLine();
-      if (line.empty()) return Json();
-      Json message = Json::parse(line, nullptr, false);
-      if (message.is_object() && message.contains("id") && message["id"].is_number_integer()) {
-        const int answered = message["id"].get<int>();
-        answers_[answered] = std::move(message);
-      }
-    }
-  }
-  // Whether request `id` was answered with a result, as AnswerTo reads it
-  // but, for the answers measured, without a document: the tiny server and
-  // the supervisor both begin an answer with {"jsonrpc":"2.0","id":N, and
-  // on two cores the client's own work competes with what it measures.
-  // Any other line with an id is read whole.
-  bool ResultCame(int id) {
-    static constexpr std::string_view kHead = R"({"jsonrpc":"2.0","id":)";
-    static constexpr std::string_view kResult = R"(,"result":)";
-    for (;;) {
-      if (auto kept = results_.find(id); kept != results_.end()) {
-        const bool result = kept->second;
-        results_.erase(kept);
-        return result;
-      }
-      const std::string_view line = ReadLine();
-      if (line.empty()) return false;
-      int answered = 0;
-      const char* end = line.data() + line.size();
-      const auto read = line.starts_with(kHead)
-                            ? std::from_chars(line.data() + kHead.size(), end, answered)
-                            : std::from_chars_result{nullptr, std::errc::invalid_argument};
-      if (read.ec == std::errc() && read.ptr != end && (*read.ptr == ',' || *read.ptr == '}')) {
-        results_[answered] = std::string_view(read.ptr, end - read.ptr).starts_with(kResult);
-        continue;
-      }
-      Json message = Json::parse(line, nullptr, false);
-      if (message.is_object() && message.contains("id") && message["id"].is_number_integer()) {
-        results_[message["id"].get<int>()] = message.contains("result");
-      }
-    }
-  }
-
- private:
-  pid_t pid_ = -1;
-  UniqueFd input_;
-  UniqueFd output_;
-  std::string buffer_;
-  std::size_t read_ = 0;  // buffer_ up to here is handed out
-  std::map<int, Json> answers_;
-  std::map<int, bool> results_;
-};
-
-// A request's line built once, each call's id put in front, so that the
-// client's own work stays small (see Child::ResultCame).
-class RequestLine {
- public:
-  RequestLine(const std::string& method, const Json& params)
-      : rest_(Json{{"jsonrpc", "2.0"}, {"method", method}, {"params", params}}.dump().substr(1)) {}
-  std::string For(int id) const { return R"({"id":)" + std::to_string(id) + "," + rest_; }
-
- private:
-  std::string rest_;  // the line without its '{'
-};
-
-std::string Request(int id, const std::string& method, const Json& params) {
-  return RequestLine(method, params).For(id);
-}
-
-// The processor time `pid` has used so far, in microseconds, as /proc
-// counts it (in ticks of 10 ms: read over a whole benchmark, not a call).
-double ProcessorMicroseconds(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  // Fields after the command's closing parenthesis: utime is the 12th, stime the 13th.
-  std::istringstream fields(text.substr(text.rfind(')') + 2));
-  std::string field;
-  double ticks = 0;
-  for (int i = 1; i <= 13 && fields >> field; ++i) {
-    if (i >= 12) ticks += std::stod(field);
-  }
-  return ticks * 1e6 / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
-
-Json CallParams() { return {{"name", "noop"}, {"arguments", {{"text", std::string(1000, 'x')}}}}; }
-
-// A profile directory with `count` tiny servers declared, each waiting
-// `delay_ms` before it reads, and a checkout that asks for them all.
-class Setting {
- public:
-  explicit Setting(int count, int delay_ms = 0) {
-    root_ =
-        std::filesystem::temp_directory_path() /
-        ("bravebot-bench-supervisor-" + std::to_string(::getpid()) + "-" + std::to_string(count));
-    std::filesystem::remove_all(root_);
-    std::filesystem::create_directories(root_ + "/home");
-    std::filesystem::create_directories(root_ + "/checkout/.bravebot");
-    Json aliases = Json::array();
-    for (int i = 0; i < count; ++i) {
-      const std::string alias = "tiny" + std::to_string(i);
-      // A word of its own, so each is a declaration, and a home, of its own.
-      std::vector<std::string> add_words = {kBravebotMcp, "add", alias, "--", kTinyServer, alias};
-      if (delay_ms > 0) add_words.push_back(std::to_string(delay_ms));
-      Child add(add_words, Environment());
-      add.ReadLine();
-      aliases.push_back(alias);
-    }
-    std::ofstream(root_ + "/checkout/.bravebot/settings.json")
-        << Json{{"mcp", {{"request", aliases}}}}.dump();
-  }
-  ~Setting() { std::filesystem::remove_all(root_); }
-
-  std::vector<std::string> Environment() const {
-    return {"BRAVEBOT_HOME=" + root_ + "/profile", "HOME=" + root_ + "/home", "PATH=/usr/bin:/bin"};
-  }
-  std::string checkout() const { return root_ + "/checkout"; }
-
- private:
-  std::string root_;
-};
 
 // A supervisor with a session open in `setting`'s checkout, unasked.
 std::unique_ptr<Child> OpenSession(const Setting& setting) {
@@ -238,25 +39,6 @@ std::unique_ptr<Child> OpenSession(const Setting& setting) {
       Request(1, "session/open", {{"directory", setting.checkout()}, {"skipPermissions", true}}));
   supervisor->AnswerTo(1);
   return supervisor;
-}
-
-// Each iteration writes `in_flight` calls with `line`, then reads their
-// answers. `pid` is the process whose processor time a call is reported
-// in, as the counter `cpu_name`.
-void Calls(benchmark::State& state, Child& channel, const RequestLine& line, int in_flight,
-           pid_t pid, const std::string& cpu_name) {
-  int id = 3;
-  const double cpu_before = ProcessorMicroseconds(pid);
-  for (auto _ : state) {
-    for (int i = 0; i < in_flight; ++i) channel.Write(line.For(id + i));
-    for (int i = 0; i < in_flight; ++i) {
-      if (!channel.ResultCame(id + i)) state.SkipWithError("no answer");
-    }
-    id += in_flight;
-  }
-  const double calls = static_cast<double>(state.iterations() * in_flight);
-  state.counters[cpu_name] = (ProcessorMicroseconds(pid) - cpu_before) / calls;
-  state.SetItemsProcessed(state.iterations() * in_flight);
 }
 
 void BM_DirectCall(benchmark::State& state) {
