@@ -1,9 +1,8 @@
 #include "integration/run_command.h"
 
-#include <signal.h>
-
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
