@@ -171,9 +171,9 @@ void Gateway::FromClient(Incoming message) {
                                 "send initialize first: bravebot-mcp gateway is an MCP server");
     }
   }
+  if (method == "tools/call") return CallTool(message);
   std::function<void()> work;
   if (method == "tools/list") work = [this, message] { ListTools(message); };
-  if (method == "tools/call") work = [this, message] { CallTool(message); };
   if (!work) {
     return client_.ReplyError(message.id_text(), -32601,
                               "bravebot-mcp gateway has no method " + method +

@@ -71,8 +71,25 @@ class Gateway {
   void Open(const std::string& directory);
   void WaitOpened();
   std::string Ask(const Question& question);
-  // tools/call's answer for one server tool, as a result text.
-  std::string CallServerTool(const Incoming& request, const ServerTool& tool);
+  // A client's call of a server's tool, from its request to its answer:
+  // sent, answered on the supervisor's reading thread where it ran or was
+  // refused, and carried on a thread of its own only where it waits for a
+  // question.
+  struct CallInFlight {
+    std::string id;  // the client's, as its text
+    ServerTool tool;
+    Json call;          // tool/call's params, its answer to the question once put
+    std::string token;  // the progress token the client gave it, if any
+  };
+  void StartCall(const Incoming& request);
+  void SendCall(const std::shared_ptr<CallInFlight>& flight);
+  void Decided(const std::shared_ptr<CallInFlight>& flight, const Answer& answer);
+  void Asked(const std::shared_ptr<CallInFlight>& flight, const Answer& answer);
+  std::string RefusalText(const CallInFlight& flight, const Answer& answer);
+  // Answers the call with `reply` (a result's text), unless it was
+  // cancelled; "" answers nothing.
+  void Finish(const std::string& id, const std::string& token, const std::string& reply);
+  void FinishLocked(const std::string& id, const std::string& token, const std::string& reply);
   // Runs `work` on a thread of its own, joined when it is done or the
   // gateway ends; false, running nothing, where too many run already.
   bool Spawn(std::function<void()> work, bool for_a_server = false);

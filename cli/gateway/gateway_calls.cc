@@ -44,123 +44,173 @@ void Gateway::CallTool(const Incoming& request) {
   {
     std::lock_guard lock(mutex_);
     calls_[request.id_text()] = 0;  // in flight: a cancel from here on counts
+    if (!opened_) {
+      // Before the session opened (a client that calls before it lists):
+      // waited for on a thread of its own.
+      if (!Spawn([this, request] {
+            WaitOpened();
+            if (servers_) StartCall(request);
+          })) {
+        calls_.erase(request.id_text());
+        client_.ReplyError(request.id_text(), -32603, "bravebot-mcp gateway is too busy");
+      }
+      return;
+    }
   }
-  WaitOpened();
-  if (!servers_) return;  // ending
-  const Json params = request.message.value("params", Json::object());
-  const std::string name = params.value("name", "");
-  std::string reply;
+  StartCall(request);
+}
+
+void Gateway::StartCall(const Incoming& request) {
+  const Json& params = request.message["params"];
+  const std::string name = params.is_object() ? params.value("name", "") : "";
   if (name == kStatusToolName) {
-    Json result = {{"content", {{{"type", "text"}, {"text", servers_->StatusText()}}}}};
-    reply = result.dump(-1, ' ', false, Json::error_handler_t::replace);
-  } else if (std::optional<ServerTool> tool = servers_->Find(name)) {
-    reply = CallServerTool(request, *tool);
-  } else {
-    std::lock_guard lock(mutex_);
-    calls_.erase(request.id_text());
-    cancelled_.erase(request.id_text());
+    // It asks the supervisor and waits: on a thread of its own.
+    const bool spawned = Spawn([this, request] {
+      Json result = {{"content", {{{"type", "text"}, {"text", servers_->StatusText()}}}}};
+      Finish(request.id_text(), "", result.dump(-1, ' ', false, Json::error_handler_t::replace));
+    });
+    if (!spawned) Finish(request.id_text(), "", ToolError("bravebot-mcp gateway is too busy"));
+    return;
+  }
+  std::optional<ServerTool> tool = servers_->Find(name);
+  if (!tool) {
+    {
+      std::lock_guard lock(mutex_);
+      calls_.erase(request.id_text());
+      cancelled_.erase(request.id_text());
+    }
     client_.ReplyError(request.id_text(), -32602,
                        "no tool " + name + " is offered here: tools/list says what is");
     return;
   }
-  std::lock_guard lock(mutex_);
-  calls_.erase(request.id_text());
-  // A call the client cancelled is not answered, as MCP asks.
-  if (cancelled_.erase(request.id_text()) == 0) client_.Reply(request.id_text(), reply);
-}
-
-std::string Gateway::CallServerTool(const Incoming& request, const ServerTool& tool) {
-  const Json& params = request.message["params"];
-  Json call = {{"alias", tool.alias},
-               {"tool", tool.tool},
-               {"arguments", params.value("arguments", Json::object())}};
-  std::string token;
+  auto flight = std::make_shared<CallInFlight>();
+  flight->id = request.id_text();
+  flight->tool = *tool;
+  flight->call = {{"alias", tool->alias},
+                  {"tool", tool->tool},
+                  {"arguments", params.value("arguments", Json::object())}};
   if (params.contains("_meta") && params["_meta"].is_object()) {
-    call["meta"] = params["_meta"];
-    if (params["_meta"].contains("progressToken")) token = params["_meta"]["progressToken"].dump();
+    flight->call["meta"] = params["_meta"];
+    if (params["_meta"].contains("progressToken")) {
+      flight->token = params["_meta"]["progressToken"].dump();
+    }
   }
   // The server's progress on this call reaches the client while it runs,
   // and no other server's under its token.
-  if (token.size() > kLongestProgressToken) token.clear();
-  if (!token.empty()) {
+  if (flight->token.size() > kLongestProgressToken) flight->token.clear();
+  if (!flight->token.empty()) {
     std::lock_guard lock(mutex_);
-    call_tokens_[token] = tool.alias;
+    call_tokens_[flight->token] = tool->alias;
   }
-  struct ForgetToken {
-    Gateway* gateway;
-    std::string token;
-    ~ForgetToken() {
-      std::lock_guard lock(gateway->mutex_);
-      gateway->call_tokens_.erase(token);
-    }
-  } forget_token{this, token};
-  const std::string id = request.id_text();
-  const std::string alias_and_tool = tool.alias + ":" + tool.tool;
-  std::optional<Answer> answer;
-  for (;;) {
-    {
-      std::lock_guard lock(mutex_);
-      if (cancelled_.count(id) > 0) return "";
-    }
-    std::int64_t sent = 0;
-    std::future<Answer> waiting = supervisor_.Call("tool/call", call, sent);
-    {
-      std::lock_guard lock(mutex_);
-      calls_[id] = sent;
-    }
-    answer = waiting.get();
-    // A service that points elsewhere: nothing is sent there before a yes.
-    while (!answer->is_error() && answer->message["result"].value("state", "") == "redirect") {
-      const std::string typed =
-          Ask(RedirectQuestion(answer->message["result"].value("question", "")));
-      answer =
-          supervisor_.Call("redirect/answer", {{"alias", tool.alias}, {"answer", typed}}).get();
-    }
-    if (answer->is_error() || answer->message["result"].value("state", "") != "ask") break;
-    const Json& asked = answer->message["result"];
-    const std::string text = asked.value("question", "");
-    const bool remembers = text.find("(not offered") == std::string::npos;
-    call["answer"] = Ask(CallQuestion(text, alias_and_tool, remembers));
-  }
-  if (answer->ended) {
-    return ToolError(alias_and_tool + " failed: bravebot-supervisor ended before it answered");
-  }
-  if (answer->is_error()) {
-    return ToolError(answer->message["error"].value("message", alias_and_tool + " failed"));
-  }
-  const Json& result = answer->message["result"];
-  const std::string state = result.value("state", "");
-  if (state == "ran") {
-    // The client hands every result to its model: from here on every call
-    // is put to the person, as after something private was let out.
-    bool first = false;
-    {
-      std::lock_guard lock(mutex_);
-      first = !released_;
-      released_ = true;
-    }
-    if (first) supervisor_.Call("session/released", {{"released", true}}).get();
-    return ServerResultText(*answer);
-  }
-  std::string words = result.value("text", alias_and_tool + " was not called");
-  bool can_ask = false;
-  bool released = false;
-  std::string directory;
+  SendCall(flight);
+}
+
+void Gateway::SendCall(const std::shared_ptr<CallInFlight>& flight) {
   {
     std::lock_guard lock(mutex_);
-    can_ask = servers_ && servers_->can_ask();
-    released = released_;
-    directory = directory_;
+    if (cancelled_.count(flight->id) > 0) {
+      FinishLocked(flight->id, flight->token, "");
+      return;
+    }
   }
+  // Its answer is taken on the supervisor's reading thread.
+  const std::int64_t sent = supervisor_.CallThen(
+      "tool/call", flight->call, [this, flight](Answer answer) { Decided(flight, answer); });
+  bool cancel_now = false;
+  {
+    std::lock_guard lock(mutex_);
+    auto call = calls_.find(flight->id);
+    if (call == calls_.end()) return;  // answered already
+    call->second = sent;
+    // A cancel that came while it was being sent did not know its id.
+    cancel_now = cancelled_.count(flight->id) > 0;
+  }
+  if (cancel_now) supervisor_.Call("request/cancel", {{"id", sent}});
+}
+
+void Gateway::Decided(const std::shared_ptr<CallInFlight>& flight, const Answer& answer) {
+  const std::string state = answer.is_error() ? "" : answer.message["result"].value("state", "");
+  if (state == "ask" || state == "redirect") {
+    // A question waits for the person: on a thread of its own.
+    if (!Spawn([this, flight, answer] { Asked(flight, answer); })) {
+      Finish(flight->id, flight->token,
+             ToolError(flight->tool.alias + ":" + flight->tool.tool +
+                       " was not called: bravebot-mcp gateway is too busy to put its question"));
+    }
+    return;
+  }
+  if (state != "ran") {
+    Finish(flight->id, flight->token, RefusalText(*flight, answer));
+    return;
+  }
+  // The client hands every result to its model: from here on every call is
+  // put to the person, as after something private was let out. The
+  // supervisor knows it before the client has the result.
+  bool first = false;
+  {
+    std::lock_guard lock(mutex_);
+    first = !released_;
+    released_ = true;
+  }
+  std::string result = ServerResultText(answer);
+  if (!first) {
+    Finish(flight->id, flight->token, result);
+    return;
+  }
+  supervisor_.CallThen(
+      "session/released", {{"released", true}},
+      [this, flight, result](const Answer&) { Finish(flight->id, flight->token, result); });
+}
+
+void Gateway::Asked(const std::shared_ptr<CallInFlight>& flight, const Answer& answer) {
+  const Json& asked = answer.message["result"];
+  if (asked.value("state", "") == "redirect") {
+    // A service that points elsewhere: nothing is sent there before a yes.
+    const std::string typed = Ask(RedirectQuestion(asked.value("question", "")));
+    supervisor_.CallThen("redirect/answer", {{"alias", flight->tool.alias}, {"answer", typed}},
+                         [this, flight](Answer moved) { Decided(flight, moved); });
+    return;
+  }
+  const std::string text = asked.value("question", "");
+  const bool remembers = text.find("(not offered") == std::string::npos;
+  flight->call["answer"] =
+      Ask(CallQuestion(text, flight->tool.alias + ":" + flight->tool.tool, remembers));
+  SendCall(flight);
+}
+
+std::string Gateway::RefusalText(const CallInFlight& flight, const Answer& answer) {
+  const std::string alias_and_tool = flight.tool.alias + ":" + flight.tool.tool;
+  if (answer.ended) {
+    return ToolError(alias_and_tool + " failed: bravebot-supervisor ended before it answered");
+  }
+  if (answer.is_error()) {
+    return ToolError(answer.message["error"].value("message", alias_and_tool + " failed"));
+  }
+  std::string words = answer.message["result"].value("text", alias_and_tool + " was not called");
+  std::lock_guard lock(mutex_);
+  const bool can_ask = servers_ && servers_->can_ask();
   if (!can_ask && words.find(" is put to the user before it runs") != std::string::npos) {
-    words += released ? " (For the user: once a result has reached the model, every call is put "
-                        "to a person, and this client takes no questions (MCP elicitation): use "
-                        "a client that does, or bravebot-mcp session.)"
-                      : " (For the user: bravebot-mcp approve " + alias_and_tool +
-                            ", run at a terminal in " + directory +
-                            ", stops asking for it in this project.)";
+    words += released_ ? " (For the user: once a result has reached the model, every call is "
+                         "put to a person, and this client takes no questions (MCP "
+                         "elicitation): use a client that does, or bravebot-mcp session.)"
+                       : " (For the user: bravebot-mcp approve " + alias_and_tool +
+                             ", run at a terminal in " + directory_ +
+                             ", stops asking for it in this project.)";
   }
   return ToolError(words);
+}
+
+void Gateway::Finish(const std::string& id, const std::string& token, const std::string& reply) {
+  std::lock_guard lock(mutex_);
+  FinishLocked(id, token, reply);
+}
+
+void Gateway::FinishLocked(const std::string& id, const std::string& token,
+                           const std::string& reply) {
+  calls_.erase(id);
+  if (!token.empty()) call_tokens_.erase(token);
+  // A call the client cancelled is not answered, as MCP asks.
+  if (cancelled_.erase(id) == 0 && !reply.empty()) client_.Reply(id, reply);
 }
 
 void Gateway::Cancelled(const Json& params) {

@@ -82,22 +82,30 @@ std::future<Answer> JsonRpcPeer::Call(const std::string& method, Json params) {
 }
 
 std::future<Answer> JsonRpcPeer::Call(const std::string& method, Json params, std::int64_t& id) {
-  std::future<Answer> answer;
+  auto promise = std::make_shared<std::promise<Answer>>();
+  std::future<Answer> answer = promise->get_future();
+  id = CallThen(method, std::move(params),
+                [promise](Answer answered) { promise->set_value(std::move(answered)); });
+  return answer;
+}
+
+std::int64_t JsonRpcPeer::CallThen(const std::string& method, Json params, Then then) {
+  std::int64_t id = 0;
+  bool ended = false;
   {
     std::lock_guard lock(mutex_);
     id = next_id_++;
-    std::promise<Answer>& promise = waiting_[id];
-    answer = promise.get_future();
-    if (ended_) {
-      promise.set_value(Answer::Ended());
-      waiting_.erase(id);
-      return answer;
-    }
+    ended = ended_;
+    if (!ended) waiting_[id] = std::move(then);
+  }
+  if (ended) {  // the other end is gone: nothing is sent, nothing will answer
+    then(Answer::Ended());
+    return id;
   }
   Json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
   if (!params.is_null()) request["params"] = std::move(params);
   Write(Line(request));
-  return answer;
+  return id;
 }
 
 void JsonRpcPeer::Notify(const std::string& method, Json params) {
@@ -120,6 +128,31 @@ void JsonRpcPeer::Write(std::string line) {
   std::unique_lock lock(mutex_);
   queue_changed_.wait(lock, [this] { return closing_ || queued_bytes_ < kMostQueuedBytes; });
   if (closing_) return;
+  if (queue_.empty() && !writing_) {
+    // Nothing waits before it: written here and now, as far as the other end
+    // takes it without waiting, which spares the writing thread's wake-up on
+    // every message; the rest is left to that thread.
+    writing_ = true;
+    lock.unlock();
+    std::size_t written = 0;
+    while (written < line.size()) {
+      ssize_t wrote = ::write(write_fd_, line.data() + written, line.size() - written);
+      if (wrote > 0) {
+        written += static_cast<std::size_t>(wrote);
+      } else if (!(wrote < 0 && errno == EINTR)) {
+        break;  // full (EAGAIN), or broken: the writing thread finds out which
+      }
+    }
+    lock.lock();
+    writing_ = false;
+    line.erase(0, written);
+    if (line.empty()) {
+      // The writing thread waits for lines queued meanwhile, or for the end:
+      // otherwise waking it would only cost the wake-up this path saves.
+      if (!queue_.empty() || closing_) queue_changed_.notify_all();
+      return;
+    }
+  }
   queued_bytes_ += line.size();
   queue_.push_back(std::move(line));
   queue_changed_.notify_all();
@@ -142,11 +175,12 @@ void JsonRpcPeer::WriteLoop() {
     std::string line;
     {
       std::unique_lock lock(mutex_);
-      queue_changed_.wait(lock, [this] { return closing_ || !queue_.empty(); });
+      queue_changed_.wait(lock, [this] { return (closing_ || !queue_.empty()) && !writing_; });
       if (queue_.empty()) break;  // closing, and everything queued is written
       line = std::move(queue_.front());
       queue_.pop_front();
       queued_bytes_ -= line.size();
+      writing_ = true;
       queue_changed_.notify_all();
     }
     std::size_t written = 0;
@@ -162,6 +196,9 @@ void JsonRpcPeer::WriteLoop() {
         broken = true;  // it closed its input: nothing we write is read
       }
     }
+    std::lock_guard lock(mutex_);
+    writing_ = false;
+    queue_changed_.notify_all();
   }
   if (owns_fds_) ::close(write_fd_);
   std::lock_guard lock(mutex_);
@@ -194,13 +231,13 @@ void JsonRpcPeer::ReadLoop() {
 }
 
 void JsonRpcPeer::GiveUpWaiting() {
-  std::map<std::int64_t, std::promise<Answer>> waiting;
+  std::map<std::int64_t, Then> waiting;
   {
     std::lock_guard lock(mutex_);
     ended_ = true;
     waiting.swap(waiting_);
   }
-  for (auto& [id, promise] : waiting) promise.set_value(Answer::Ended());
+  for (auto& [id, then] : waiting) then(Answer::Ended());
 }
 
 void JsonRpcPeer::Take(std::string line) {
@@ -233,18 +270,18 @@ void JsonRpcPeer::Take(std::string line) {
   }
   const Json& id = message["id"];
   if (!id.is_number_integer()) return;  // no request of ours has such an id
-  std::promise<Answer> promise;
+  Then then;
   {
     std::lock_guard lock(mutex_);
     auto found = waiting_.find(id.get<std::int64_t>());
     if (found == waiting_.end()) return;  // answered already, or never asked
-    promise = std::move(found->second);
+    then = std::move(found->second);
     waiting_.erase(found);
   }
   Answer answer;
   answer.line = std::move(line);
   answer.message = std::move(message);
-  promise.set_value(std::move(answer));
+  then(std::move(answer));
 }
 
 }  // namespace bravebot

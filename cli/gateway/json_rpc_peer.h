@@ -68,9 +68,13 @@ class JsonRpcPeer {
 
   // Sends a request; its answer comes through the future.
   std::future<Answer> Call(const std::string& method, Json params);
-  // The id the next Call is sent under, and the same call taking it: for a
-  // request the caller may have to cancel before it is answered.
+  // The same, giving the id it was sent under: for a request the caller may
+  // have to cancel before it is answered.
   std::future<Answer> Call(const std::string& method, Json params, std::int64_t& id);
+  // Sends a request; `then` takes its answer on the reading thread, so it
+  // must not wait for anything. Gives the id it was sent under.
+  using Then = std::function<void(Answer)>;
+  std::int64_t CallThen(const std::string& method, Json params, Then then);
   void Notify(const std::string& method, Json params);
   // Answers request `id_text` (Incoming::id_text) with `result_text`, a
   // JSON text written as it is, or with an error.
@@ -109,7 +113,8 @@ class JsonRpcPeer {
   bool ended_ = false;
   bool writer_done_ = false;
   std::int64_t next_id_ = 1;
-  std::map<std::int64_t, std::promise<Answer>> waiting_;
+  std::map<std::int64_t, Then> waiting_;
+  bool writing_ = false;  // a thread is writing: whoever comes next queues
 
   std::thread reader_;
   std::thread writer_;
