@@ -5,11 +5,13 @@
 // puts the supervisor's questions to the person through the client's
 // elicitation. docs/gateway.md says what it offers and why.
 //
-// Each request of the client that waits (tools/list, tools/call) and each
-// request a server sends the client is carried on a thread of its own, so
-// that its flow (a call, its question, the call again) reads as the
-// protocol does; the two connections each read and write on threads of
-// their own (json_rpc_peer.h).
+// A request that waits for a person or for the servers (tools/list, which
+// puts the questions; a call whose question is put; a request a server
+// sends the client) is carried on a thread of its own, so that its flow (a
+// call, its question, the call again) reads as the protocol does. A call
+// that needs no question is carried on the two reading threads alone
+// (json_rpc_peer.h): it is the gateway's most frequent message, and each
+// thread it crosses costs a wake-up (docs/performance.md, The gateway).
 #ifndef BRAVEBOT_CLI_GATEWAY_GATEWAY_H_
 #define BRAVEBOT_CLI_GATEWAY_GATEWAY_H_
 
