@@ -8,7 +8,6 @@
 #include <memory>
 #include <ostream>
 
-#include "base/own_programs.h"
 #include "cli/approve_forms.h"
 #include "cli/declaration_lookup.h"
 #include "cli/profile_access.h"
@@ -124,19 +123,13 @@ int ApproveToolList(const SimpleOptions& options, CommandContext& context) {
   if (Status requested = CheckRequestedHere(context, *profile, options.alias, again); !requested) {
     return Report(context, "approve", requested.error());
   }
-  const std::string program = ProgramBesideThisOne("bravebot-supervisor");
-  if (program.empty() || !context.fs.IsExecutableFile(program)) {
-    return Report(context, "approve",
-                  Error(ErrorCode::kNotFound,
-                        "bravebot-supervisor is not beside bravebot-mcp, so no server can be "
-                        "started to show its list: install both"));
-  }
   // The list question is put at the terminal itself, as a session puts it.
   std::unique_ptr<TerminalQuestions> questions = TerminalQuestions::Open();
   if (!questions) return Report(context, "approve", no_terminal);
   // A supervisor that ends makes a write to it fail, not end this program.
   ::signal(SIGPIPE, SIG_IGN);
-  Result<std::unique_ptr<SupervisorChild>> supervisor = SupervisorChild::Start(program);
+  Result<std::unique_ptr<SupervisorChild>> supervisor =
+      SupervisorChild::StartOursBesideUs(context.fs, "no server can be started to show its list");
   if (!supervisor) return Report(context, "approve", supervisor.error());
   int status = kExitFailed;
   {

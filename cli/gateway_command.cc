@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <ostream>
 
-#include "base/own_programs.h"
 #include "cli/command.h"
 #include "cli/gateway/gateway.h"
 #include "cli/gateway/json_rpc_peer.h"
@@ -62,18 +61,12 @@ int RunGateway(const std::vector<std::string>& words, CommandContext& context) {
       options.directory.pop_back();
     }
   }
-  const std::string program = ProgramBesideThisOne("bravebot-supervisor");
-  if (program.empty() || !context.fs.IsExecutableFile(program)) {
-    return Report(context, "gateway",
-                  Error(ErrorCode::kNotFound,
-                        "bravebot-supervisor is not beside bravebot-mcp, so no server can be "
-                        "served: install both"));
-  }
   // A client that went away makes a write fail, not end the gateway; a
   // signal closes the session as the end of input does.
   ::signal(SIGPIPE, SIG_IGN);
   StopOnSignal::Install();
-  Result<std::unique_ptr<SupervisorChild>> supervisor = SupervisorChild::Start(program);
+  Result<std::unique_ptr<SupervisorChild>> supervisor =
+      SupervisorChild::StartOursBesideUs(context.fs, "no server can be served");
   if (!supervisor) return Report(context, "gateway", supervisor.error());
   int status = kExitFailed;
   int stopped_by = 0;

@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <ostream>
 
-#include "base/own_programs.h"
 #include "cli/command.h"
 #include "cli/simple_options.h"
 #include "cli/supervisor_child.h"
@@ -75,16 +74,10 @@ class InputLines {
 };
 
 int RunSession(const SimpleOptions& options, CommandContext& context) {
-  const std::string program = ProgramBesideThisOne("bravebot-supervisor");
-  if (program.empty() || !context.fs.IsExecutableFile(program)) {
-    return Report(context, "session",
-                  Error(ErrorCode::kNotFound,
-                        "bravebot-supervisor is not beside bravebot-mcp, "
-                        "so no session can be opened: install both"));
-  }
   // A supervisor that ends makes a write to it fail, not end this program.
   ::signal(SIGPIPE, SIG_IGN);
-  Result<std::unique_ptr<SupervisorChild>> supervisor = SupervisorChild::Start(program);
+  Result<std::unique_ptr<SupervisorChild>> supervisor =
+      SupervisorChild::StartOursBesideUs(context.fs, "no session can be opened");
   if (!supervisor) return Report(context, "session", supervisor.error());
 
   TerminalSessionOptions session_options;

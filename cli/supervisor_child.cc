@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <utility>
 
+#include "base/own_programs.h"
+
 extern char** environ;
 
 namespace bravebot {
@@ -53,6 +55,16 @@ Result<std::unique_ptr<SupervisorChild>> SupervisorChild::Start(const std::strin
   ::fcntl(input.get(), F_SETFL, ::fcntl(input.get(), F_GETFL) | O_NONBLOCK);
   return std::unique_ptr<SupervisorChild>(
       new SupervisorChild(pid, std::move(input), std::move(output)));
+}
+
+Result<std::unique_ptr<SupervisorChild>> SupervisorChild::StartOursBesideUs(
+    const FileSystemView& fs, const std::string& so_that) {
+  const std::string program = ProgramBesideThisOne("bravebot-supervisor");
+  if (program.empty() || !fs.IsExecutableFile(program)) {
+    return Error(ErrorCode::kNotFound, "bravebot-supervisor is not beside bravebot-mcp, so " +
+                                           so_that + ": install both");
+  }
+  return Start(program);
 }
 
 bool SupervisorChild::QueueLine(const std::string& line) {

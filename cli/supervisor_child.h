@@ -13,6 +13,7 @@
 
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "confine/filesystem.h"
 #include "supervisor/mcp/line_splitter.h"
 
 namespace bravebot {
@@ -21,6 +22,11 @@ class SupervisorChild {
  public:
   // Starts `program`, in the current directory, with our environment.
   static Result<std::unique_ptr<SupervisorChild>> Start(const std::string& program);
+  // Starts the bravebot-supervisor installed beside this program; where
+  // there is none, says so, and that `so_that` cannot be done ("no session
+  // can be opened").
+  static Result<std::unique_ptr<SupervisorChild>> StartOursBesideUs(const FileSystemView& fs,
+                                                                    const std::string& so_that);
   ~SupervisorChild();  // closes its input and waits for it
 
   // Queues `line` and a newline for its input, and writes what it can
