@@ -72,6 +72,7 @@ Gateway::~Gateway() {
   std::list<Worker> workers;
   {
     std::lock_guard lock(threads_mutex_);
+    spawning_ = false;  // a worker ending now starts no other
     workers.swap(workers_);
   }
   for (Worker& worker : workers) worker.thread.join();
@@ -112,10 +113,16 @@ void Gateway::End() {
   // The supervisor stops every server (and what each started) and answers
   // once they have ended.
   if (!supervisor_ended) supervisor_.Call("session/close", nullptr).wait_for(kLongestClose);
+  // Nothing more is written (a writer waiting for room gives up); every
+  // request of ours still waiting, and any sent from now on, is answered as
+  // ended, so the flows waiting on them end (a question nobody will answer
+  // now); then nothing more is read, and no handler runs from here on.
   supervisor_.CloseOutput();
-  client_.GiveUpWaiting();  // questions nobody will answer now
-  supervisor_.GiveUpWaiting();
   client_.CloseOutput();
+  supervisor_.GiveUpWaiting();
+  client_.GiveUpWaiting();
+  client_.StopReading();
+  supervisor_.StopReading();
 }
 
 bool Gateway::Spawn(std::function<void()> work, bool for_a_server) {
@@ -130,7 +137,7 @@ bool Gateway::Spawn(std::function<void()> work, bool for_a_server) {
   }
   const auto servers = std::count_if(workers_.begin(), workers_.end(),
                                      [](const Worker& worker) { return worker.for_a_server; });
-  if (workers_.size() >= kMostWorkers ||
+  if (!spawning_ || workers_.size() >= kMostWorkers ||
       (for_a_server && static_cast<std::size_t>(servers) >= kMostServerRequests)) {
     return false;
   }
@@ -152,8 +159,9 @@ void Gateway::FromClient(Incoming message) {
     if (method == "notifications/progress") ProgressToServer(params);
     if (method == "notifications/roots/list_changed") {
       Spawn([this] {
-        WaitOpened();
-        for (const std::string& alias : servers_->Aliases()) {
+        GatewayServers* servers = WaitOpened();
+        if (servers == nullptr) return;  // ending before the session opened
+        for (const std::string& alias : servers->Aliases()) {
           supervisor_.Call("server/notify",
                            {{"alias", alias}, {"method", "notifications/roots/list_changed"}});
         }
@@ -289,9 +297,10 @@ void Gateway::Open(const std::string& given_directory) {
   changed_.notify_all();
 }
 
-void Gateway::WaitOpened() {
+GatewayServers* Gateway::WaitOpened() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [this] { return opened_ || ending_; });
+  return opened_ ? servers_.get() : nullptr;
 }
 
 std::string Gateway::Ask(const Question& question) {
@@ -309,11 +318,11 @@ std::string Gateway::Ask(const Question& question) {
 }
 
 void Gateway::ListTools(const Incoming& request) {
-  WaitOpened();
-  if (!servers_) return;  // ending
-  servers_->PutQuestions();
+  GatewayServers* servers = WaitOpened();
+  if (servers == nullptr) return;  // ending before the session opened
+  servers->PutQuestions();
   client_.Reply(request.id_text(),
-                servers_->ToolsListResult().dump(-1, ' ', false, Json::error_handler_t::replace));
+                servers->ToolsListResult().dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
 void Gateway::FromSupervisor(Incoming message) {
@@ -324,12 +333,10 @@ void Gateway::FromSupervisor(Incoming message) {
     // Escaped by the supervisor; after its alias, so no line passes for ours.
     std::cerr << alias + ": " + params.value("line", "") + "\n" << std::flush;
   } else if (method == "server/exited" || method == "server/toolsChanged") {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return opened_ || ending_; });
-    if (!servers_) return;
-    lock.unlock();
-    if (method == "server/exited") servers_->Exited(params);
-    if (method == "server/toolsChanged") servers_->ToolsChanged(params);
+    GatewayServers* servers = WaitOpened();
+    if (servers == nullptr) return;
+    if (method == "server/exited") servers->Exited(params);
+    if (method == "server/toolsChanged") servers->ToolsChanged(params);
   } else if (method == "server/message" && params.contains("message") &&
              params["message"].is_object()) {
     const Json& relayed = params["message"];

@@ -71,7 +71,9 @@ class Gateway {
 
   // session/open for `directory`, once.
   void Open(const std::string& directory);
-  void WaitOpened();
+  // The session's servers once it opened; null where the gateway is ending
+  // before it did.
+  GatewayServers* WaitOpened();
   std::string Ask(const Question& question);
   // A client's call of a server's tool, from its request to its answer:
   // sent, answered on the supervisor's reading thread where it ran or was
@@ -91,7 +93,9 @@ class Gateway {
   // Answers the call with `reply` (a result's text), unless it was
   // cancelled; "" answers nothing.
   void Finish(const std::string& id, const std::string& token, const std::string& reply);
-  void FinishLocked(const std::string& id, const std::string& token, const std::string& reply);
+  // With mutex_ held: the call is no longer in flight. True where the
+  // client cancelled it.
+  bool Forget(const std::string& id, const std::string& token);
   // Runs `work` on a thread of its own, joined when it is done or the
   // gateway ends; false, running nothing, where too many run already.
   bool Spawn(std::function<void()> work, bool for_a_server = false);
@@ -132,6 +136,7 @@ class Gateway {
   };
   std::mutex threads_mutex_;
   std::list<Worker> workers_;
+  bool spawning_ = true;  // false once the gateway is being destroyed
 };
 
 }  // namespace bravebot

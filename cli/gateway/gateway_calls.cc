@@ -48,8 +48,7 @@ void Gateway::CallTool(const Incoming& request) {
       // Before the session opened (a client that calls before it lists):
       // waited for on a thread of its own.
       if (!Spawn([this, request] {
-            WaitOpened();
-            if (servers_) StartCall(request);
+            if (WaitOpened() != nullptr) StartCall(request);
           })) {
         calls_.erase(request.id_text());
         client_.ReplyError(request.id_text(), -32603, "bravebot-mcp gateway is too busy");
@@ -74,13 +73,16 @@ void Gateway::StartCall(const Incoming& request) {
   }
   std::optional<ServerTool> tool = servers_->Find(name);
   if (!tool) {
+    bool cancelled = false;
     {
       std::lock_guard lock(mutex_);
       calls_.erase(request.id_text());
-      cancelled_.erase(request.id_text());
+      cancelled = cancelled_.erase(request.id_text()) > 0;
     }
-    client_.ReplyError(request.id_text(), -32602,
-                       "no tool " + name + " is offered here: tools/list says what is");
+    if (!cancelled) {
+      client_.ReplyError(request.id_text(), -32602,
+                         "no tool " + name + " is offered here: tools/list says what is");
+    }
     return;
   }
   auto flight = std::make_shared<CallInFlight>();
@@ -109,7 +111,7 @@ void Gateway::SendCall(const std::shared_ptr<CallInFlight>& flight) {
   {
     std::lock_guard lock(mutex_);
     if (cancelled_.count(flight->id) > 0) {
-      FinishLocked(flight->id, flight->token, "");
+      Forget(flight->id, flight->token);
       return;
     }
   }
@@ -157,9 +159,23 @@ void Gateway::Decided(const std::shared_ptr<CallInFlight>& flight, const Answer&
     Finish(flight->id, flight->token, result);
     return;
   }
-  supervisor_.CallThen(
-      "session/released", {{"released", true}},
-      [this, flight, result](const Answer&) { Finish(flight->id, flight->token, result); });
+  // Told on a thread of its own: this reading thread must never wait to
+  // write to the supervisor, which may be waiting for it to read.
+  const bool spawned = Spawn([this, flight, result] {
+    Answer released = supervisor_.Call("session/released", {{"released", true}}).get();
+    // A result goes out only once the supervisor asks of every later call.
+    Finish(flight->id, flight->token,
+           released.is_error()
+               ? ToolError(flight->tool.alias + ":" + flight->tool.tool +
+                           " ran, but its result was not passed on: the session could not be "
+                           "marked as having let a result out, so no later call would be asked")
+               : result);
+  });
+  if (!spawned) {
+    Finish(flight->id, flight->token,
+           ToolError(flight->tool.alias + ":" + flight->tool.tool +
+                     " ran, but its result was not passed on: bravebot-mcp gateway is too busy"));
+  }
 }
 
 void Gateway::Asked(const std::shared_ptr<CallInFlight>& flight, const Answer& answer) {
@@ -201,16 +217,21 @@ std::string Gateway::RefusalText(const CallInFlight& flight, const Answer& answe
 }
 
 void Gateway::Finish(const std::string& id, const std::string& token, const std::string& reply) {
-  std::lock_guard lock(mutex_);
-  FinishLocked(id, token, reply);
+  bool cancelled = false;
+  {
+    std::lock_guard lock(mutex_);
+    cancelled = Forget(id, token);
+  }
+  // Written with no lock held: a client slow to read holds up this call
+  // alone.
+  if (!cancelled && !reply.empty()) client_.Reply(id, reply);
 }
 
-void Gateway::FinishLocked(const std::string& id, const std::string& token,
-                           const std::string& reply) {
+bool Gateway::Forget(const std::string& id, const std::string& token) {
   calls_.erase(id);
   if (!token.empty()) call_tokens_.erase(token);
   // A call the client cancelled is not answered, as MCP asks.
-  if (cancelled_.erase(id) == 0 && !reply.empty()) client_.Reply(id, reply);
+  return cancelled_.erase(id) > 0;
 }
 
 void Gateway::Cancelled(const Json& params) {
@@ -335,10 +356,12 @@ void Gateway::RelayServerNotification(const std::string& alias, const Json& mess
     client_.Notify(method, params);
   } else if (method == "notifications/cancelled" && params.is_object() &&
              params.contains("requestId")) {
-    std::lock_guard lock(mutex_);
-    auto found = relayed_.find(alias + "\n" + params["requestId"].dump());
-    if (found == relayed_.end()) return;
-    params["requestId"] = found->second;
+    {
+      std::lock_guard lock(mutex_);
+      auto found = relayed_.find(alias + "\n" + params["requestId"].dump());
+      if (found == relayed_.end()) return;
+      params["requestId"] = found->second;
+    }
     client_.Notify(method, params);
   }
 }

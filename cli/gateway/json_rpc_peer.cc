@@ -43,6 +43,12 @@ JsonRpcPeer::JsonRpcPeer(int read_fd, int write_fd, std::string name, bool owns_
   wake_writer_ = ::eventfd(0, EFD_CLOEXEC);
 }
 
+void JsonRpcPeer::StopReading() {
+  std::uint64_t one = 1;
+  if (wake_reader_ >= 0) (void)!::write(wake_reader_, &one, sizeof(one));
+  if (reader_.joinable()) reader_.join();
+}
+
 JsonRpcPeer::~JsonRpcPeer() {
   CloseOutput();
   {
@@ -58,9 +64,7 @@ JsonRpcPeer::~JsonRpcPeer() {
   if (writer_.joinable()) writer_.join();
   if (write_flags_ >= 0) ::fcntl(write_fd_, F_SETFL, write_flags_);
   if (wake_writer_ >= 0) ::close(wake_writer_);
-  std::uint64_t one = 1;
-  if (wake_reader_ >= 0) (void)!::write(wake_reader_, &one, sizeof(one));
-  if (reader_.joinable()) reader_.join();
+  StopReading();
   if (wake_reader_ >= 0) ::close(wake_reader_);
   if (owns_fds_) ::close(read_fd_);
 }
@@ -146,6 +150,13 @@ void JsonRpcPeer::Write(std::string line) {
     lock.lock();
     writing_ = false;
     line.erase(0, written);
+    if (!line.empty()) {
+      // Lines queued meanwhile come after the rest of this one.
+      queued_bytes_ += line.size();
+      queue_.push_front(std::move(line));
+      queue_changed_.notify_all();
+      return;
+    }
     if (line.empty()) {
       // The writing thread waits for lines queued meanwhile, or for the end:
       // otherwise waking it would only cost the wake-up this path saves.

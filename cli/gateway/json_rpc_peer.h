@@ -85,6 +85,9 @@ class JsonRpcPeer {
   // that is written, which tells the other end we are done.
   void CloseOutput();
   bool ended() const;
+  // Reads no more, and returns once the reading thread has ended: no
+  // handler runs after it.
+  void StopReading();
   // Answers every request of ours still waiting as ended, and any later one
   // at once: for a gateway that is ending while the other end lives on.
   void GiveUpWaiting();
