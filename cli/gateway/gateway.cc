@@ -89,13 +89,14 @@ int Gateway::Run() {
                       Stop();
                     });
   client_.Start([this](Incoming message) { FromClient(std::move(message)); }, [this] { Stop(); });
+  bool ended_first = false;  // the supervisor ended before it was asked to
   {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [this] { return ending_; });
+    ended_first = supervisor_ended_;
   }
   End();
-  std::lock_guard lock(mutex_);
-  return supervisor_ended_ ? 1 : 0;
+  return ended_first ? 1 : 0;
 }
 
 void Gateway::Stop() {

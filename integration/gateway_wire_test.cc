@@ -1,0 +1,117 @@
+// bravebot-mcp gateway spoken to line by line, as a client that misbehaves
+// would: one that writes far more than it reads, one that says roots
+// changed before it said it was initialized, one ended by SIGTERM while it
+// floods the gateway with calls. Each once ended the gateway by a crash or
+// tore a line; none needs a real server.
+#include <signal.h>
+
+#include <set>
+#include <string>
+
+#include "integration/gateway_fixture.h"
+#include "integration/running_command.h"
+
+namespace bravebot::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr char kInitialize[] =
+    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+    "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"wire\",\"version\":\"1\"}}}\n"
+    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+
+class GatewayWireTest : public GatewayTest {
+ protected:
+  std::unique_ptr<RunningCommand> StartGateway() {
+    return std::make_unique<RunningCommand>(
+        std::vector<std::string>{OurProgram("bravebot-mcp"), "gateway"}, Environment(), Checkout(),
+        temporary_.Join("gateway.err"));
+  }
+};
+
+TEST_F(GatewayWireTest, EveryLineStaysWholeWhenTheClientReadsNothingForAWhile) {
+  // Answers written by two of the gateway's threads at once (a call of a
+  // tool not offered is refused by the thread reading the client, in words
+  // naming it, here 8 KiB long, more than a pipe takes in one write; the
+  // status tool is answered by a thread of its own) fill the pipe to the
+  // client many times over while it reads nothing. Each must come whole.
+  // (The moment two threads meet a line cut by a full pipe is rare here;
+  // tests/cli/gateway/json_rpc_peer_test.cc makes it often.)
+  Request({});
+  auto gateway = StartGateway();
+  std::string requests = kInitialize;
+  constexpr int kCalls = 6000;
+  const std::string long_name(8192, 'x');
+  for (int id = 2; id < 2 + kCalls; ++id) {
+    const std::string name = id % 2 == 0 ? long_name : "bravebot_status";
+    requests += "{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
+                ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + name + "\"}}\n";
+  }
+  ASSERT_TRUE(gateway->Write(requests, In(60s)));
+  std::vector<std::string> lines = gateway->ReadLines(1 + kCalls, In(60s));
+  ASSERT_EQ(lines.size(), 1u + kCalls);
+  std::set<int> answered;
+  for (const std::string& line : lines) {
+    Json message = Json::parse(line, nullptr, false);
+    ASSERT_FALSE(message.is_discarded()) << line.substr(0, 200);
+    answered.insert(message["id"].get<int>());
+  }
+  EXPECT_EQ(answered.size(), 1u + kCalls);
+  gateway->CloseInput();
+  EXPECT_EQ(gateway->Wait(In(20s)), 0);
+}
+
+TEST_F(GatewayWireTest, RootsThatChangeBeforeTheSessionOpensEndNothing) {
+  Request({});
+  auto gateway = StartGateway();
+  ASSERT_TRUE(gateway->Write(
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+      "\"2025-06-18\",\"capabilities\":{\"roots\":{}},\"clientInfo\":{\"name\":\"wire\","
+      "\"version\":\"1\"}}}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/roots/"
+      "list_changed\"}\n",
+      In(5s)));
+  EXPECT_EQ(gateway->ReadLines(1, In(10s)).size(), 1u);
+  gateway->CloseInput();
+  EXPECT_EQ(gateway->Wait(In(20s)), 0);
+}
+
+TEST_F(GatewayWireTest, SigtermWhileCallsPourInEndsItAsTheSignalDoes) {
+  Request({});
+  for (int round = 0; round < 3; ++round) {
+    auto gateway = StartGateway();
+    ASSERT_TRUE(gateway->Write(kInitialize, In(5s)));
+    std::string calls;
+    for (int id = 2; id < 3000; ++id) {
+      calls += "{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
+               ",\"method\":\"tools/call\",\"params\":{\"name\":\"nothing__here\"}}\n";
+    }
+    gateway->Write(calls, In(2s));
+    ::kill(gateway->pid(), SIGTERM);
+    // As SIGTERM ends a program: never a crash (139, 134) or a hang.
+    EXPECT_EQ(gateway->Wait(In(30s)), 128 + SIGTERM) << "round " << round;
+  }
+}
+
+TEST_F(GatewayWireTest, TheProtocolVersionIsTheClientsWhereItIsOneWeSpeak) {
+  Request({});
+  for (const auto& [asked, answered] :
+       std::vector<std::pair<std::string, std::string>>{{"2024-11-05", "2024-11-05"},
+                                                        {"2025-11-25", "2025-11-25"},
+                                                        {"1999-01-01", "2025-11-25"}}) {
+    auto gateway = StartGateway();
+    ASSERT_TRUE(gateway->Write(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+        "\"" +
+            asked + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"w\",\"version\":\"1\"}}}\n",
+        In(5s)));
+    std::vector<std::string> lines = gateway->ReadLines(1, In(10s));
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(Json::parse(lines[0])["result"]["protocolVersion"], answered) << asked;
+    gateway->CloseInput();
+    EXPECT_EQ(gateway->Wait(In(20s)), 0);
+  }
+}
+
+}  // namespace
+}  // namespace bravebot::testing
