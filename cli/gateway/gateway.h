@@ -33,6 +33,10 @@
 
 namespace bravebot {
 
+// The longest progress token kept, of a client's call or of a server's
+// request: a token is a short id, and no peer grows what the gateway holds.
+inline constexpr std::size_t kLongestProgressToken = 256;
+
 struct GatewayOptions {
   std::string directory;  // --dir, or empty: the client's first root, else `cwd`
   std::string cwd;

@@ -1,9 +1,6 @@
 // The gateway's calls: a client's tools/call carried through the
 // supervisor's decisions (its question put through the client, the redirect
-// a service met), and the requests and notifications that pass between a
-// server and the client meanwhile.
-#include <iostream>
-
+// a service met) to its answer.
 #include "base/json_members.h"
 #include "cli/gateway/gateway.h"
 
@@ -24,18 +21,6 @@ std::string ServerResultText(const Answer& answer) {
     if (!result.empty()) return std::string(result);
   }
   return answer.message["result"]["result"].dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-// The longest progress token of a server's request kept, to pass the
-// client's progress on that request back to it.
-constexpr std::size_t kLongestProgressToken = 256;
-
-// The capability a client declares for a server's request to reach it.
-std::string CapabilityFor(const std::string& method) {
-  if (method == "roots/list") return "roots";
-  if (method == "sampling/createMessage") return "sampling";
-  if (method == "elicitation/create") return "elicitation";
-  return "";
 }
 
 }  // namespace
@@ -247,123 +232,6 @@ void Gateway::Cancelled(const Json& params) {
   }
   // 0: not sent to the supervisor yet, and now it never is.
   if (*sent != 0) supervisor_.Call("request/cancel", {{"id", *sent}});
-}
-
-void Gateway::ProgressToServer(const Json& params) {
-  if (!params.contains("progressToken")) return;
-  std::string alias;
-  {
-    std::lock_guard lock(mutex_);
-    auto found = progress_tokens_.find(params["progressToken"].dump());
-    if (found == progress_tokens_.end()) return;
-    alias = found->second;
-  }
-  supervisor_.Call("server/notify",
-                   {{"alias", alias}, {"method", "notifications/progress"}, {"params", params}});
-}
-
-void Gateway::RelayServerRequest(const std::string& alias, const Json& message) {
-  const std::string method = message.value("method", "");
-  const Json& id = message["id"];
-  auto reply = [&](const char* member, Json value) {
-    supervisor_.Call("server/reply", {{"alias", alias}, {"id", id}, {member, std::move(value)}});
-  };
-  if (method == "ping") return reply("result", Json::object());
-  const std::string capability = CapabilityFor(method);
-  bool declared = false;
-  {
-    std::unique_lock lock(mutex_);
-    declared = !capability.empty() && client_capabilities_.contains(capability);
-    // Nothing but ping and logging goes to a client before it said it is
-    // initialized.
-    if (declared) changed_.wait(lock, [this] { return initialized_ || ending_; });
-  }
-  if (!declared) {
-    return reply("error", {{"code", -32601},
-                           {"message", method +
-                                           " is not relayed: the client of bravebot-mcp gateway "
-                                           "declared no " +
-                                           (capability.empty() ? "such capability" : capability)}});
-  }
-  Json params = message.value("params", Json::object());
-  if (method == "elicitation/create" && params.is_object()) {
-    if (params.value("mode", "form") != "form" && !ClientTakes(params.value("mode", ""))) {
-      return reply("error", {{"code", -32602},
-                             {"message", "the client of bravebot-mcp gateway declared no " +
-                                             params.value("mode", "") + " elicitation"}});
-    }
-    // The person must know which server asks, and that it is not us: its
-    // words start after our prefix, never on a line of their own.
-    std::string words = params.value("message", "");
-    words.erase(0, words.find_first_not_of(" \t\r\n"));
-    params["message"] = alias + " asks: " + words;
-  }
-  std::int64_t ours = 0;
-  std::string token;
-  {
-    std::lock_guard lock(mutex_);
-    if (params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
-        params["_meta"].contains("progressToken")) {
-      token = params["_meta"]["progressToken"].dump();
-      // A token is a short id; a long one is not kept, so no server grows
-      // what the gateway holds.
-      if (token.size() <= kLongestProgressToken) progress_tokens_[token] = alias;
-    }
-  }
-  std::future<Answer> waiting = client_.Call(method, params, ours);
-  {
-    std::lock_guard lock(mutex_);
-    relayed_[alias + "\n" + id.dump()] = ours;
-  }
-  Answer answer = waiting.get();
-  {
-    std::lock_guard lock(mutex_);
-    relayed_.erase(alias + "\n" + id.dump());
-    if (!token.empty()) progress_tokens_.erase(token);
-  }
-  if (answer.ended) {
-    return reply("error", {{"code", -32603}, {"message", "the client went away first"}});
-  }
-  if (answer.message.contains("error") && answer.message["error"].is_object()) {
-    return reply("error", answer.message["error"]);
-  }
-  reply("result", answer.message.value("result", Json::object()));
-}
-
-bool Gateway::ClientTakes(const std::string& elicitation_mode) {
-  std::lock_guard lock(mutex_);
-  auto elicitation = client_capabilities_.find("elicitation");
-  return elicitation != client_capabilities_.end() && elicitation->is_object() &&
-         elicitation->contains(elicitation_mode);
-}
-
-void Gateway::RelayServerNotification(const std::string& alias, const Json& message) {
-  const std::string method = message.value("method", "");
-  Json params = message.value("params", Json::object());
-  if (method == "notifications/progress") {
-    {
-      std::lock_guard lock(mutex_);
-      auto call = params.is_object() && params.contains("progressToken")
-                      ? call_tokens_.find(params["progressToken"].dump())
-                      : call_tokens_.end();
-      if (call == call_tokens_.end() || call->second != alias) return;
-    }
-    client_.Notify(method, params);
-  } else if (method == "notifications/message" && params.is_object()) {
-    // The client shows a log's logger: it names the server.
-    const std::string logger = params.value("logger", "");
-    params["logger"] = logger.empty() ? alias : alias + "/" + logger;
-    client_.Notify(method, params);
-  } else if (method == "notifications/cancelled" && params.is_object() &&
-             params.contains("requestId")) {
-    {
-      std::lock_guard lock(mutex_);
-      auto found = relayed_.find(alias + "\n" + params["requestId"].dump());
-      if (found == relayed_.end()) return;
-      params["requestId"] = found->second;
-    }
-    client_.Notify(method, params);
-  }
 }
 
 }  // namespace bravebot
