@@ -133,6 +133,7 @@ transport.send = (message) => {
 };
 let closed = false;
 let onClosed = () => {};
+const failure = (error) => ({ code: error.code ?? null, message: String(error.message ?? error) });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(ready, setWaker, timeoutMs) {
@@ -167,17 +168,14 @@ async function run(step, previousBegun) {
       if (came) listChangesWaitedFor = awaited() + 1;
       return { result: { came } };
     }
-    case "together":
-      return {
-        result: await Promise.all(
-          step.steps.map((each) =>
-            run(each, previousBegun).then(
-              (outcome) => ({ do: each.do, name: each.name, ...outcome }),
-              (error) => ({ do: each.do, name: each.name, error: { code: error.code ?? null, message: String(error.message ?? error) } }),
-            ),
-          ),
-        ),
-      };
+    case "together": {
+      const each = (inner) =>
+        run(inner, previousBegun).then(
+          (outcome) => ({ do: inner.do, name: inner.name, ...outcome }),
+          (error) => ({ do: inner.do, name: inner.name, error: failure(error) }),
+        );
+      return { result: await Promise.all(step.steps.map(each)) };
+    }
     case "sleep":
       await sleep(step.ms);
       return {};
@@ -229,7 +227,7 @@ try {
     try {
       outcome = await run(step, previousBegun);
     } catch (error) {
-      outcome = { error: { code: error.code ?? null, message: String(error.message ?? error) } };
+      outcome = { error: failure(error) };
     }
     transcript.steps.push({ do: step.do, name: step.name, ms: Date.now() - begun, ...outcome });
     previousBegun = begun;
