@@ -25,14 +25,21 @@
 //                                          and was not waited for before (one
 //                                          from earlier, such as the start of
 //                                          a server, is not the one awaited)
+//     together steps                       runs `steps` at once, such as two
+//                                          callTool sent before either is
+//                                          answered; its result is theirs, in
+//                                          order
 //     sleep ms
 //     kill signal                          signals the server's process
 //     close                                closes the client as an agent does
 //
 // It prints one JSON transcript on stdout: {initialize, steps: [{do, ms,
 // result | error}], elicitations: [{params, answer}], rootsLists, samplings,
-// notifications: [{method, params}], stderr, pid}. A failure of the client
-// itself is {fatal: MESSAGE} in it, and the transcript is still printed.
+// notifications: [{method, params}], calls: [id of each tools/call sent, in
+// order], answered: [id of each answer received], errors: [what the client
+// reported, such as an answer to a request it had cancelled], stderr, pid}.
+// A failure of the client itself is {fatal: MESSAGE} in it, and the
+// transcript is still printed.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
@@ -51,6 +58,9 @@ const transcript = {
   rootsLists: 0,
   samplings: [],
   notifications: [],
+  calls: [],
+  answered: [],
+  errors: [],
   stderr: "",
 };
 
@@ -118,10 +128,12 @@ transport.send = (message) => {
   if (message.method === "initialize" && scenario.protocolVersion) {
     message.params.protocolVersion = scenario.protocolVersion;
   }
+  if (message.method === "tools/call") transcript.calls.push(message.id);
   return send(message);
 };
 let closed = false;
 let onClosed = () => {};
+const failure = (error) => ({ code: error.code ?? null, message: String(error.message ?? error) });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(ready, setWaker, timeoutMs) {
@@ -156,6 +168,14 @@ async function run(step, previousBegun) {
       if (came) listChangesWaitedFor = awaited() + 1;
       return { result: { came } };
     }
+    case "together": {
+      const each = (inner) =>
+        run(inner, previousBegun).then(
+          (outcome) => ({ do: inner.do, name: inner.name, ...outcome }),
+          (error) => ({ do: inner.do, name: inner.name, error: failure(error) }),
+        );
+      return { result: await Promise.all(step.steps.map(each)) };
+    }
     case "sleep":
       await sleep(step.ms);
       return {};
@@ -179,8 +199,19 @@ try {
     closed = true;
     onClosed();
   };
+  // Every answer the gateway sends is seen first here: an answer to a
+  // request the client cancelled is dropped by the SDK, and only this
+  // records that it came.
+  client.onerror = (error) => transcript.errors.push(String(error.message ?? error));
   const started = Date.now();
   await client.connect(transport);
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message.id !== undefined && message.method === undefined) {
+      transcript.answered.push(message.id);
+    }
+    deliver(message, extra);
+  };
   transcript.pid = transport.pid;
   transcript.initialize = {
     ms: Date.now() - started,
@@ -196,7 +227,7 @@ try {
     try {
       outcome = await run(step, previousBegun);
     } catch (error) {
-      outcome = { error: { code: error.code ?? null, message: String(error.message ?? error) } };
+      outcome = { error: failure(error) };
     }
     transcript.steps.push({ do: step.do, name: step.name, ms: Date.now() - begun, ...outcome });
     previousBegun = begun;
