@@ -16,6 +16,7 @@ namespace {
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 using ::testing::Not;
 using ::testing::SizeIs;
 
@@ -63,7 +64,8 @@ TEST_F(GatewayAgentTest, ItAnswersWhatItDeclaresAndRecordsWhatTheServerSent) {
   EXPECT_THAT(CallText(calls[2]), HasSubstr("file:///tmp/agent-root"));
   EXPECT_THAT(CallText(calls[3]), HasSubstr("\"answer\": \"first\""));
   EXPECT_THAT(CallText(calls[4]), HasSubstr("decline"));
-  EXPECT_THAT(calls[5]["progress"], SizeIs(1));
+  // Its steps are timed by the server: one or both come before its answer.
+  EXPECT_THAT(calls[5]["progress"], Not(IsEmpty()));
   ASSERT_THAT(transcript["elicitations"], SizeIs(2));
   EXPECT_EQ(transcript["elicitations"][0]["answer"]["content"]["answer"], "first");
   EXPECT_EQ(transcript["elicitations"][1]["answer"]["action"], "decline");

@@ -62,8 +62,11 @@ Json RunAgent(const std::string& directory, const Json& scenario, std::chrono::s
     std::filesystem::create_directory_symlink(PeersDirectory() + "/client/node_modules", modules);
   }
   const std::string script = directory + "/agent.mjs";
-  std::filesystem::copy_file(BRAVEBOT_AGENT_SCRIPT, script,
-                             std::filesystem::copy_options::overwrite_existing);
+  // BRAVEBOT_AGENT_SCRIPT where set: a copy staged where an unprivileged
+  // user can read it (scripts/test-as-user.sh), as the source may not be.
+  const char* staged = std::getenv("BRAVEBOT_AGENT_SCRIPT");
+  std::filesystem::copy_file(staged != nullptr && *staged != '\0' ? staged : BRAVEBOT_AGENT_SCRIPT,
+                             script, std::filesystem::copy_options::overwrite_existing);
   const std::string scenario_file = directory + "/scenario.json";
   std::ofstream(scenario_file) << scenario.dump();
 

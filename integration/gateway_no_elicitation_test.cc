@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <future>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -127,21 +128,28 @@ TEST_P(GatewayEndTest, NothingItStartedOutlivesIt) {
   DeclareEverything("everything", {"stdio", mark});
   DeclareFault("daemon", "double-fork", mark);  // leaves a grandchild in a session of its own
   Request({"daemon", "everything"});
-  Json scenario = Gateway({Accept("1"), Accept("1"), Accept("1"), Accept("1")});
+  // Its directory given, so that the gateway is found by it among others'.
+  Json scenario =
+      Gateway({Accept("1"), Accept("1"), Accept("1"), Accept("1")}, {"--dir", Checkout()});
   Json end =
       GetParam() == "close" ? Json{{"do", "close"}} : Json{{"do", "kill"}, {"signal", GetParam()}};
   scenario["steps"] = {ListTools(), {{"do", "sleep"}, {"ms", 3000}}, end};
   std::future<Json> ran = std::async(std::launch::async, [&] { return Agent(scenario); });
 
-  // Both servers and the daemon run while the agent sleeps.
-  const std::string supervisor = "BRAVEBOT_HOME=" + Profile();
+  // Both servers and the daemon run while the agent sleeps, and the
+  // gateway's supervisor, its child.
   size_t most = 0;
-  bool supervisor_seen = false;
+  std::set<std::string> supervisors;
   for (int i = 0;
        i < 600 && ran.wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout; ++i) {
     most = std::max(most, ProcessesWithArgument(mark).size());
-    supervisor_seen = supervisor_seen || !ProcessesWithEnvironment(supervisor).empty();
+    for (const std::string& gateway : ProcessesWithArgument(Checkout())) {
+      for (const std::string& child : ChildrenNamed(gateway, "bravebot-supervisor")) {
+        supervisors.insert(child);
+      }
+    }
   }
+  const bool supervisor_seen = !supervisors.empty();
   Json transcript = ran.get();
   EXPECT_THAT(ToolNames(LastList(transcript)),
               AllOf(Contains("everything__echo"), Contains("daemon__echo")));
@@ -152,7 +160,9 @@ TEST_P(GatewayEndTest, NothingItStartedOutlivesIt) {
   // The supervisor stops them once it sees its input end: given 10 s.
   auto left = [&] {
     std::vector<std::string> pids = ProcessesWithArgument(mark);
-    for (const std::string& pid : ProcessesWithEnvironment(supervisor)) pids.push_back(pid);
+    for (const std::string& pid : supervisors) {
+      if (StillRuns(pid)) pids.push_back(pid);
+    }
     return pids;
   };
   for (int i = 0; i < 100 && !left().empty(); ++i) {

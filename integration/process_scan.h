@@ -52,6 +52,37 @@ inline std::vector<std::string> ProcessesWith(const std::string& file, const std
   return found;
 }
 
+// The processes, zombies left out, whose parent is `parent` and whose name
+// (/proc/PID/comm, at most 15 bytes) is `name`. Readable by any user,
+// where a process's environment is not once it made itself undumpable.
+inline std::vector<std::string> ChildrenNamed(const std::string& parent, const std::string& name) {
+  std::vector<std::string> found;
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return found;
+  while (struct dirent* entry = ::readdir(proc)) {
+    const std::string pid = entry->d_name;
+    if (pid.empty() || !std::isdigit(static_cast<unsigned char>(pid[0]))) continue;
+    const std::string status = ReadProcFile("/proc/" + pid + "/stat");
+    const size_t close = status.rfind(')');
+    if (close == std::string::npos || close + 4 >= status.size() || status[close + 2] == 'Z') {
+      continue;
+    }
+    // After the name: " STATE PPID ...".
+    const std::string after = status.substr(close + 4);
+    if (after.substr(0, after.find(' ')) != parent) continue;
+    std::string comm = ReadProcFile("/proc/" + pid + "/comm");
+    if (!comm.empty() && comm.back() == '\n') comm.pop_back();
+    if (comm == name.substr(0, 15)) found.push_back(pid);
+  }
+  ::closedir(proc);
+  return found;
+}
+
+// Whether `pid` is still a process, not a zombie.
+inline bool StillRuns(const std::string& pid) {
+  return !ReadProcFile("/proc/" + pid + "/stat").empty() && !IsZombie(pid);
+}
+
 // The processes, zombies left out, whose environment holds `variable`
 // (NAME=value) whole: those this user may read the environment of.
 inline std::vector<std::string> ProcessesWithEnvironment(const std::string& variable) {
