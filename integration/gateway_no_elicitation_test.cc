@@ -72,6 +72,10 @@ TEST_F(GatewayWithoutElicitationTest, EachQuestionIsRefusedNamingTheCommandThatA
   // A call nobody answered: refused, naming the command for answer 2.
   Json third = Unasked({ListTools(), CallTool("everything__echo", {{"message", "hi"}})});
   EXPECT_THAT(ToolNames(LastList(third)), Contains("everything__echo"));
+  // Each tool says so before it is called.
+  EXPECT_THAT(Tool(LastList(third), "everything__echo").value("description", ""),
+              AllOf(HasSubstr("This client takes no questions"),
+                    HasSubstr("bravebot-mcp approve everything:echo")));
   Json refused = StepsOf(third, "callTool").at(0);
   EXPECT_TRUE(IsError(refused)) << refused.dump();
   EXPECT_THAT(CallText(refused), HasSubstr("bravebot-mcp approve everything:echo"));

@@ -225,6 +225,15 @@ Json GatewayServers::ToolsListResult() {
       const GatewayToolName& name = names_[tool];
       Json offered = model_tool;
       offered["name"] = name.name;
+      if (!link_.can_ask) {
+        offered["description"] =
+            offered.value("description", "") +
+            "\n\nThis client takes no questions (MCP elicitation): a call of this tool that the "
+            "user would be asked about is refused, and after a first result every call is. "
+            "bravebot-mcp approve " +
+            alias + ":" + EscapeControlCharacters(tool.tool) + ", run at a terminal in " +
+            link_.directory + ", stops asking for it in this project.";
+      }
       if (name.shortened) {
         offered["description"] = offered.value("description", "") +
                                  "\n\nThe server names this tool " +
