@@ -113,5 +113,23 @@ TEST_F(GatewayWireTest, TheProtocolVersionIsTheClientsWhereItIsOneWeSpeak) {
   }
 }
 
+TEST_F(GatewayWireTest, AMessageOfTheWrongShapeIsRefusedAndNothingElseIsLost) {
+  Request({});
+  auto gateway = StartGateway();
+  ASSERT_TRUE(
+      gateway->Write("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":[]}\n"
+                     "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":{"
+                     "\"protocolVersion\":5}}\n"
+                     "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n",
+                     In(5s)));
+  std::vector<std::string> lines = gateway->ReadLines(3, In(10s));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(Json::parse(lines[0])["error"]["code"], -32602) << lines[0];
+  EXPECT_EQ(Json::parse(lines[1])["error"]["code"], -32602) << lines[1];
+  EXPECT_EQ(Json::parse(lines[2])["result"], Json::object()) << lines[2];
+  gateway->CloseInput();
+  EXPECT_EQ(gateway->Wait(In(20s)), 0);
+}
+
 }  // namespace
 }  // namespace bravebot::testing

@@ -271,12 +271,24 @@ void JsonRpcPeer::Take(std::string line) {
   const bool is_answer =
       !message.contains("method") && (message.contains("result") || message.contains("error"));
   if (!is_answer) {
+    const std::string id = message.contains("id") ? message["id"].dump() : "";
     if (!message["method"].is_string()) {
-      if (message.contains("id"))
-        ReplyError(message["id"].dump(), -32600, "the method is no string");
+      if (!id.empty()) ReplyError(id, -32600, "the method is no string");
       return;
     }
-    handler_(Incoming{std::move(line), std::move(message)});
+    // MCP's params are an object; a handler reads them as one.
+    if (message.contains("params") && !message["params"].is_object() &&
+        !message["params"].is_null()) {
+      if (!id.empty()) ReplyError(id, -32602, "params must be an object");
+      return;
+    }
+    try {
+      handler_(Incoming{std::move(line), std::move(message)});
+    } catch (const nlohmann::json::exception&) {
+      // A member of another type than MCP gives it, read as that type: the
+      // message is refused, and nothing else is lost.
+      if (!id.empty()) ReplyError(id, -32602, "a member of the message is not what MCP says");
+    }
     return;
   }
   const Json& id = message["id"];
