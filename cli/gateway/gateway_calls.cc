@@ -26,22 +26,19 @@ std::string ServerResultText(const Answer& answer) {
 }  // namespace
 
 void Gateway::CallTool(const Incoming& request) {
+  bool opened = false;
   {
     std::lock_guard lock(mutex_);
     calls_[request.id_text()] = 0;  // in flight: a cancel from here on counts
-    if (!opened_) {
-      // Before the session opened (a client that calls before it lists):
-      // waited for on a thread of its own.
-      if (!Spawn([this, request] {
-            if (WaitOpened() != nullptr) StartCall(request);
-          })) {
-        calls_.erase(request.id_text());
-        client_.ReplyError(request.id_text(), -32603, "bravebot-mcp gateway is too busy");
-      }
-      return;
-    }
+    opened = opened_;
   }
-  StartCall(request);
+  if (opened) return StartCall(request);
+  // Before the session opened (a client that calls before it lists): waited
+  // for on a thread of its own.
+  const bool spawned = Spawn([this, request] {
+    if (WaitOpened() != nullptr) StartCall(request);
+  });
+  if (!spawned) Finish(request.id_text(), "", ToolError("bravebot-mcp gateway is too busy"));
 }
 
 void Gateway::StartCall(const Incoming& request) {
@@ -165,6 +162,22 @@ void Gateway::Decided(const std::shared_ptr<CallInFlight>& flight, const Answer&
 
 void Gateway::Asked(const std::shared_ptr<CallInFlight>& flight, const Answer& answer) {
   const Json& asked = answer.message["result"];
+  bool cancelled = false;
+  {
+    std::lock_guard lock(mutex_);
+    cancelled = cancelled_.count(flight->id) > 0;
+    if (cancelled) Forget(flight->id, flight->token);
+  }
+  if (cancelled) {
+    // Nobody is asked about a call the client gave up. A move the
+    // supervisor holds for it is said no to, so that the server's next
+    // question is not held behind it.
+    if (asked.value("state", "") == "redirect") {
+      supervisor_.CallThen("redirect/answer", {{"alias", flight->tool.alias}, {"answer", "n"}},
+                           [](const Answer&) {});
+    }
+    return;
+  }
   if (asked.value("state", "") == "redirect") {
     // A service that points elsewhere: nothing is sent there before a yes.
     const std::string typed = Ask(RedirectQuestion(asked.value("question", "")));
