@@ -48,11 +48,14 @@ void GatewayServers::Opened(const Json& result) {
 }
 
 void GatewayServers::Start(const std::string& alias) {
-  std::lock_guard lock(mutex_);
-  servers_[alias].state = "starting";
-  ++starting_;
+  {
+    std::lock_guard lock(mutex_);
+    servers_[alias].state = "starting";
+    ++starting_;
+  }
   std::shared_future<Answer> answer =
       link_.supervisor.Call("server/start", {{"alias", alias}}).share();
+  std::lock_guard lock(mutex_);
   watchers_.emplace_back([this, alias, answer] { Started(alias, answer.get()); });
 }
 
