@@ -35,47 +35,46 @@ inline bool IsZombie(const std::string& pid) {
   return close != std::string::npos && close + 2 < status.size() && status[close + 2] == 'Z';
 }
 
-// The pids of the processes, zombies left out, whose /proc/<pid>/`file`
-// (NUL-separated words: cmdline, environ) holds `word` whole.
-inline std::vector<std::string> ProcessesWith(const std::string& file, const std::string& word) {
+// The pids of the processes, zombies left out, for which `matches(pid)` is
+// true.
+template <typename Matches>
+std::vector<std::string> ProcessesWhere(Matches matches) {
   std::vector<std::string> found;
   DIR* proc = ::opendir("/proc");
   if (proc == nullptr) return found;
   while (struct dirent* entry = ::readdir(proc)) {
     const std::string pid = entry->d_name;
     if (pid.empty() || !std::isdigit(static_cast<unsigned char>(pid[0]))) continue;
-    const std::string words = '\0' + ReadProcFile("/proc/" + pid + "/" + file);
-    if (words.find('\0' + word + '\0') == std::string::npos || IsZombie(pid)) continue;
-    found.push_back(pid);
+    if (matches(pid) && !IsZombie(pid)) found.push_back(pid);
   }
   ::closedir(proc);
   return found;
+}
+
+// The pids of the processes, zombies left out, whose /proc/<pid>/`file`
+// (NUL-separated words: cmdline, environ) holds `word` whole.
+inline std::vector<std::string> ProcessesWith(const std::string& file, const std::string& word) {
+  return ProcessesWhere([&](const std::string& pid) {
+    const std::string words = '\0' + ReadProcFile("/proc/" + pid + "/" + file);
+    return words.find('\0' + word + '\0') != std::string::npos;
+  });
 }
 
 // The processes, zombies left out, whose parent is `parent` and whose name
 // (/proc/PID/comm, at most 15 bytes) is `name`. Readable by any user,
 // where a process's environment is not once it made itself undumpable.
 inline std::vector<std::string> ChildrenNamed(const std::string& parent, const std::string& name) {
-  std::vector<std::string> found;
-  DIR* proc = ::opendir("/proc");
-  if (proc == nullptr) return found;
-  while (struct dirent* entry = ::readdir(proc)) {
-    const std::string pid = entry->d_name;
-    if (pid.empty() || !std::isdigit(static_cast<unsigned char>(pid[0]))) continue;
+  return ProcessesWhere([&](const std::string& pid) {
     const std::string status = ReadProcFile("/proc/" + pid + "/stat");
     const size_t close = status.rfind(')');
-    if (close == std::string::npos || close + 4 >= status.size() || status[close + 2] == 'Z') {
-      continue;
-    }
+    if (close == std::string::npos || close + 4 >= status.size()) return false;
     // After the name: " STATE PPID ...".
     const std::string after = status.substr(close + 4);
-    if (after.substr(0, after.find(' ')) != parent) continue;
+    if (after.substr(0, after.find(' ')) != parent) return false;
     std::string comm = ReadProcFile("/proc/" + pid + "/comm");
     if (!comm.empty() && comm.back() == '\n') comm.pop_back();
-    if (comm == name.substr(0, 15)) found.push_back(pid);
-  }
-  ::closedir(proc);
-  return found;
+    return comm == name.substr(0, 15);
+  });
 }
 
 // Whether `pid` is still a process, not a zombie.
@@ -92,23 +91,9 @@ inline std::vector<std::string> ProcessesWithEnvironment(const std::string& vari
 // The pids of the processes, zombies left out, one of whose arguments is
 // `word`.
 inline std::vector<std::string> ProcessesWithArgument(const std::string& word) {
-  std::vector<std::string> found;
-  DIR* proc = ::opendir("/proc");
-  if (proc == nullptr) return found;
-  while (struct dirent* entry = ::readdir(proc)) {
-    const std::string pid = entry->d_name;
-    if (pid.empty() || !std::isdigit(static_cast<unsigned char>(pid[0]))) continue;
-    const std::string arguments = ReadProcFile("/proc/" + pid + "/cmdline");
-    if (arguments.find(word + '\0') == std::string::npos) continue;
-    const std::string status = ReadProcFile("/proc/" + pid + "/stat");
-    size_t close = status.rfind(')');
-    if (close != std::string::npos && close + 2 < status.size() && status[close + 2] == 'Z') {
-      continue;
-    }
-    found.push_back(pid);
-  }
-  ::closedir(proc);
-  return found;
+  return ProcessesWhere([&](const std::string& pid) {
+    return ReadProcFile("/proc/" + pid + "/cmdline").find(word + '\0') != std::string::npos;
+  });
 }
 
 }  // namespace bravebot::testing
