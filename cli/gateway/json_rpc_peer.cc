@@ -150,19 +150,17 @@ void JsonRpcPeer::Write(std::string line) {
     lock.lock();
     writing_ = false;
     line.erase(0, written);
-    if (!line.empty()) {
-      // Lines queued meanwhile come after the rest of this one.
-      queued_bytes_ += line.size();
-      queue_.push_front(std::move(line));
-      queue_changed_.notify_all();
-      return;
-    }
     if (line.empty()) {
       // The writing thread waits for lines queued meanwhile, or for the end:
       // otherwise waking it would only cost the wake-up this path saves.
       if (!queue_.empty() || closing_) queue_changed_.notify_all();
       return;
     }
+    // Lines queued meanwhile come after the rest of this one.
+    queued_bytes_ += line.size();
+    queue_.push_front(std::move(line));
+    queue_changed_.notify_all();
+    return;
   }
   queued_bytes_ += line.size();
   queue_.push_back(std::move(line));
