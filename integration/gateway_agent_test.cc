@@ -39,19 +39,19 @@ TEST_F(GatewayAgentTest, ItAnswersWhatItDeclaresAndRecordsWhatTheServerSent) {
   scenario["capabilities"] = {
       {"elicitation", true}, {"roots", {"file:///tmp/agent-root"}}, {"sampling", "sampled words"}};
   scenario["elicitations"] = {{{"action", "accept"}, {"answer", "first"}}, {{"action", "decline"}}};
-  scenario["steps"] = {
-      // server-everything says its list changed as it starts.
-      {{"do", "waitForListChanged"}, {"timeoutMs", 5000}},
-      {{"do", "listTools"}},
-      {{"do", "callTool"}, {"name", "get-env"}},
-      {{"do", "callTool"}, {"name", "trigger-sampling-request"}, {"arguments", {{"prompt", "p"}}}},
-      {{"do", "callTool"}, {"name", "get-roots-list"}},
-      {{"do", "callTool"}, {"name", "trigger-elicitation-request"}},
-      {{"do", "callTool"}, {"name", "trigger-elicitation-request"}},
-      {{"do", "callTool"},
-       {"name", "trigger-long-running-operation"},
-       {"arguments", {{"duration", 1}, {"steps", 2}}}},
-      {{"do", "close"}}};
+  scenario["steps"] = Json::array(
+      {// server-everything says its list changed as it starts.
+       {{"do", "waitForListChanged"}, {"timeoutMs", 5000}},
+       {{"do", "listTools"}},
+       {{"do", "callTool"}, {"name", "get-env"}},
+       {{"do", "callTool"}, {"name", "trigger-sampling-request"}, {"arguments", {{"prompt", "p"}}}},
+       {{"do", "callTool"}, {"name", "get-roots-list"}},
+       {{"do", "callTool"}, {"name", "trigger-elicitation-request"}},
+       {{"do", "callTool"}, {"name", "trigger-elicitation-request"}},
+       {{"do", "callTool"},
+        {"name", "trigger-long-running-operation"},
+        {"arguments", {{"duration", 1}, {"steps", 2}}}},
+       {{"do", "close"}}});
   Json transcript = RunAgent(temporary_.path(), scenario);
   ASSERT_FALSE(transcript.contains("fatal")) << transcript.dump();
 
@@ -79,11 +79,11 @@ TEST_F(GatewayAgentTest, WithoutCapabilitiesItAnswersNoneAndAnOlderVersionCanBeA
   SKIP_WITHOUT_PEERS();
   Json scenario = Everything();
   scenario["protocolVersion"] = "2025-06-18";
-  scenario["steps"] = {{{"do", "listTools"}},
-                       {{"do", "callTool"},
-                        {"name", "trigger-long-running-operation"},
-                        {"arguments", {{"duration", 5}, {"steps", 5}}},
-                        {"cancelAfterMs", 300}}};
+  scenario["steps"] = Json::array({{{"do", "listTools"}},
+                                   {{"do", "callTool"},
+                                    {"name", "trigger-long-running-operation"},
+                                    {"arguments", {{"duration", 5}, {"steps", 5}}},
+                                    {"cancelAfterMs", 300}}});
   Json transcript = RunAgent(temporary_.path(), scenario);
   ASSERT_FALSE(transcript.contains("fatal")) << transcript.dump();
   EXPECT_EQ(transcript["initialize"]["protocolVersion"], "2025-06-18");
@@ -99,8 +99,8 @@ TEST_F(GatewayAgentTest, AWaitForAListChangeThatNeverComesEndsAtItsTimeout) {
   SKIP_WITHOUT_PEERS();
   Json scenario = AgentScenario({OurProgram("fake_servers/fault_server"), "stderr-lines", "1"},
                                 Environment(), temporary_.path());
-  scenario["steps"] = {{{"do", "waitForListChanged"}, {"timeoutMs", 300}},
-                       {{"do", "kill"}, {"signal", "SIGTERM"}}};
+  scenario["steps"] = Json::array({{{"do", "waitForListChanged"}, {"timeoutMs", 300}},
+                                   {{"do", "kill"}, {"signal", "SIGTERM"}}});
   Json transcript = RunAgent(temporary_.path(), scenario);
   ASSERT_FALSE(transcript.contains("fatal")) << transcript.dump();
   Json waited = StepsOf(transcript, "waitForListChanged").at(0);

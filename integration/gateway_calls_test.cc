@@ -37,10 +37,10 @@ TEST_F(GatewayCallsTest, ACallTheAgentCancelsIsCancelledAtTheServerAndNeverAnswe
   Json scenario = Gateway({Accept("1"), Accept("1"),    // the server, its list
                            Accept("1"), Accept("1")});  // each call
   // A sleep after the cancel, for an answer to the cancelled call to come.
-  scenario["steps"] = {ListTools(),
-                       held,
-                       {{"do", "sleep"}, {"ms", 1000}},
-                       CallTool("stuck__echo", {{"text", "next"}})};
+  scenario["steps"] = Json::array({ListTools(),
+                                   held,
+                                   {{"do", "sleep"}, {"ms", 1000}},
+                                   CallTool("stuck__echo", {{"text", "next"}})});
   Json transcript = Agent(scenario);
 
   std::vector<Json> calls = StepsOf(transcript, "callTool");
@@ -78,8 +78,8 @@ TEST_F(GatewayCallsTest,
       CallTool("everything__trigger-long-running-operation", {{"duration", 2}, {"steps", 2}});
   Json scenario = Gateway({Accept("1"), Accept("1"),  // the server, its list
                            Accept("1")});             // the call after the results
-  scenario["steps"] = {ListTools(), Together({slow, slow}),
-                       CallTool("everything__echo", {{"message", "after"}})};
+  scenario["steps"] = Json::array(
+      {ListTools(), Together({slow, slow}), CallTool("everything__echo", {{"message", "after"}})});
   Json transcript = Agent(scenario);
 
   std::vector<Json> together = StepsOf(transcript, "together");
@@ -105,8 +105,8 @@ TEST_F(GatewayCallsTest, AfterTheFirstResultACallTheAllowRuleCoversIsAskedAndANo
   RequestWithRules({"weather"}, {{"allow", {"Mcp(weather)"}}});
   Json scenario = Gateway({Accept("1"), Accept("1"),  // the server, its list
                            Decline()});               // the call after the first result
-  scenario["steps"] = {ListTools(), CallTool("weather__echo", {{"text", "first"}}),
-                       CallTool("weather__echo", {{"text", "second"}})};
+  scenario["steps"] = Json::array({ListTools(), CallTool("weather__echo", {{"text", "first"}}),
+                                   CallTool("weather__echo", {{"text", "second"}})});
   Json transcript = Agent(scenario);
 
   std::vector<std::string> questions = Questions(transcript);

@@ -104,7 +104,7 @@ TEST_F(GatewayWithoutElicitationTest, TheInspectorListsAndCallsThroughTheGateway
   DeclareListing("weather");
   Request({"weather"});
   Json asked = Gateway({Accept("1"), Accept("1"), Accept("2")});
-  asked["steps"] = {ListTools(), CallTool("weather__echo", {{"text", "first"}})};
+  asked["steps"] = Json::array({ListTools(), CallTool("weather__echo", {{"text", "first"}})});
   ASSERT_EQ(CallText(StepsOf(Agent(asked), "callTool").at(0)), "first");
 
   const std::vector<std::string> gateway = {OurProgram("bravebot-mcp"), "gateway", "--dir",
@@ -137,7 +137,7 @@ TEST_P(GatewayEndTest, NothingItStartedOutlivesIt) {
       Gateway({Accept("1"), Accept("1"), Accept("1"), Accept("1")}, {"--dir", Checkout()});
   Json end =
       GetParam() == "close" ? Json{{"do", "close"}} : Json{{"do", "kill"}, {"signal", GetParam()}};
-  scenario["steps"] = {ListTools(), {{"do", "sleep"}, {"ms", 3000}}, end};
+  scenario["steps"] = Json::array({ListTools(), {{"do", "sleep"}, {"ms", 3000}}, end});
   std::future<Json> ran = std::async(std::launch::async, [&] { return Agent(scenario); });
 
   // Both servers and the daemon run while the agent sleeps, and the

@@ -53,7 +53,7 @@ TEST_F(GatewayRedirectTest, AMoveMetAtTheStartIsAskedANoSendsNothingThereAndAYes
 
   // The server question, then the redirect question: declined.
   Json refusing = Gateway({Accept("1"), Decline()});
-  refusing["steps"] = {ListTools(), CallTool("bravebot_status")};
+  refusing["steps"] = Json::array({ListTools(), CallTool("bravebot_status")});
   Json refused = Agent(refusing);
   std::vector<std::string> questions = Questions(refused);
   ASSERT_THAT(questions, SizeIs(2)) << refused["elicitations"].dump(2);
@@ -72,7 +72,7 @@ TEST_F(GatewayRedirectTest, AMoveMetAtTheStartIsAskedANoSendsNothingThereAndAYes
   // The next gateway meets the move again (approved now, so asked only
   // that), and a yes shakes hands there and offers its list once said yes to.
   Json following = Gateway({Accept("y"), Accept("1")});
-  following["steps"] = {ListTools()};
+  following["steps"] = Json::array({ListTools()});
   Json followed = Agent(following);
   questions = Questions(followed);
   ASSERT_THAT(questions, SizeIs(2)) << followed["elicitations"].dump(2);
@@ -118,7 +118,7 @@ TEST_F(GatewayRedirectTest, AMoveMetByACallIsAskedANoRefusesTheCallAndAYesRunsIt
   Json scenario = Gateway({Accept("1"), Accept("1"),    // the server, its list
                            Accept("1"), Decline(),      // the first call, its move: no
                            Accept("1"), Accept("y")});  // the second, its move: yes
-  scenario["steps"] = {ListTools(), CallTool("docs__ping"), CallTool("docs__ping")};
+  scenario["steps"] = Json::array({ListTools(), CallTool("docs__ping"), CallTool("docs__ping")});
   Json transcript = Agent(scenario);
 
   std::vector<std::string> questions = Questions(transcript);

@@ -33,8 +33,9 @@ TEST_F(GatewayElicitationTest, AsksAboutEachServerAndListThenOffersTheirToolsCon
   Json scenario = Gateway({Accept("1"), Accept("2"), Accept("1"), Accept("1")});
   const std::string secret = Home() + "/secret.txt";
   std::ofstream(secret) << "private words";
-  scenario["steps"] = {ListTools(), CallTool("files__list_directory", {{"path", Data()}}),
-                       CallTool("files__read_text_file", {{"path", secret}})};
+  scenario["steps"] =
+      Json::array({ListTools(), CallTool("files__list_directory", {{"path", Data()}}),
+                   CallTool("files__read_text_file", {{"path", secret}})});
   // Each call is asked too, and said yes to.
   scenario["elicitations"].push_back(Accept("1"));
   scenario["elicitations"].push_back(Accept("1"));
@@ -81,7 +82,7 @@ TEST_F(GatewayElicitationTest, AsksAboutEachServerAndListThenOffersTheirToolsCon
 
   // The next gateway here asks nothing: the servers and lists were said yes to.
   Json next = Gateway({});
-  next["steps"] = {ListTools()};
+  next["steps"] = Json::array({ListTools()});
   Json second = Agent(next);
   EXPECT_THAT(Questions(second), IsEmpty());
   EXPECT_THAT(ToolNames(LastList(second)),
@@ -95,7 +96,7 @@ TEST_F(GatewayElicitationTest, AnswerThreeADeclineAndACancelEachLeaveTheirServer
   DeclareListing("gamma");
   Request({"alpha", "beta", "gamma"});
   Json scenario = Gateway({Accept("3"), Decline(), Cancel()});
-  scenario["steps"] = {ListTools(), CallTool("bravebot_status")};
+  scenario["steps"] = Json::array({ListTools(), CallTool("bravebot_status")});
   Json transcript = Agent(scenario);
 
   EXPECT_THAT(Questions(transcript), SizeIs(3));
@@ -106,7 +107,7 @@ TEST_F(GatewayElicitationTest, AnswerThreeADeclineAndACancelEachLeaveTheirServer
 
   // Nothing was recorded, so the next gateway asks again.
   Json next = Gateway({Accept("1"), Decline(), Decline(), Decline()});
-  next["steps"] = {ListTools()};
+  next["steps"] = Json::array({ListTools()});
   Json second = Agent(next);
   EXPECT_THAT(Questions(second), SizeIs(4));  // three servers, then alpha's list (declined)
   EXPECT_THAT(ToolNames(LastList(second)), ElementsAre("bravebot_status"));
@@ -120,9 +121,9 @@ TEST_F(GatewayElicitationTest, AnswerTwoRunsACallYetTheNextIsAskedSinceTheResult
                            Accept("2"),               // the first call: 2
                            Accept("1"),               // the same tool again: asked
                            Decline()});               // another: no
-  scenario["steps"] = {ListTools(), CallTool("weather__echo", {{"text", "first"}}),
-                       CallTool("weather__echo", {{"text", "second"}}),
-                       CallTool("weather__get_alerts")};
+  scenario["steps"] = Json::array({ListTools(), CallTool("weather__echo", {{"text", "first"}}),
+                                   CallTool("weather__echo", {{"text", "second"}}),
+                                   CallTool("weather__get_alerts")});
   Json transcript = Agent(scenario);
 
   std::vector<std::string> questions = Questions(transcript);
@@ -144,8 +145,8 @@ TEST_F(GatewayElicitationTest, AnswerTwoRunsACallYetTheNextIsAskedSinceTheResult
   // A new gateway: answer 2 runs the first call unasked; its result lets
   // the session out, so the second is asked.
   Json next = Gateway({Decline()});
-  next["steps"] = {ListTools(), CallTool("weather__echo", {{"text", "unasked"}}),
-                   CallTool("weather__echo", {{"text", "asked"}})};
+  next["steps"] = Json::array({ListTools(), CallTool("weather__echo", {{"text", "unasked"}}),
+                               CallTool("weather__echo", {{"text", "asked"}})});
   Json second = Agent(next);
   ASSERT_THAT(Questions(second), SizeIs(1)) << second["elicitations"].dump(2);
   EXPECT_THAT(Questions(second)[0], HasSubstr("weather:echo"));
@@ -159,7 +160,7 @@ TEST_F(GatewayElicitationTest, ADenyRuleRefusesACallWithoutAsking) {
   DeclareListing("weather");
   RequestWithRules({"weather"}, {{"deny", {"Mcp(weather:fail)"}}});
   Json scenario = Gateway({Accept("1"), Accept("1")});
-  scenario["steps"] = {ListTools(), CallTool("weather__fail")};
+  scenario["steps"] = Json::array({ListTools(), CallTool("weather__fail")});
   Json transcript = Agent(scenario);
 
   EXPECT_THAT(Questions(transcript), SizeIs(2));  // the server and its list, no call
@@ -180,7 +181,7 @@ TEST_F(GatewayElicitationTest, AServerTheAdministratorRefusesIsNeitherAskedAbout
              .dump();
   more_environment_.push_back("BRAVEBOT_MANAGED_FILE=" + managed);
   Json scenario = Gateway({});
-  scenario["steps"] = {ListTools(), CallTool("bravebot_status")};
+  scenario["steps"] = Json::array({ListTools(), CallTool("bravebot_status")});
   Json transcript = Agent(scenario);
 
   EXPECT_THAT(Questions(transcript), IsEmpty());
@@ -195,8 +196,8 @@ TEST_F(GatewayElicitationTest, AListThatChangesIsSaidToTheAgentAndAskedAboutAgai
   Request({"weather"});
   Json scenario = Gateway({Accept("1"), Accept("1"), Accept("1"),  // server, list, relist call
                            Accept("1")});                          // the changed list
-  scenario["steps"] = {ListTools(), CallTool("weather__relist"), WaitForListChanged(15000),
-                       ListTools()};
+  scenario["steps"] = Json::array(
+      {ListTools(), CallTool("weather__relist"), WaitForListChanged(15000), ListTools()});
   Json transcript = Agent(scenario);
 
   EXPECT_EQ(CallText(StepsOf(transcript, "callTool").at(0)), "relisted");
@@ -215,8 +216,8 @@ TEST_F(GatewayElicitationTest, AChangedListSaidNoToIsNoLongerOffered) {
   DeclareListing("weather");
   Request({"weather"});
   Json scenario = Gateway({Accept("1"), Accept("1"), Accept("1"), Decline()});
-  scenario["steps"] = {ListTools(), CallTool("weather__relist"), WaitForListChanged(15000),
-                       ListTools()};
+  scenario["steps"] = Json::array(
+      {ListTools(), CallTool("weather__relist"), WaitForListChanged(15000), ListTools()});
   Json transcript = Agent(scenario);
   EXPECT_THAT(Questions(transcript), SizeIs(4));
   EXPECT_THAT(ToolNames(StepsOf(transcript, "listTools").at(0)), Contains("weather__echo"));
@@ -230,9 +231,9 @@ TEST_F(GatewayElicitationTest, AServerThatCrashesMidCallIsAFailureInOurWordsAndL
   Request({"crashy", "steady"});
   Json scenario =
       Gateway({Accept("1"), Accept("1"), Accept("1"), Accept("1"), Accept("1"), Accept("1")});
-  scenario["steps"] = {ListTools(), CallTool("crashy__echo", {{"text", "hi"}}),
-                       WaitForListChanged(10000), ListTools(),
-                       CallTool("steady__echo", {{"text", "still here"}})};
+  scenario["steps"] = Json::array({ListTools(), CallTool("crashy__echo", {{"text", "hi"}}),
+                                   WaitForListChanged(10000), ListTools(),
+                                   CallTool("steady__echo", {{"text", "still here"}})});
   Json transcript = Agent(scenario);
 
   std::vector<Json> calls = StepsOf(transcript, "callTool");
@@ -255,13 +256,14 @@ TEST_F(GatewayElicitationTest, ServerRequestsAreRelayedToAnAgentThatDeclaredThem
                            Accept("1"), Accept("1"),        // roots, sampling
                            Accept("1"), Accept("relayed"),  // elicit, and its own question
                            Accept("1")});                   // the long operation
-  scenario["capabilities"]["roots"] = {"file://" + Checkout()};
+  scenario["capabilities"]["roots"] = Json::array({"file://" + Checkout()});
   scenario["capabilities"]["sampling"] = "sampled by the agent";
   Json long_call =
       CallTool("everything__trigger-long-running-operation", {{"duration", 1}, {"steps", 2}});
-  scenario["steps"] = {ListTools(), CallTool("everything__get-roots-list"),
-                       CallTool("everything__trigger-sampling-request", {{"prompt", "p"}}),
-                       CallTool("everything__trigger-elicitation-request"), long_call};
+  scenario["steps"] =
+      Json::array({ListTools(), CallTool("everything__get-roots-list"),
+                   CallTool("everything__trigger-sampling-request", {{"prompt", "p"}}),
+                   CallTool("everything__trigger-elicitation-request"), long_call});
   Json transcript = Agent(scenario);
 
   std::vector<Json> calls = StepsOf(transcript, "callTool");
@@ -283,7 +285,7 @@ TEST_F(GatewayElicitationTest, ServerRequestsTheAgentDidNotDeclareAreRefused) {
   DeclareFault("roots", "clashing-ids");  // asks roots/list at each call
   Request({"roots"});
   Json scenario = Gateway({Accept("1"), Accept("1"), Accept("1")});
-  scenario["steps"] = {ListTools(), CallTool("roots__echo", {{"text", "x"}})};
+  scenario["steps"] = Json::array({ListTools(), CallTool("roots__echo", {{"text", "x"}})});
   Json transcript = Agent(scenario);
   EXPECT_EQ(CallText(StepsOf(transcript, "callTool").at(0)), "roots-error:-32601");
   EXPECT_EQ(transcript["rootsLists"], 0);
@@ -298,19 +300,19 @@ TEST_F(GatewayElicitationTest, TheDirectoryIsTheAgentsFirstRootOrDir) {
   // Started elsewhere, the agent's root names the checkout.
   Json rooted = Gateway({Accept("1"), Accept("1")});
   rooted["cwd"] = elsewhere;
-  rooted["capabilities"]["roots"] = {"file://" + Checkout(), "file://" + elsewhere};
-  rooted["steps"] = {ListTools()};
+  rooted["capabilities"]["roots"] = Json::array({"file://" + Checkout(), "file://" + elsewhere});
+  rooted["steps"] = Json::array({ListTools()});
   EXPECT_THAT(ToolNames(LastList(Agent(rooted))), Contains("weather__echo"));
   // --dir names it, whatever the roots say.
   Json given = Gateway({}, {"--dir", Checkout()});
   given["cwd"] = elsewhere;
-  given["capabilities"]["roots"] = {"file://" + elsewhere};
-  given["steps"] = {ListTools()};
+  given["capabilities"]["roots"] = Json::array({"file://" + elsewhere});
+  given["steps"] = Json::array({ListTools()});
   EXPECT_THAT(ToolNames(LastList(Agent(given))), Contains("weather__echo"));
   // Neither: where it was started, which asks for nothing.
   Json none = Gateway({});
   none["cwd"] = elsewhere;
-  none["steps"] = {ListTools()};
+  none["steps"] = Json::array({ListTools()});
   EXPECT_THAT(ToolNames(LastList(Agent(none))), ElementsAre("bravebot_status"));
 }
 
