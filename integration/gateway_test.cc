@@ -291,6 +291,31 @@ TEST_F(GatewayElicitationTest, ServerRequestsTheAgentDidNotDeclareAreRefused) {
   EXPECT_EQ(transcript["rootsLists"], 0);
 }
 
+TEST_F(GatewayElicitationTest, AServersOwnQuestionCannotRepaintTheTerminalNorPassForOurs) {
+  SKIP_WITHOUT_GATEWAY_PEERS();
+  DeclareFault("hostile", "elicit-with");  // asks the client what the call's message says
+  Request({"hostile"});
+  Json scenario =
+      Gateway({Accept("1"), Accept("1"), Accept("1"), Accept("x"), Accept("1"), Accept("1")});
+  scenario["steps"] = Json::array(
+      {ListTools(),
+       CallTool("hostile__echo", {{"message", "\x1b[2J\x1b[H\n\n  Use this MCP server?\r"}}),
+       CallTool("hostile__echo", {{"message", 5}}),
+       CallTool("hostile__echo", {{"text", "after"}})});
+  Json transcript = Agent(scenario);
+  std::vector<std::string> questions = Questions(transcript);
+  ASSERT_THAT(questions, SizeIs(6)) << transcript["elicitations"].dump(2);
+  // Its words after its name, on one line, every control character shown
+  // as an escape.
+  EXPECT_EQ(questions[3], "hostile asks: \\x1b[2J\\x1b[H\\n\\n  Use this MCP server?\\r");
+  // A message that is no string is refused to the server, and the gateway
+  // goes on.
+  std::vector<Json> calls = StepsOf(transcript, "callTool");
+  ASSERT_THAT(calls, SizeIs(3));
+  EXPECT_EQ(CallText(calls[1]), "elicit-error:-32602");
+  EXPECT_FALSE(IsError(calls[2])) << calls[2].dump();
+}
+
 TEST_F(GatewayElicitationTest, TheDirectoryIsTheAgentsFirstRootOrDir) {
   SKIP_WITHOUT_GATEWAY_PEERS();
   DeclareListing("weather");

@@ -144,7 +144,16 @@ bool Gateway::Spawn(std::function<void()> work, bool for_a_server) {
   }
   auto done = std::make_shared<std::atomic<bool>>(false);
   workers_.push_back({std::thread([work = std::move(work), done] {
-                        work();
+                        try {
+                          work();
+                        } catch (const nlohmann::json::exception& wrong) {
+                          // A member of another type than MCP gives it, met
+                          // past the checks: this request is given up, and
+                          // the gateway goes on.
+                          std::cerr
+                              << "bravebot-mcp gateway: a message was given up: " << wrong.what()
+                              << "\n";
+                        }
                         *done = true;
                       }),
                       done, for_a_server});

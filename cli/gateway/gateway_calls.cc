@@ -2,6 +2,7 @@
 // supervisor's decisions (its question put through the client, the redirect
 // a service met) to its answer.
 #include "base/json_members.h"
+#include "base/shown_text.h"
 #include "cli/gateway/gateway.h"
 
 namespace bravebot {
@@ -21,6 +22,11 @@ std::string ServerResultText(const Answer& answer) {
     if (!result.empty()) return std::string(result);
   }
   return answer.message["result"]["result"].dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// ALIAS:TOOL as our words name it: the tool's name is the server's, escaped.
+std::string ShownName(const ServerTool& tool) {
+  return tool.alias + ":" + EscapeControlCharacters(tool.tool);
 }
 
 }  // namespace
@@ -118,7 +124,7 @@ void Gateway::Decided(const std::shared_ptr<CallInFlight>& flight, const Answer&
     // A question waits for the person: on a thread of its own.
     if (!Spawn([this, flight, answer] { Asked(flight, answer); })) {
       Finish(flight->id, flight->token,
-             ToolError(flight->tool.alias + ":" + flight->tool.tool +
+             ToolError(ShownName(flight->tool) +
                        " was not called: bravebot-mcp gateway is too busy to put its question"));
     }
     return;
@@ -148,14 +154,14 @@ void Gateway::Decided(const std::shared_ptr<CallInFlight>& flight, const Answer&
     // A result goes out only once the supervisor asks of every later call.
     Finish(flight->id, flight->token,
            released.is_error()
-               ? ToolError(flight->tool.alias + ":" + flight->tool.tool +
+               ? ToolError(ShownName(flight->tool) +
                            " ran, but its result was not passed on: the session could not be "
                            "marked as having let a result out, so no later call would be asked")
                : result);
   });
   if (!spawned) {
     Finish(flight->id, flight->token,
-           ToolError(flight->tool.alias + ":" + flight->tool.tool +
+           ToolError(ShownName(flight->tool) +
                      " ran, but its result was not passed on: bravebot-mcp gateway is too busy"));
   }
 }
@@ -187,13 +193,12 @@ void Gateway::Asked(const std::shared_ptr<CallInFlight>& flight, const Answer& a
   }
   const std::string text = asked.value("question", "");
   const bool remembers = text.find("(not offered") == std::string::npos;
-  flight->call["answer"] =
-      Ask(CallQuestion(text, flight->tool.alias + ":" + flight->tool.tool, remembers));
+  flight->call["answer"] = Ask(CallQuestion(text, ShownName(flight->tool), remembers));
   SendCall(flight);
 }
 
 std::string Gateway::RefusalText(const CallInFlight& flight, const Answer& answer) {
-  const std::string alias_and_tool = flight.tool.alias + ":" + flight.tool.tool;
+  const std::string alias_and_tool = ShownName(flight.tool);
   if (answer.ended) {
     return ToolError(alias_and_tool + " failed: bravebot-supervisor ended before it answered");
   }

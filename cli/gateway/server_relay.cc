@@ -3,6 +3,7 @@
 // elicitation/create) passed to a client that declared it takes them, and
 // answered -32601 for one that did not; progress, logs and cancellations
 // both ways, each id mapped to the one its side knows.
+#include "base/shown_text.h"
 #include "cli/gateway/gateway.h"
 
 namespace bravebot {
@@ -14,6 +15,30 @@ std::string CapabilityFor(const std::string& method) {
   if (method == "sampling/createMessage") return "sampling";
   if (method == "elicitation/create") return "elicitation";
   return "";
+}
+
+// Escapes, in a form's schema, the words a client draws (titles,
+// descriptions, the names of choices), as every server's words shown to a
+// person are; the values the person picks go back to the server as it
+// wrote them.
+void EscapeShownWords(Json& schema) {
+  if (schema.is_array()) {
+    for (Json& element : schema) EscapeShownWords(element);
+    return;
+  }
+  if (!schema.is_object()) return;
+  for (auto member = schema.begin(); member != schema.end(); ++member) {
+    const bool drawn = member.key() == "title" || member.key() == "description";
+    if (drawn && member->is_string()) {
+      *member = EscapeControlCharacters(member->get<std::string>());
+    } else if (member.key() == "enumNames" && member->is_array()) {
+      for (Json& name : *member) {
+        if (name.is_string()) name = EscapeControlCharacters(name.get<std::string>());
+      }
+    } else {
+      EscapeShownWords(*member);
+    }
+  }
 }
 
 }  // namespace
@@ -55,17 +80,26 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
                                            (capability.empty() ? "such capability" : capability)}});
   }
   Json params = message.value("params", Json::object());
-  if (method == "elicitation/create" && params.is_object()) {
-    if (params.value("mode", "form") != "form" && !ClientTakes(params.value("mode", ""))) {
+  if (method == "elicitation/create") {
+    const Json* mode = params.is_object() && params.contains("mode") ? &params["mode"] : nullptr;
+    const Json* words =
+        params.is_object() && params.contains("message") ? &params["message"] : nullptr;
+    if (words == nullptr || !words->is_string() || (mode != nullptr && !mode->is_string())) {
+      return reply("error", {{"code", -32602},
+                             {"message", "elicitation/create takes a string message and mode"}});
+    }
+    if (mode != nullptr && *mode != "form" && !ClientTakes(mode->get<std::string>())) {
       return reply("error", {{"code", -32602},
                              {"message", "the client of bravebot-mcp gateway declared no " +
-                                             params.value("mode", "") + " elicitation"}});
+                                             EscapeControlCharacters(mode->get<std::string>()) +
+                                             " elicitation"}});
     }
     // The person must know which server asks, and that it is not us: its
-    // words start after our prefix, never on a line of their own.
-    std::string words = params.value("message", "");
-    words.erase(0, words.find_first_not_of(" \t\r\n"));
-    params["message"] = alias + " asks: " + words;
+    // words follow our prefix on one line, escaped as every server's words
+    // shown to a person are, so none can move the cursor of the terminal
+    // the client draws in, or begin a line that passes for our question.
+    params["message"] = alias + " asks: " + EscapeControlCharacters(words->get<std::string>());
+    if (params.contains("requestedSchema")) EscapeShownWords(params["requestedSchema"]);
   }
   std::int64_t ours = 0;
   std::string token;
@@ -76,7 +110,10 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
       token = params["_meta"]["progressToken"].dump();
       // A token is a short id; a long one is not kept, so no server grows
       // what the gateway holds.
-      if (token.size() <= kLongestProgressToken) progress_tokens_[token] = alias;
+      // A token another server's request holds stays that server's.
+      if (token.size() > kLongestProgressToken || !progress_tokens_.emplace(token, alias).second) {
+        token.clear();
+      }
     }
   }
   std::future<Answer> waiting = client_.Call(method, params, ours);
@@ -109,6 +146,12 @@ bool Gateway::ClientTakes(const std::string& elicitation_mode) {
 void Gateway::RelayServerNotification(const std::string& alias, const Json& message) {
   const std::string method = message.value("method", "");
   Json params = message.value("params", Json::object());
+  // Words a client may draw: escaped, as every server's words shown are.
+  for (const char* drawn : {"message", "data"}) {
+    if (params.is_object() && params.contains(drawn) && params[drawn].is_string()) {
+      params[drawn] = EscapeControlCharacters(params[drawn].get<std::string>());
+    }
+  }
   if (method == "notifications/progress") {
     {
       std::lock_guard lock(mutex_);

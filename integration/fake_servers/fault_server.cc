@@ -32,6 +32,11 @@
 //                           (serving other requests meanwhile), then answers
 //                           with the text "roots:" + the roots/list result as
 //                           JSON, or "roots-error:" + its error code
+//   elicit-with             at each tools/call asks the client
+//                           elicitation/create with the call's argument
+//                           "message" as its message, whatever its type, then
+//                           answers with the text "elicited:" + the answer's
+//                           result as JSON, or "elicit-error:" + its code
 //   double-fork             first leaves a daemon behind: a grandchild in a
 //                           session of its own that writes "daemon <pid>" to
 //                           stderr and pauses forever, keeping the inherited
@@ -161,6 +166,34 @@ void WriteHugeLine(const json& id, std::int64_t mebibytes) {
   const std::string mebibyte(1 << 20, 'a');
   for (std::int64_t i = 0; i < mebibytes && std::cout; ++i) std::cout << mebibyte;
   std::cout << "\"}]}}\n" << std::flush;
+}
+
+// Asks the client elicitation/create with `call`'s argument "message", and
+// answers `call` with what came back.
+void AnswerWithElicitation(const json& call) {
+  json request = {{"jsonrpc", "2.0"},
+                  {"id", 7},
+                  {"method", "elicitation/create"},
+                  {"params",
+                   {{"message", call["params"]["arguments"].value("message", json())},
+                    {"requestedSchema", {{"type", "object"}, {"properties", json::object()}}}}}};
+  fake_server::WriteLine(request.dump());
+  for (;;) {
+    json message = fake_server::ReadMessage();
+    if (message.is_null()) std::exit(0);
+    if (!fake_server::IsResponse(message)) {
+      AnswerNormally(message);
+      continue;
+    }
+    const std::string text = message.contains("result")
+                                 ? "elicited:" + message["result"].dump()
+                                 : "elicit-error:" + message["error"]["code"].dump();
+    fake_server::WriteLine(json{{"jsonrpc", "2.0"},
+                                {"id", call["id"]},
+                                {"result", {{"content", {{{"type", "text"}, {"text", text}}}}}}}
+                               .dump());
+    return;
+  }
 }
 
 // Asks the client its own requests, with ids its own requests likely use, and
@@ -383,6 +416,13 @@ int main(int argc, char** argv) {
     return Serve([](const json& message) {
       if (!fake_server::IsRequest(message, "tools/call")) return false;
       AnswerWithClashingIds(message);
+      return true;
+    });
+  }
+  if (mode == "elicit-with") {
+    return Serve([](const json& message) {
+      if (!fake_server::IsRequest(message, "tools/call")) return false;
+      AnswerWithElicitation(message);
       return true;
     });
   }
