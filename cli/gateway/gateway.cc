@@ -1,6 +1,7 @@
 #include "cli/gateway/gateway.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <iostream>
 #include <utility>
@@ -43,8 +44,9 @@ std::string PathOfFileUri(const std::string& uri) {
   if (encoded.empty() || encoded[0] != '/') return "";
   std::string path;
   for (std::size_t i = 0; i < encoded.size(); ++i) {
-    if (encoded[i] == '%' && i + 2 < encoded.size() && std::isxdigit(encoded[i + 1]) &&
-        std::isxdigit(encoded[i + 2])) {
+    if (encoded[i] == '%' && i + 2 < encoded.size() &&
+        std::isxdigit(static_cast<unsigned char>(encoded[i + 1])) != 0 &&
+        std::isxdigit(static_cast<unsigned char>(encoded[i + 2])) != 0) {
       path += static_cast<char>(std::stoi(encoded.substr(i + 1, 2), nullptr, 16));
       i += 2;
     } else {
