@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build ccache g++ clang libclang-rt-14-dev clang-format pkg-config git
   nettle-dev nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libseccomp-dev libcap-dev libboost-dev libcurl4-openssl-dev libtomlplusplus-dev bubblewrap
+  libseccomp-dev libcap-dev libboost1.81-dev libcurl4-openssl-dev libtomlplusplus-dev bubblewrap
   # validate-protocol.py checks the supervisor's messages against its JSON Schema.
   python3-jsonschema
 )
