@@ -38,7 +38,7 @@ ServerLink::ServerLink(boost::asio::io_context& io, std::string alias, Options o
       closed_timer_(io) {}
 
 ServerLink::~ServerLink() {
-  if (launch_) launch_->Abandon();
+  if (opening_) abandon_open_();
 }
 
 std::shared_ptr<ServerLink> ServerLink::Start(boost::asio::io_context& io,
@@ -47,21 +47,14 @@ std::shared_ptr<ServerLink> ServerLink::Start(boost::asio::io_context& io,
                                               Options link_options, LinkEvents events) {
   auto link = std::make_shared<ServerLink>(io, declaration.alias, std::move(link_options),
                                            std::move(events));
-  if (declaration.transport == Transport::kHttp) {
-    link->service_ = true;
-    link->ArmStartupTimer();
-    boost::asio::post(io, [weak = std::weak_ptr<ServerLink>(link), declaration, options] {
-      if (auto self = weak.lock()) self->OpenService(declaration, options);
-    });
-  } else {
-    link->Launch(declaration, options);
-  }
+  link->service_ = declaration.transport == Transport::kHttp;
+  link->Open(declaration, options);
   return link;
 }
 
-void ServerLink::Launch(const Declaration& declaration, const ServerStartOptions& options) {
+void ServerLink::Open(const Declaration& declaration, const ServerStartOptions& options) {
   std::weak_ptr<ServerLink> weak = weak_from_this();
-  ServerEvents events;
+  ChannelEvents events;
   events.on_line = [weak](std::string line) {
     if (auto self = weak.lock()) self->OnLine(line);
   };
@@ -79,59 +72,8 @@ void ServerLink::Launch(const Declaration& declaration, const ServerStartOptions
   events.on_output_closed = [weak] {
     if (auto self = weak.lock()) self->OutputClosed();
   };
-
-  ArmStartupTimer();
-  launch_ = RunningServer::Start(
-      io_, declaration, options, std::move(events),
-      [weak](Result<std::shared_ptr<RunningServer>> process) {
-        if (auto self = weak.lock()) {
-          self->Launched(std::move(process));
-        } else if (process) {
-          (*process)->Stop();
-        }
-      },
-      options_.launch_on);
-}
-
-void ServerLink::OnOverflow() {
-  const std::string why = "the server wrote a line longer than 16 MiB" + connection_.AwaitedText() +
-                          ", which bravebot-mcp does not read, so what it answered cannot be "
-                          "known";
-  if (!started_) {
-    StartFailed(Failure("malformed", why));
-  } else if (!broken_) {
-    broken_ = true;
-    events_.on_broken(why);
-    process_->Stop();
-  }
-}
-
-void ServerLink::OpenService(const Declaration& declaration, const ServerStartOptions& options) {
-  if (start_over_ || stop_asked_) {
-    for (auto& done : std::exchange(stopped_, {})) done(-1);
-    return;
-  }
-  Result<HttpChannelOptions> channel =
-      ServiceChannelOptions(declaration, options, options_.redirect_asker);
-  if (!channel) {
-    StartFailure failure = Failure("refused", "");
-    failure.message = channel.error().message();
-    return StartFailed(std::move(failure));
-  }
-  channel->alias = alias_;
-  std::weak_ptr<ServerLink> weak = weak_from_this();
-  HttpChannelEvents events;
-  events.on_line = [weak](std::string line) {
-    if (auto self = weak.lock()) self->OnLine(line);
-  };
-  events.on_overflow = [weak] {
-    if (auto self = weak.lock()) self->OnOverflow();
-  };
   events.on_request_failed = [weak](std::int64_t id, std::string why) {
     if (auto self = weak.lock()) self->OnRequestFailed(id, why);
-  };
-  events.on_exit = [weak](int status) {
-    if (auto self = weak.lock()) self->OnExit(status);
   };
   events.on_redirect = [weak](std::int64_t id, std::string question, std::string target) {
     if (auto self = weak.lock()) self->OnRedirect(id, std::move(question), std::move(target));
@@ -146,10 +88,31 @@ void ServerLink::OpenService(const Declaration& declaration, const ServerStartOp
     self->moved_to_ = url;
     if (self->started_ && self->events_.on_moved) self->events_.on_moved(url);
   };
-  process_ = HttpChannel::Open(io_, std::move(*channel), std::move(events));
-  if (events_.on_launched) events_.on_launched();
-  if (output_paused_) process_->PauseOutput();
-  process_->Write(startup_.Begin());
+
+  ArmStartupTimer();
+  ChannelSettings settings{alias_, options_.redirect_asker, options_.launch_on};
+  opening_ = true;
+  abandon_open_ = options_.channels->Open(io_, declaration, options, settings, std::move(events),
+                                          [weak](Result<std::shared_ptr<ServerChannel>> channel) {
+                                            if (auto self = weak.lock()) {
+                                              self->Opened(std::move(channel));
+                                            } else if (channel) {
+                                              (*channel)->Stop();
+                                            }
+                                          });
+}
+
+void ServerLink::OnOverflow() {
+  const std::string why = "the server wrote a line longer than 16 MiB" + connection_.AwaitedText() +
+                          ", which bravebot-mcp does not read, so what it answered cannot be "
+                          "known";
+  if (!started_) {
+    StartFailed(Failure("malformed", why));
+  } else if (!broken_) {
+    broken_ = true;
+    events_.on_broken(why);
+    process_->Stop();
+  }
 }
 
 // The service ended the MCP session this link made: nothing more can be
@@ -224,10 +187,11 @@ void ServerLink::ArmStartupTimer() {
   });
 }
 
-void ServerLink::Launched(Result<std::shared_ptr<RunningServer>> process) {
-  launch_.reset();
-  if (!process) {
-    const Error& error = process.error();
+void ServerLink::Opened(Result<std::shared_ptr<ServerChannel>> channel) {
+  opening_ = false;
+  abandon_open_ = nullptr;
+  if (!channel) {
+    const Error& error = channel.error();
     // A refusal at its start names the server already, and is said as it is.
     StartFailure failure;
     if (error.code() == ErrorCode::kNotStarted) {
@@ -242,9 +206,16 @@ void ServerLink::Launched(Result<std::shared_ptr<RunningServer>> process) {
     for (auto& done : std::exchange(stopped_, {})) done(-1);
     return;
   }
-  process_ = std::move(*process);
+  process_ = std::move(*channel);
   if (events_.on_launched) events_.on_launched();
-  // Given up on, or stopped, while it was launched.
+  // Given up on, or stopped, while its channel was opened. A service was
+  // sent nothing yet: it never ran, as a program that was never launched.
+  if ((start_over_ || stop_asked_) && service_) {
+    start_over_ = true;  // its channel's end says nothing of a start
+    process_->Stop();
+    for (auto& done : std::exchange(stopped_, {})) done(-1);
+    return;
+  }
   if (start_over_ || stop_asked_) {
     for (auto& done : std::exchange(stopped_, {})) process_->Stop(std::move(done));
     process_->Stop();
@@ -469,7 +440,7 @@ void ServerLink::Cancel(std::uint64_t tag, const std::string& reason) {
 
 void ServerLink::Stop(std::function<void(int status)> done) {
   stop_asked_ = true;
-  if (launch_) {
+  if (opening_) {
     if (done) stopped_.push_back(std::move(done));
     return;
   }

@@ -29,6 +29,7 @@
 #include "supervisor/mcp/mcp_connection.h"
 #include "supervisor/mcp/mcp_startup.h"
 #include "supervisor/policy/redirect_decision.h"
+#include "supervisor/servers/channel_factory.h"
 #include "supervisor/servers/confined_server.h"
 #include "supervisor/servers/running_server.h"
 #include "supervisor/servers/server_channel.h"
@@ -100,9 +101,12 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
     // fault of code kRequestTimedOutCode. The time stands still while a
     // person is asked whether a service moved.
     std::optional<std::chrono::seconds> request_timeout;
+    // Where its channel comes from: confined processes and HTTP services,
+    // or, in the session's unit tests, scripted servers. Must outlive it.
+    const ChannelFactory* channels = &ConfinedChannels();
   };
 
-  // Starts it, launched from a launcher thread. Every outcome comes through
+  // Starts it, its channel opened by `link_options.channels`. Every outcome comes through
   // `events`, from the loop, once Start has returned: a start refused before
   // anything runs too. The loop must outlive the link.
   static std::shared_ptr<ServerLink> Start(boost::asio::io_context& io,
@@ -147,7 +151,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
 
   bool started() const { return started_; }
   bool starting() const { return !started_ && !start_over_; }
-  bool ended() const { return !launch_ && (!process_ || process_->ended()); }
+  bool ended() const { return !opening_ && (!process_ || process_->ended()); }
   pid_t pid() const { return process_ ? process_->pid() : -1; }
   std::string run_directory() const { return process_ ? process_->run_directory() : ""; }
   const InitializeResult& hello() const { return startup_.hello(); }
@@ -162,10 +166,9 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   ~ServerLink();
 
  private:
-  void Launch(const Declaration& declaration, const ServerStartOptions& options);
-  void Launched(Result<std::shared_ptr<RunningServer>> process);
-  // A service: its channel opened, the handshake sent, from the loop.
-  void OpenService(const Declaration& declaration, const ServerStartOptions& options);
+  void Open(const Declaration& declaration, const ServerStartOptions& options);
+  // Its channel opened, or why not: the handshake sent, from the loop.
+  void Opened(Result<std::shared_ptr<ServerChannel>> channel);
   void OnOverflow();
   void OnRequestFailed(std::int64_t id, const std::string& why);
   void OnSessionEnded(const std::string& why);
@@ -192,9 +195,10 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   std::string alias_;
   Options options_;
   LinkEvents events_;
-  std::shared_ptr<ServerChannel> process_;                // its process, or a service's HTTP
-  std::shared_ptr<RunningServer::PendingLaunch> launch_;  // while it is launched
-  // Asked for while it was launched, done once it is.
+  std::shared_ptr<ServerChannel> process_;  // its process, or a service's HTTP
+  ChannelFactory::Abandon abandon_open_;    // while its channel is opened
+  bool opening_ = false;
+  // Asked for while its channel was opened, done once it is.
   bool output_paused_ = false;
   bool stop_asked_ = false;  // Stop() was called, while launched or after
   std::vector<std::function<void(int status)>> stopped_;

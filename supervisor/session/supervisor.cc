@@ -39,9 +39,10 @@ RpcError Gone(std::string message) {
 }  // namespace
 
 Supervisor::Supervisor(boost::asio::io_context& io, SupervisorMachine machine, int input_fd,
-                       int output_fd)
+                       int output_fd, const ChannelFactory& channels)
     : io_(io),
       machine_(std::move(machine)),
+      channels_(channels),
       input_(io, input_fd),
       finish_timer_(io),
       output_(io, output_fd, [this](bool congested) { Congested(congested); }) {}
@@ -399,6 +400,7 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   link_options.capabilities = settings_->capabilities;
   link_options.redirect_asker = RedirectAskerOf(*settings_);
   link_options.request_timeout = call_timeout_;
+  link_options.channels = &channels_;
   slot->life = ServerLife::kStarting;
   slot->start_id = id;
   in_flight_[IdKey(id)] = InFlight{name, 0};

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "supervisor/mcp/line_splitter.h"
+#include "supervisor/servers/channel_factory.h"
 #include "supervisor/session/passed_on_request.h"
 #include "supervisor/session/rpc_messages.h"
 #include "supervisor/session/server_slot.h"
@@ -44,7 +45,10 @@ class Supervisor {
   // The most session/open's callTimeoutSeconds may be: a day.
   static constexpr long long kMaxCallTimeoutSeconds = 86400;
 
-  Supervisor(boost::asio::io_context& io, SupervisorMachine machine, int input_fd, int output_fd);
+  // Its servers' channels come from `channels`: confined processes and HTTP
+  // services, or scripted servers in its unit tests. It must outlive it.
+  Supervisor(boost::asio::io_context& io, SupervisorMachine machine, int input_fd, int output_fd,
+             const ChannelFactory& channels = ConfinedChannels());
 
   void Begin();
   // SIGTERM, SIGINT or SIGHUP: every server is stopped, then the loop ends
@@ -142,6 +146,7 @@ class Supervisor {
 
   boost::asio::io_context& io_;
   SupervisorMachine machine_;
+  const ChannelFactory& channels_;
   boost::asio::posix::stream_descriptor input_;
   boost::asio::steady_timer finish_timer_;
   SessionOutput output_;
