@@ -80,7 +80,8 @@ int RunListReportingAs(const std::string& command, const SimpleOptions& options,
   }
   const ManagedPolicy policy = LoadManagedPolicy(ManagedFilePath(context.getenv));
   SessionInputs inputs{context.cwd,
-                       SessionMode::kTerminal,
+                       Asking::kSomebody,
+                       /*incognito=*/false,
                        *profile ? &**profile : nullptr,
                        &file,
                        &approvals,

@@ -337,7 +337,7 @@ class ServiceBridge {
 int BridgeService(const Declaration& declaration, const ServerStartOptions& options,
                   std::ostream& err) {
   Result<HttpChannelOptions> channel =
-      ServiceChannelOptions(declaration, options, RedirectAsker::kOneShot);
+      ServiceChannelOptions(declaration, options, Asking::kOneShot);
   if (!channel) {
     err << "mcp-run: " << EscapeControlCharacters(channel.error().message()) << "\n";
     return kExitFailed;

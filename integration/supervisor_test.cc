@@ -564,7 +564,7 @@ TEST_F(SupervisorTest, ASessionThatReadsNothingIsReadNoMore) {
 TEST_F(SupervisorTest, AServersUnansweredRequestsAreBounded) {
   // Asks the session 1100 pings at once, and one more with an id too long;
   // says on its standard error how each answer came.
-  const std::string asker = R"(
+  const std::string asking = R"(
 import json, sys
 def send(m):
     sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
@@ -572,7 +572,7 @@ for line in sys.stdin:
     m = json.loads(line)
     if m.get("method") == "initialize":
         send({"jsonrpc": "2.0", "id": m["id"], "result": {"protocolVersion": "2025-11-25",
-              "capabilities": {}, "serverInfo": {"name": "asker", "version": "1"}}})
+              "capabilities": {}, "serverInfo": {"name": "asking", "version": "1"}}})
     elif m.get("method") == "notifications/initialized":
         for i in range(1100):
             send({"jsonrpc": "2.0", "id": i, "method": "ping"})
@@ -581,11 +581,11 @@ for line in sys.stdin:
         code = m["error"]["code"] if "error" in m else 0
         sys.stderr.write("answer %s %d\n" % (str(m["id"])[:5], code)); sys.stderr.flush()
 )";
-  Declare("asker", {"--", "/usr/bin/python3", "-c", asker});
-  Request({"asker"});
+  Declare("asking", {"--", "/usr/bin/python3", "-c", asking});
+  Request({"asking"});
   auto session = Session();
   OpenAndApprove(*session);
-  ASSERT_TRUE(session->Call("server/start", {{"alias", "asker"}}).contains("result"));
+  ASSERT_TRUE(session->Call("server/start", {{"alias", "asking"}}).contains("result"));
   auto refused = session->WaitFor(
       [](const Json& m) {
         return m["method"] == "server/stderr" && m["params"]["line"] == "answer xxxxx -32600";

@@ -36,17 +36,17 @@ std::string NotReachedAt(const Redirect& redirect) {
          ", where its reply points: ";
 }
 
-std::string NobodyToAsk(RedirectAsker asker) {
-  switch (asker) {
-    case RedirectAsker::kOneShot:
+std::string NobodyToAsk(Asking asking) {
+  switch (asking) {
+    case Asking::kOneShot:
       return "a one-shot run asks nobody whether a server moved, so nothing was sent there";
-    case RedirectAsker::kNoTerminal:
+    case Asking::kNobody:
       return "this session has nobody at a terminal to ask whether the server moved, so "
              "nothing was sent there";
-    case RedirectAsker::kSkipPermissions:
+    case Asking::kSkipPermissions:
       return "--dangerously-skip-permissions refuses every redirect to another place without "
              "asking, so nothing was sent there";
-    case RedirectAsker::kPerson:
+    case Asking::kSomebody:
       break;
   }
   return "";
@@ -108,8 +108,8 @@ RedirectDecision DecideRedirect(const Redirect& redirect, const ManagedPolicy& p
   moved.url = redirect.target;
   ManagedDecision admitted = Decide(policy, moved, "");
   if (!admitted.allowed) return Refuse(NotReachedAt(redirect) + admitted.reason);
-  if (redirect.asker != RedirectAsker::kPerson) {
-    return Refuse(NotReachedAt(redirect) + NobodyToAsk(redirect.asker));
+  if (redirect.asking != Asking::kSomebody) {
+    return Refuse(NotReachedAt(redirect) + NobodyToAsk(redirect.asking));
   }
   RedirectDecision ask;
   ask.action = RedirectAction::kAsk;

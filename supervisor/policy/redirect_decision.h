@@ -14,17 +14,10 @@
 
 #include <string>
 
+#include "supervisor/policy/asking.h"
 #include "supervisor/policy/managed_policy.h"
 
 namespace bravebot {
-
-// Who could be asked whether a server moved.
-enum class RedirectAsker {
-  kPerson,           // a session with somebody at the terminal
-  kOneShot,          // a one-shot run; mcp-run says the same
-  kNoTerminal,       // a session with nobody at the terminal
-  kSkipPermissions,  // --dangerously-skip-permissions, which asks nothing
-};
 
 struct Redirect {
   std::string alias;
@@ -34,7 +27,7 @@ struct Redirect {
   int status = 0;            // 301, 302, 303, 307 or 308
   std::string target;        // its Location, made absolute against request_url
   int followed = 0;          // same-origin redirects followed for this request so far
-  RedirectAsker asker = RedirectAsker::kPerson;
+  Asking asking = Asking::kSomebody;
 };
 
 enum class RedirectAction { kFollow, kAsk, kRefuse };

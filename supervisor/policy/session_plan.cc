@@ -109,24 +109,23 @@ void DecideServer(PlannedServer& server, const SessionInputs& inputs, bool proje
       return;
     }
   }
-  if (server.approved || inputs.mode == SessionMode::kSkipPermissions ||
+  if (server.approved || inputs.asking == Asking::kSkipPermissions ||
       CoveredByProjectAnswer(server, inputs, project_answered)) {
     server.decision = ServerDecision::kStartUnasked;
     return;
   }
-  switch (inputs.mode) {
-    case SessionMode::kTerminal:
-    case SessionMode::kIncognito:
+  switch (inputs.asking) {
+    case Asking::kSomebody:
       server.decision = ServerDecision::kAsk;
       server.question = Question(server, inputs, runs);
       return;
-    case SessionMode::kOneShot:
+    case Asking::kOneShot:
       server.reason = NobodyAsked(server.alias, "a one-shot run");
       return;
-    case SessionMode::kNoTerminal:
+    case Asking::kNobody:
       server.reason = NobodyAsked(server.alias, "a session with no terminal");
       return;
-    case SessionMode::kSkipPermissions:
+    case Asking::kSkipPermissions:
       return;
   }
 }
@@ -197,7 +196,7 @@ Result<SessionPlan> PlanSession(const SessionInputs& inputs) {
     }
   }
   bool project_answered = false;
-  if (inputs.profile != nullptr && inputs.mode != SessionMode::kIncognito) {
+  if (inputs.profile != nullptr && !inputs.incognito) {
     BRAVEBOT_ASSIGN_OR_RETURN(bool answered,
                               StandingAnswers(*inputs.profile).ServersAnsweredIn(inputs.directory));
     project_answered = answered;

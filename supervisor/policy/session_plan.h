@@ -17,6 +17,7 @@
 #include "base/result.h"
 #include "confine/declaration.h"
 #include "confine/filesystem.h"
+#include "supervisor/policy/asking.h"
 #include "supervisor/policy/managed_policy.h"
 #include "supervisor/policy/settings_writers.h"
 #include "supervisor/store/approval_file.h"
@@ -26,14 +27,6 @@
 #include "supervisor/store/standing_answers.h"
 
 namespace bravebot {
-
-enum class SessionMode {
-  kTerminal,         // somebody at the terminal can be asked
-  kNoTerminal,       // a session with no terminal asks nobody
-  kOneShot,          // bravebot "..." asks nobody
-  kIncognito,        // asks, and records nothing
-  kSkipPermissions,  // --dangerously-skip-permissions: yes without asking, nothing recorded
-};
 
 enum class ServerDecision { kStartUnasked, kAsk, kNotStarted };
 
@@ -75,7 +68,8 @@ struct SessionPlan {
 
 struct SessionInputs {
   std::string directory;  // where the session starts (absolute)
-  SessionMode mode = SessionMode::kTerminal;
+  Asking asking = Asking::kSomebody;
+  bool incognito = false;                     // asks, and reads and records no answer
   const ProfileDirectory* profile = nullptr;  // nothing declared without one
   const DeclarationFile* declarations = nullptr;
   const ApprovalFile* approvals = nullptr;

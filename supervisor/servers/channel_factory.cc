@@ -59,7 +59,7 @@ class ConfinedChannelFactory : public ChannelFactory {
                            events = std::move(events), opened = std::move(opened)]() mutable {
       if (*abandoned) return;
       Result<HttpChannelOptions> channel =
-          ServiceChannelOptions(declaration, options, settings.redirect_asker);
+          ServiceChannelOptions(declaration, options, settings.asking);
       if (!channel) return opened(Error(ErrorCode::kNotStarted, channel.error().message()));
       channel->alias = settings.alias;
       opened(std::shared_ptr<ServerChannel>(

@@ -44,7 +44,7 @@ struct ChannelEvents {
 // What a link asks of the channel it opens.
 struct ChannelSettings {
   std::string alias;
-  RedirectAsker redirect_asker = RedirectAsker::kOneShot;
+  Asking asking = Asking::kOneShot;
   RunningServer::LaunchOn launch_on = RunningServer::LaunchOn::kLauncherThread;
 };
 

@@ -33,12 +33,11 @@ std::string SessionOf(const HttpRequest& request) {
 }  // namespace
 
 Result<HttpChannelOptions> ServiceChannelOptions(const Declaration& declaration,
-                                                 const ServerStartOptions& options,
-                                                 RedirectAsker asker) {
+                                                 const ServerStartOptions& options, Asking asking) {
   HttpChannelOptions channel;
   channel.alias = declaration.alias;
   channel.url = declaration.url;
-  channel.redirect_asker = asker;
+  channel.asking = asking;
   if (options.policy) {
     // The administrator's file decides for a service as for a program.
     ManagedDecision decision = Decide(*options.policy, declaration, "");
@@ -184,7 +183,7 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
   redirect.status = static_cast<int>(head.status);
   redirect.target = *target;
   redirect.followed = post->followed;
-  redirect.asker = options_.redirect_asker;
+  redirect.asking = options_.asking;
   RedirectDecision next = DecideRedirect(redirect, options_.policy);
   switch (next.action) {
     case RedirectAction::kFollow:

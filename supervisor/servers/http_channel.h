@@ -62,17 +62,16 @@ struct HttpChannelOptions {
   std::string url;  // where it is declared
   // How long a notification or a reply waits to be taken (202).
   std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
-  RedirectAsker redirect_asker = RedirectAsker::kOneShot;
+  Asking asking = Asking::kOneShot;
   ManagedPolicy policy;
 };
 
 // How the service `declaration` is reached when `options` start it: where,
-// under the administrator file's host rules, with `asker` to say who could
+// under the administrator file's host rules, with `asking` to say who could
 // be asked of a move. kRefused, in the administrator's words, where that
 // file refuses the service itself.
 Result<HttpChannelOptions> ServiceChannelOptions(const Declaration& declaration,
-                                                 const ServerStartOptions& options,
-                                                 RedirectAsker asker);
+                                                 const ServerStartOptions& options, Asking asking);
 
 class HttpChannel : public ServerChannel, public std::enable_shared_from_this<HttpChannel> {
  public:

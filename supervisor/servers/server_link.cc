@@ -90,7 +90,7 @@ void ServerLink::Open(const Declaration& declaration, const ServerStartOptions& 
   };
 
   ArmStartupTimer();
-  ChannelSettings settings{alias_, options_.redirect_asker, options_.launch_on};
+  ChannelSettings settings{alias_, options_.asking, options_.launch_on};
   opening_ = true;
   abandon_open_ = options_.channels->Open(io_, declaration, options, settings, std::move(events),
                                           [weak](Result<std::shared_ptr<ServerChannel>> channel) {

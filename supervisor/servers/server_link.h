@@ -91,7 +91,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
     // The client capabilities offered in initialize.
     nlohmann::ordered_json capabilities = nlohmann::ordered_json::object();
     // For a service: who could be asked whether it moved.
-    RedirectAsker redirect_asker = RedirectAsker::kOneShot;
+    Asking asking = Asking::kOneShot;
     // Where a program is launched (RunningServer::LaunchOn): mcp-run, which
     // starts one and waits for it, launches it on its own thread.
     RunningServer::LaunchOn launch_on = RunningServer::LaunchOn::kLauncherThread;

@@ -10,13 +10,6 @@
 
 namespace bravebot {
 
-SessionMode SessionSettings::PlanMode() const {
-  if (skip_permissions) return SessionMode::kSkipPermissions;
-  if (mode == "one-shot") return SessionMode::kOneShot;
-  if (mode == "no-terminal") return SessionMode::kNoTerminal;
-  return incognito ? SessionMode::kIncognito : SessionMode::kTerminal;
-}
-
 std::string StateWord(ServerState state) {
   switch (state) {
     case ServerState::kStart:
@@ -54,10 +47,16 @@ Result<OpenedSession> OpenSession(const SessionSettings& settings,
     approvals = std::move(approved);
   }
   opened.policy = LoadManagedPolicy(ManagedFilePath(machine.getenv));
-  SessionInputs inputs{
-      settings.directory, settings.PlanMode(), opened.profile ? &*opened.profile : nullptr,
-      &declarations,      &approvals,          &opened.policy,
-      machine.getenv,     machine.fs};
+  SessionInputs inputs;
+  inputs.directory = settings.directory;
+  inputs.asking = settings.asking;
+  inputs.incognito = settings.incognito;
+  inputs.profile = opened.profile ? &*opened.profile : nullptr;
+  inputs.declarations = &declarations;
+  inputs.approvals = &approvals;
+  inputs.policy = &opened.policy;
+  inputs.getenv = machine.getenv;
+  inputs.fs = machine.fs;
   BRAVEBOT_ASSIGN_OR_RETURN(SessionPlan plan, PlanSession(inputs));
   for (const Error& unreadable : plan.unreadable) opened.notes.push_back(unreadable.message());
   for (const ServerWritableSettings& file : plan.server_writable) {

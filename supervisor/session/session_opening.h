@@ -34,18 +34,16 @@ struct SupervisorMachine {
 // session/open's params, read.
 struct SessionSettings {
   std::string directory;
-  std::string mode = "terminal";  // terminal, plain, no-terminal or one-shot
+  // Its mode (terminal, plain, no-terminal or one-shot) and skipPermissions,
+  // read once into who can be asked: a terminal and plain both ask somebody.
+  Asking asking = Asking::kSomebody;
   bool incognito = false;
-  bool skip_permissions = false;
   int startup_timeout_seconds = 30;
   // What the session offers servers in initialize (roots, sampling,
   // elicitation): it answers those requests itself, through server/reply.
   Json capabilities = Json::object();
   // The session's own tools, whose names a server's tool must not borrow.
   std::vector<std::string> builtin_tools;
-
-  // The plan's mode: skip-permissions over all, then who can be asked.
-  SessionMode PlanMode() const;
 };
 
 enum class ServerState { kStart, kAsk, kRefused, kLeftOut, kUndeclared };

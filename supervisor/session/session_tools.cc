@@ -32,16 +32,9 @@ std::string DescriptionOf(const nlohmann::ordered_json* tool) {
 
 }  // namespace
 
-CallAsking SessionTools::Asking() const {
-  if (settings_.skip_permissions) return CallAsking::kSkipPermissions;
-  if (settings_.mode == "one-shot") return CallAsking::kOneShot;
-  if (settings_.mode == "no-terminal") return CallAsking::kNobody;
-  return CallAsking::kSomebody;
-}
-
 bool SessionTools::CanRecord() const {
-  return !settings_.incognito && !settings_.skip_permissions && settings_.mode != "one-shot" &&
-         session_.profile.has_value();
+  return !settings_.incognito && settings_.asking != Asking::kSkipPermissions &&
+         settings_.asking != Asking::kOneShot && session_.profile.has_value();
 }
 
 Json SessionTools::TakeList(const std::string& alias, const std::string& server_digest,
@@ -76,9 +69,9 @@ Json SessionTools::TakeList(const std::string& alias, const std::string& server_
     // Read again and found the same: what was answered for it holds, where
     // nothing was written as well.
     list.offer = offer_before;
-  } else if (settings_.skip_permissions || state == ToolsState::kApproved) {
+  } else if (settings_.asking == Asking::kSkipPermissions || state == ToolsState::kApproved) {
     list.offer = ListOffer::kOffered;
-  } else if (Asking() != CallAsking::kSomebody) {
+  } else if (settings_.asking != Asking::kSomebody) {
     list.offer = ListOffer::kWithheld;
     note = WithheldNote(alias);
   } else {
@@ -155,7 +148,7 @@ CallPlan SessionTools::PlanCall(const std::string& alias, const std::string& too
                                 const std::optional<std::string>& typed) {
   auto found = lists_.find(alias);
   CallFacts facts;
-  facts.asking = Asking();
+  facts.asking = settings_.asking;
   facts.list_offered = found != lists_.end() && found->second.offer == ListOffer::kOffered;
   facts.tool_listed = found != lists_.end() && found->second.names.contains(tool);
   facts.rule = session_.rules.Decide(alias, tool);

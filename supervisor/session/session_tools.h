@@ -89,7 +89,6 @@ class SessionTools {
     ListOffer offer = ListOffer::kPending;
   };
 
-  CallAsking Asking() const;
   // Whether an answer can be written: not incognito, one-shot or
   // skip-permissions, and a profile directory to write in.
   bool CanRecord() const;

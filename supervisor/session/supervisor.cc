@@ -16,16 +16,20 @@
 namespace bravebot {
 namespace {
 
-// A sentence about "the server" made to name it by `alias`, since a session
-// may serve several.
-// Who a service's redirect elsewhere could be put to in this session.
-RedirectAsker RedirectAskerOf(const SessionSettings& settings) {
-  if (settings.skip_permissions) return RedirectAsker::kSkipPermissions;
-  if (settings.mode == "one-shot") return RedirectAsker::kOneShot;
-  if (settings.mode == "no-terminal") return RedirectAsker::kNoTerminal;
-  return RedirectAsker::kPerson;
+// Who session/open's mode and skipPermissions say can be asked; nothing for
+// a mode the protocol does not name.
+std::optional<Asking> AskingOf(const std::string& mode, bool skip_permissions) {
+  if (mode != "terminal" && mode != "plain" && mode != "no-terminal" && mode != "one-shot") {
+    return std::nullopt;
+  }
+  if (skip_permissions) return Asking::kSkipPermissions;
+  if (mode == "one-shot") return Asking::kOneShot;
+  if (mode == "no-terminal") return Asking::kNobody;
+  return Asking::kSomebody;
 }
 
+// A sentence about "the server" made to name it by `alias`, since a session
+// may serve several.
 std::string NamedFor(const std::string& alias, const std::string& sentence) {
   return sentence.starts_with("the server ") ? alias + sentence.substr(10) : sentence;
 }
@@ -240,15 +244,15 @@ void Supervisor::Open(const Json& id, RpcParams params) {
                                     "params.directory must be an absolute path: the directory "
                                     "the session runs in"));
   }
-  if (*mode != "terminal" && *mode != "plain" && *mode != "no-terminal" && *mode != "one-shot") {
+  std::optional<Asking> asking = AskingOf(*mode, *skip);
+  if (!asking) {
     return RespondError(id, Refusal(kRpcInvalidParams,
                                     "params.mode must be terminal, plain, no-terminal or "
                                     "one-shot"));
   }
   settings.directory = *directory;
-  settings.mode = *mode;
+  settings.asking = *asking;
   settings.incognito = *incognito;
-  settings.skip_permissions = *skip;
   settings.startup_timeout_seconds = static_cast<int>(*timeout);
   if (capabilities.is_object()) settings.capabilities = std::move(capabilities);
   if (names_only) settings.builtin_tools = builtin_tools.get<std::vector<std::string>>();
@@ -398,7 +402,7 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   ServerLink::Options link_options;
   link_options.startup_timeout = std::chrono::seconds(settings_->startup_timeout_seconds);
   link_options.capabilities = settings_->capabilities;
-  link_options.redirect_asker = RedirectAskerOf(*settings_);
+  link_options.asking = settings_->asking;
   link_options.request_timeout = call_timeout_;
   link_options.channels = &channels_;
   slot->life = ServerLife::kStarting;

@@ -11,12 +11,12 @@ using Kind = CallDecision::Kind;
 CallDecision Refuse(std::string refusal) { return {Kind::kRefuse, std::move(refusal)}; }
 
 // A call that would be put to a person, where nobody can be asked.
-CallDecision NobodyToAsk(CallAsking asking, const std::string& name, bool released) {
+CallDecision NobodyToAsk(Asking asking, const std::string& name, bool released) {
   std::string why = released ? ", since something private was let out of quarantine in this "
                                "session,"
                              : "";
-  std::string who = asking == CallAsking::kOneShot ? "a one-shot run asks nobody"
-                                                   : "this session has nobody at a terminal";
+  std::string who = asking == Asking::kOneShot ? "a one-shot run asks nobody"
+                                               : "this session has nobody at a terminal";
   return Refuse("refused: " + name + " is put to the user before it runs" + why + " and " + who +
                 ". Do not retry " + name + ": say in your reply what you needed from it.");
 }
@@ -81,8 +81,8 @@ CallDecision DecideCall(const CallFacts& facts, const std::string& alias, const 
                   " in this session. Do not retry it.");
   }
   if (facts.rule == RuleVerdict::kDeny) return Refuse(DenyRefusal(alias, tool));
-  if (facts.asking == CallAsking::kSkipPermissions) return {Kind::kRun, ""};
-  const bool nobody = facts.asking == CallAsking::kOneShot || facts.asking == CallAsking::kNobody;
+  if (facts.asking == Asking::kSkipPermissions) return {Kind::kRun, ""};
+  const bool nobody = facts.asking == Asking::kOneShot || facts.asking == Asking::kNobody;
   // After something private was let out, and under an ask rule, every call is
   // put to the person, whatever answer 2 or an allow rule says.
   if (facts.released || facts.rule == RuleVerdict::kAsk) {
@@ -90,7 +90,7 @@ CallDecision DecideCall(const CallFacts& facts, const std::string& alias, const 
     return {Kind::kAsk, ""};
   }
   // No allow rule decides anything in a one-shot run.
-  if (facts.rule == RuleVerdict::kAllow && facts.asking != CallAsking::kOneShot) {
+  if (facts.rule == RuleVerdict::kAllow && facts.asking != Asking::kOneShot) {
     return {Kind::kRun, ""};
   }
   if (facts.answered_in_project) return {Kind::kRun, ""};

@@ -13,20 +13,13 @@
 #include <string>
 #include <string_view>
 
+#include "supervisor/policy/asking.h"
 #include "supervisor/tools/mcp_rules.h"
 
 namespace bravebot {
 
-// Who can be asked in the session, for calls.
-enum class CallAsking {
-  kSomebody,         // a terminal, full-screen or --plain, incognito too
-  kNobody,           // a session with no terminal
-  kOneShot,          // bravebot "...": asks nobody, and no allow rule decides anything
-  kSkipPermissions,  // --dangerously-skip-permissions: every question answered yes
-};
-
 struct CallFacts {
-  CallAsking asking = CallAsking::kSomebody;
+  Asking asking = Asking::kSomebody;
   bool list_offered = false;  // the server's list was offered to the model
   bool tool_listed = false;   // the tool is in that list
   RuleVerdict rule = RuleVerdict::kNone;

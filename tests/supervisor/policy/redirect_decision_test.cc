@@ -85,19 +85,19 @@ TEST(RedirectDecisionTest, AnotherHostIsAskedAboutInTheSpecsWords) {
 }
 
 TEST(RedirectDecisionTest, WhereNobodyCanBeAskedItIsRefusedSayingSo) {
-  const std::pair<RedirectAsker, std::string> askers[] = {
-      {RedirectAsker::kOneShot,
+  const std::pair<Asking, std::string> askers[] = {
+      {Asking::kOneShot,
        "a one-shot run asks nobody whether a server moved, so nothing was sent there"},
-      {RedirectAsker::kNoTerminal,
+      {Asking::kNobody,
        "this session has nobody at a terminal to ask whether the server moved, so nothing was "
        "sent there"},
-      {RedirectAsker::kSkipPermissions,
+      {Asking::kSkipPermissions,
        "--dangerously-skip-permissions refuses every redirect to another place without asking, "
        "so nothing was sent there"},
   };
-  for (const auto& [asker, why] : askers) {
+  for (const auto& [asking, why] : askers) {
     Redirect redirect = From("https://mcp.example.net/mcp");
-    redirect.asker = asker;
+    redirect.asking = asking;
     RedirectDecision refused = DecideRedirect(redirect, kNoPolicy);
     EXPECT_EQ(refused.action, RedirectAction::kRefuse);
     EXPECT_EQ(

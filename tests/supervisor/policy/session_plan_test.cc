@@ -43,10 +43,11 @@ class SessionPlanTest : public ::testing::Test {
   }
   std::string Checkout() const { return temporary_.Join("app"); }
 
-  SessionPlan Plan(SessionMode mode, const ManagedPolicy* policy = nullptr,
-                   const std::string& directory = "") {
+  SessionPlan Plan(Asking asking, const ManagedPolicy* policy = nullptr,
+                   const std::string& directory = "", bool incognito = false) {
     SessionInputs inputs{directory.empty() ? Checkout() : directory,
-                         mode,
+                         asking,
+                         incognito,
                          &*profile_,
                          &declarations_,
                          &approvals_,
@@ -71,7 +72,7 @@ class SessionPlanTest : public ::testing::Test {
 };
 
 TEST_F(SessionPlanTest, AtATerminalAnUnapprovedServerIsAskedAboutAsTheSpecDrawsIt) {
-  SessionPlan plan = Plan(SessionMode::kTerminal);
+  SessionPlan plan = Plan(Asking::kSomebody);
   ASSERT_EQ(plan.requested.size(), 2u);
   const PlannedServer& weather = PlannedWeather(plan);
   EXPECT_EQ(weather.decision, ServerDecision::kAsk);
@@ -96,7 +97,7 @@ TEST_F(SessionPlanTest, AtATerminalAnUnapprovedServerIsAskedAboutAsTheSpecDrawsI
 
 TEST_F(SessionPlanTest, ADirectoryThroughALinkIsResolvedOnceAndReadWhereItLed) {
   std::filesystem::create_directory_symlink(Checkout(), temporary_.Join("link"));
-  const SessionPlan plan = Plan(SessionMode::kTerminal, nullptr, temporary_.Join("link"));
+  const SessionPlan plan = Plan(Asking::kSomebody, nullptr, temporary_.Join("link"));
   EXPECT_EQ(plan.directory, temporary_.Join("link"));
   EXPECT_EQ(plan.checkout_directory, std::filesystem::canonical(Checkout()).string());
   ASSERT_EQ(plan.requested.size(), 2u);
@@ -105,7 +106,7 @@ TEST_F(SessionPlanTest, ADirectoryThroughALinkIsResolvedOnceAndReadWhereItLed) {
 }
 
 TEST_F(SessionPlanTest, ARequestedServerNobodyDeclaredIsNotStarted) {
-  const SessionPlan plan = Plan(SessionMode::kTerminal);
+  const SessionPlan plan = Plan(Asking::kSomebody);
   const PlannedServer& ghost = plan.requested.at(0);
   EXPECT_EQ(ghost.alias, "ghost");
   EXPECT_EQ(ghost.decision, ServerDecision::kNotStarted);
@@ -115,34 +116,35 @@ TEST_F(SessionPlanTest, ARequestedServerNobodyDeclaredIsNotStarted) {
 }
 
 TEST_F(SessionPlanTest, WhereNobodyCanBeAskedItIsNotStarted) {
-  EXPECT_EQ(PlannedWeather(Plan(SessionMode::kOneShot)).reason,
+  EXPECT_EQ(PlannedWeather(Plan(Asking::kOneShot)).reason,
             "weather was not started: a one-shot run asks nobody, so run bravebot-mcp approve "
             "weather at a terminal");
-  EXPECT_THAT(PlannedWeather(Plan(SessionMode::kNoTerminal)).reason,
+  EXPECT_THAT(PlannedWeather(Plan(Asking::kNobody)).reason,
               HasSubstr("a session with no terminal asks nobody"));
-  EXPECT_EQ(PlannedWeather(Plan(SessionMode::kIncognito)).decision, ServerDecision::kAsk);
-  EXPECT_EQ(PlannedWeather(Plan(SessionMode::kSkipPermissions)).decision,
-            ServerDecision::kStartUnasked);
+  EXPECT_EQ(PlannedWeather(Plan(Asking::kSomebody, nullptr, "", /*incognito=*/true)).decision,
+            ServerDecision::kAsk);
+  EXPECT_EQ(PlannedWeather(Plan(Asking::kSkipPermissions)).decision, ServerDecision::kStartUnasked);
 }
 
 TEST_F(SessionPlanTest, AnApprovedServerStartsUnaskedInEveryMode) {
   approvals_.Approve(WeatherDeclaration());
-  for (SessionMode mode : {SessionMode::kTerminal, SessionMode::kNoTerminal, SessionMode::kOneShot,
-                           SessionMode::kIncognito}) {
-    EXPECT_EQ(PlannedWeather(Plan(mode)).decision, ServerDecision::kStartUnasked);
+  for (Asking asking : {Asking::kSomebody, Asking::kNobody, Asking::kOneShot}) {
+    EXPECT_EQ(PlannedWeather(Plan(asking)).decision, ServerDecision::kStartUnasked);
   }
+  EXPECT_EQ(PlannedWeather(Plan(Asking::kSomebody, nullptr, "", /*incognito=*/true)).decision,
+            ServerDecision::kStartUnasked);
 }
 
 TEST_F(SessionPlanTest, AnswerTwoCoversANewServerButNotAChangedOne) {
   auto lock = profile_->Lock();
   ASSERT_TRUE(lock.ok());
   ASSERT_TRUE(StandingAnswers(*profile_).RecordServersAnswered(Checkout(), *lock).ok());
-  EXPECT_EQ(PlannedWeather(Plan(SessionMode::kOneShot)).decision, ServerDecision::kStartUnasked);
+  EXPECT_EQ(PlannedWeather(Plan(Asking::kOneShot)).decision, ServerDecision::kStartUnasked);
   // Approved once as @latest, now declared @1.4.0: answer 2 does not reach it.
   approvals_.Approve(WeatherDeclaration());
   declarations_.declarations = {WeatherDeclaration("1.4.0")};
   approvals_.KeepOnlyThoseOf(declarations_.declarations);
-  const SessionPlan plan = Plan(SessionMode::kTerminal);
+  const SessionPlan plan = Plan(Asking::kSomebody);
   const PlannedServer& weather = PlannedWeather(plan);
   EXPECT_EQ(weather.decision, ServerDecision::kAsk);
   EXPECT_THAT(weather.question, HasSubstr("changed: argv"));
@@ -152,7 +154,7 @@ TEST_F(SessionPlanTest, TheAdministratorRefusesInEveryMode) {
   auto policy = ParseManagedPolicy(R"({"mcp": {"allow": []}})", "/etc/bravebot/managed.json");
   ASSERT_TRUE(policy.ok());
   approvals_.Approve(WeatherDeclaration());
-  for (SessionMode mode : {SessionMode::kTerminal, SessionMode::kSkipPermissions}) {
+  for (Asking mode : {Asking::kSomebody, Asking::kSkipPermissions}) {
     const SessionPlan plan = Plan(mode, &*policy);
     const PlannedServer& weather = PlannedWeather(plan);
     EXPECT_EQ(weather.decision, ServerDecision::kNotStarted);
@@ -166,7 +168,7 @@ TEST_F(SessionPlanTest, TheAdministratorRefusesInEveryMode) {
 
 TEST_F(SessionPlanTest, ADeclaredServerNoFileAsksForIsNotInThePlan) {
   std::ofstream(Checkout() + "/.bravebot/settings.json") << R"({"mcp": {"request": []}})";
-  EXPECT_TRUE(Plan(SessionMode::kTerminal).requested.empty());
+  EXPECT_TRUE(Plan(Asking::kSomebody).requested.empty());
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ std::shared_ptr<HttpChannel> OpenAskingThePerson(boost::asio::io_context& io,
   HttpChannelOptions options;
   options.alias = "docs";
   options.url = url;
-  options.redirect_asker = RedirectAsker::kPerson;
+  options.asking = Asking::kSomebody;
   auto channel = HttpChannel::Open(io, options, std::move(events));
   channel->Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
   return channel;

@@ -22,7 +22,7 @@ Kind Decide(const CallFacts& facts) { return DecideCall(facts, "weather", "get_a
 TEST(CallDecisionTest, AToolOfAListNotOfferedIsRefused) {
   CallFacts facts = Offered();
   facts.list_offered = false;
-  facts.asking = CallAsking::kSkipPermissions;
+  facts.asking = Asking::kSkipPermissions;
   EXPECT_EQ(Decide(facts), Kind::kRefuse);
   facts = Offered();
   facts.tool_listed = false;
@@ -31,8 +31,8 @@ TEST(CallDecisionTest, AToolOfAListNotOfferedIsRefused) {
 }
 
 TEST(CallDecisionTest, ADenyRefusesBeforeAnybodyIsAsked) {
-  for (CallAsking asking : {CallAsking::kSomebody, CallAsking::kNobody, CallAsking::kOneShot,
-                            CallAsking::kSkipPermissions}) {
+  for (Asking asking :
+       {Asking::kSomebody, Asking::kNobody, Asking::kOneShot, Asking::kSkipPermissions}) {
     CallFacts facts = Offered();
     facts.asking = asking;
     facts.rule = RuleVerdict::kDeny;
@@ -64,7 +64,7 @@ TEST(CallDecisionTest, WithSomebodyAtTheTerminal) {
 
 TEST(CallDecisionTest, AOneShotRunAsksNobodyAndNoAllowRuleDecidesThere) {
   CallFacts facts = Offered();
-  facts.asking = CallAsking::kOneShot;
+  facts.asking = Asking::kOneShot;
   CallDecision decision = DecideCall(facts, "weather", "get_alerts");
   EXPECT_EQ(decision.kind, Kind::kRefuse);
   EXPECT_THAT(decision.refusal, HasSubstr("a one-shot run asks nobody"));
@@ -80,7 +80,7 @@ TEST(CallDecisionTest, AOneShotRunAsksNobodyAndNoAllowRuleDecidesThere) {
 
 TEST(CallDecisionTest, ASessionWithNoTerminalRefusesWhatWouldBeAskedAndKeepsItsAllowRules) {
   CallFacts facts = Offered();
-  facts.asking = CallAsking::kNobody;
+  facts.asking = Asking::kNobody;
   EXPECT_EQ(Decide(facts), Kind::kRefuse);
   EXPECT_THAT(DecideCall(facts, "weather", "get_alerts").refusal,
               HasSubstr("nobody at a terminal"));
@@ -90,7 +90,7 @@ TEST(CallDecisionTest, ASessionWithNoTerminalRefusesWhatWouldBeAskedAndKeepsItsA
 
 TEST(CallDecisionTest, SkippingPermissionsRunsWhatNoDenyRefuses) {
   CallFacts facts = Offered();
-  facts.asking = CallAsking::kSkipPermissions;
+  facts.asking = Asking::kSkipPermissions;
   facts.released = true;
   facts.rule = RuleVerdict::kAsk;
   EXPECT_EQ(Decide(facts), Kind::kRun);
