@@ -12,16 +12,16 @@ namespace {
 constexpr std::uint64_t kStartupTag = 0;
 
 // The step a failed handshake names.
-std::string StepOf(const McpFault& fault) {
+StartStep StepOf(const McpFault& fault) {
   switch (fault.kind) {
     case McpFailureKind::kNotJson:
-      return "not-json";
+      return StartStep::kNotJson;
     case McpFailureKind::kUnsupportedVersion:
-      return "unsupported-version";
+      return StartStep::kUnsupportedVersion;
     case McpFailureKind::kTimedOut:
-      return "timeout";
+      return StartStep::kTimeout;
     default:
-      return "malformed";
+      return StartStep::kMalformed;
   }
 }
 
@@ -107,7 +107,7 @@ void ServerLink::OnOverflow() {
                           ", which bravebot-mcp does not read, so what it answered cannot be "
                           "known";
   if (!started_) {
-    StartFailed(Failure("malformed", why));
+    StartFailed(Failure(StartStep::kMalformed, why));
   } else if (!broken_) {
     broken_ = true;
     events_.on_broken(why);
@@ -121,7 +121,7 @@ void ServerLink::OnOverflow() {
 // session asks for one (server/start).
 void ServerLink::OnSessionEnded(const std::string& why) {
   if (start_over_ || broken_ || stop_asked_) return;
-  if (!started_) return StartFailed(Failure("unreachable", why));
+  if (!started_) return StartFailed(Failure(StartStep::kUnreachable, why));
   broken_ = true;
   session_ended_ = true;
   events_.on_broken(why);
@@ -137,7 +137,7 @@ void ServerLink::OnRequestFailed(std::int64_t id, const std::string& why) {
   if (!failed) return;
   request_timers_.erase(failed->tag);
   if (failed->tag == kStartupTag) {
-    if (!started_) StartFailed(Failure("unreachable", why));
+    if (!started_) StartFailed(Failure(StartStep::kUnreachable, why));
     return;
   }
   events_.on_answer(std::move(*failed));
@@ -183,7 +183,7 @@ void ServerLink::ArmStartupTimer() {
           ", and it wrote nothing on its standard output yet (a runner such as npx that writes "
           "nothing is usually still fetching what it runs)";
     }
-    self->StartFailed(self->Failure("timeout", why));
+    self->StartFailed(self->Failure(StartStep::kTimeout, why));
   });
 }
 
@@ -195,11 +195,12 @@ void ServerLink::Opened(Result<std::shared_ptr<ServerChannel>> channel) {
     // A refusal at its start names the server already, and is said as it is.
     StartFailure failure;
     if (error.code() == ErrorCode::kNotStarted) {
-      failure = Failure("refused", "");
+      failure = Failure(StartStep::kRefused, "");
       failure.message = error.message();
     } else {
-      failure = Failure(error.code() == ErrorCode::kNotFound ? "not-found" : "confinement",
-                        error.message());
+      failure = Failure(
+          error.code() == ErrorCode::kNotFound ? StartStep::kNotFound : StartStep::kConfinement,
+          error.message());
     }
     StartFailed(std::move(failure));
     // Nothing runs: whoever waits for its end has it now.
@@ -225,7 +226,7 @@ void ServerLink::Opened(Result<std::shared_ptr<ServerChannel>> channel) {
   process_->Write(startup_.Begin());
 }
 
-StartFailure ServerLink::Failure(const std::string& step, const std::string& why,
+StartFailure ServerLink::Failure(StartStep step, const std::string& why,
                                  std::optional<int> status) const {
   StartFailure failure;
   failure.step = step;
@@ -372,7 +373,7 @@ void ServerLink::OutputClosed() {
       return;
     }
     if (!self->started_) {
-      return self->StartFailed(self->Failure("closed",
+      return self->StartFailed(self->Failure(StartStep::kClosed,
                                              "the server closed its standard output before "
                                              "answering " +
                                                  self->startup_.awaiting() + " and did not end"));
@@ -390,8 +391,8 @@ void ServerLink::OnExit(int status) {
   if (!started_ && !start_over_) {
     // It ended before it answered: the step is its exit, with its last words.
     StartFailed(Failure(
-        "exited", "the server closed its standard output before answering " + startup_.awaiting(),
-        status));
+        StartStep::kExited,
+        "the server closed its standard output before answering " + startup_.awaiting(), status));
     return;
   }
   if (started_ && events_.on_exit) events_.on_exit(status);

@@ -33,13 +33,10 @@
 #include "supervisor/servers/confined_server.h"
 #include "supervisor/servers/running_server.h"
 #include "supervisor/servers/server_channel.h"
+#include "supervisor/servers/start_failure.h"
 
 namespace bravebot {
 
-// Why a start failed: the step (confinement, not-found, refused, exited,
-// not-json, closed, timeout, malformed, unsupported-version, stopped),
-// the message in our words ("weather did not start: ..."), and what the
-// server left to go by.
 // How long a server whose output closed is given to end by itself before
 // it is taken as one that closed its output and runs on.
 inline constexpr std::chrono::milliseconds kEndAfterOutputClosed{500};
@@ -47,14 +44,6 @@ inline constexpr std::chrono::milliseconds kEndAfterOutputClosed{500};
 // The code a request that waited past Options::request_timeout fails with:
 // the one the MCP SDKs give their own RequestTimeout.
 inline constexpr std::int64_t kRequestTimedOutCode = -32001;
-
-struct StartFailure {
-  std::string step;
-  std::string message;
-  std::optional<int> status;  // "exited": its exit status
-  bool printed_anything = false;
-  std::vector<std::string> stderr_tail;
-};
 
 struct LinkEvents {
   // Its process runs (pid() and run_directory() say which): it may be
@@ -159,7 +148,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   std::vector<std::string> stderr_tail() const;
 
   // What its start said, for a failure named `step` for `why`.
-  StartFailure Failure(const std::string& step, const std::string& why,
+  StartFailure Failure(StartStep step, const std::string& why,
                        std::optional<int> status = std::nullopt) const;
 
   ServerLink(boost::asio::io_context& io, std::string alias, Options options, LinkEvents events);

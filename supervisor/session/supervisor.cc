@@ -352,7 +352,7 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
     slot->asked_moves.clear();
   }
   StartFailure refused;
-  refused.step = "confinement";
+  refused.step = StartStep::kConfinement;
   const bool service = slot->opened.declaration->transport == Transport::kHttp;
   if (!service && !session_->profile) {
     refused.message = *alias + " did not start: there is no profile directory to give it a home in";
@@ -376,7 +376,7 @@ void Supervisor::StartServer(const Json& id, RpcParams params) {
   events.on_start_failed = [this, name](const StartFailure& failure) {
     ServerSlot& failed = slots_[name];
     // Stopped by the session (server/stop, a cancel, its close), or failed.
-    failed.end_word = failure.step == "stopped" ? "stopped" : "failed";
+    failed.end_word = failure.step == StartStep::kStopped ? "stopped" : "failed";
     failed.ended_on_request = true;
     AnswerStart(failed, StartError(failure));
     failed.life = ServerLife::kStopping;
@@ -780,7 +780,7 @@ void Supervisor::Started(ServerSlot& slot) {
 }
 
 RpcError Supervisor::StartError(const StartFailure& failure) {
-  Json data = {{"step", failure.step},
+  Json data = {{"step", std::string(StartStepWord(failure.step))},
                {"printedAnything", failure.printed_anything},
                {"stderrTail", failure.stderr_tail}};
   if (failure.status) data["status"] = *failure.status;
@@ -797,7 +797,7 @@ void Supervisor::AnswerStart(ServerSlot& slot, RpcError error) {
 
 void Supervisor::StopStarting(ServerSlot& slot, RpcError answer, const std::string& why) {
   AnswerStart(slot, std::move(answer));
-  slot.link->AbandonStart(slot.link->Failure("stopped", why));
+  slot.link->AbandonStart(slot.link->Failure(StartStep::kStopped, why));
 }
 
 void Supervisor::Broken(ServerSlot& slot, const std::string& why) {
