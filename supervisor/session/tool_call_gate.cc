@@ -1,4 +1,4 @@
-#include "supervisor/session/session_tools.h"
+#include "supervisor/session/tool_call_gate.h"
 
 #include <algorithm>
 #include <utility>
@@ -32,12 +32,12 @@ std::string DescriptionOf(const nlohmann::ordered_json* tool) {
 
 }  // namespace
 
-bool SessionTools::CanRecord() const {
+bool ToolCallGate::CanRecord() const {
   return !settings_.incognito && settings_.asking != Asking::kSkipPermissions &&
          settings_.asking != Asking::kOneShot && session_.profile.has_value();
 }
 
-Json SessionTools::TakeList(const std::string& alias, const std::string& server_digest,
+Json ToolCallGate::TakeList(const std::string& alias, const std::string& server_digest,
                             std::vector<nlohmann::ordered_json> tools) {
   ServerList& list = lists_[alias];
   const std::string digest_before = list.digest;
@@ -102,14 +102,14 @@ Json SessionTools::TakeList(const std::string& alias, const std::string& server_
   return fields;
 }
 
-Status SessionTools::RecordList(const ServerList& list) const {
+Status ToolCallGate::RecordList(const ServerList& list) const {
   BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, session_.profile->Lock());
   return ApprovalStore(*session_.profile).Change(lock, [&](ApprovalFile& file) {
     file.ApproveToolList(list.server_digest, list.digest);
   });
 }
 
-Result<Json> SessionTools::AnswerOffer(const std::string& alias, const std::string& typed,
+Result<Json> ToolCallGate::AnswerOffer(const std::string& alias, const std::string& typed,
                                        const std::optional<std::string>& shown) {
   auto found = lists_.find(alias);
   if (found == lists_.end()) {
@@ -143,7 +143,7 @@ Result<Json> SessionTools::AnswerOffer(const std::string& alias, const std::stri
   return answer;
 }
 
-CallPlan SessionTools::PlanCall(const std::string& alias, const std::string& tool,
+CallPlan ToolCallGate::PlanCall(const std::string& alias, const std::string& tool,
                                 std::string_view arguments_text,
                                 const std::optional<std::string>& typed) {
   auto found = lists_.find(alias);
@@ -205,7 +205,7 @@ CallPlan SessionTools::PlanCall(const std::string& alias, const std::string& too
   return plan;
 }
 
-Json SessionTools::Offered(const std::optional<std::vector<std::string>>& aliases) const {
+Json ToolCallGate::Offered(const std::optional<std::vector<std::string>>& aliases) const {
   Json offered = Json::array();
   for (const auto& [alias, list] : lists_) {
     if (list.offer != ListOffer::kOffered) continue;
@@ -215,7 +215,7 @@ Json SessionTools::Offered(const std::optional<std::vector<std::string>>& aliase
   return offered;
 }
 
-std::string SessionTools::StatusLine(const std::string& alias) const {
+std::string ToolCallGate::StatusLine(const std::string& alias) const {
   auto found = lists_.find(alias);
   if (found == lists_.end()) return "its tools are put to you before the next turn plans";
   switch (found->second.offer) {

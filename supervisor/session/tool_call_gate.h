@@ -1,16 +1,16 @@
-// What a session does with each started server's tool list and each call to
+// The tool-call gate: what a session does with each started server's tool list and each call to
 // one of its tools: the offer and its answer (tools/answer), the list pinned
 // in mcp-approved, the call decided and its answer 2 recorded in mcp-tools
 // (tool/call), what was let out of quarantine (session/released), and what
 // the model is offered (tools/offered). It reads and writes the profile
 // directory; it sends nothing: the supervisor does, with what it returns.
 //
-//   SessionTools tools(settings, session);
+//   ToolCallGate tools(settings, session);
 //   Json fields = tools.TakeList("weather", server_digest, list);  // into server/start's answer
 //   Result<Json> answered = tools.AnswerOffer("weather", "1");
 //   CallPlan plan = tools.PlanCall("weather", "get_alerts", arguments, answer);
-#ifndef BRAVEBOT_SUPERVISOR_SESSION_SESSION_TOOLS_H_
-#define BRAVEBOT_SUPERVISOR_SESSION_SESSION_TOOLS_H_
+#ifndef BRAVEBOT_SUPERVISOR_SESSION_TOOL_CALL_GATE_H_
+#define BRAVEBOT_SUPERVISOR_SESSION_TOOL_CALL_GATE_H_
 
 #include <map>
 #include <optional>
@@ -42,9 +42,9 @@ struct CallPlan {
   std::string note;  // kSend: said beside the result ("" for none)
 };
 
-class SessionTools {
+class ToolCallGate {
  public:
-  SessionTools(const SessionSettings& settings, const OpenedSession& session)
+  ToolCallGate(const SessionSettings& settings, const OpenedSession& session)
       : settings_(settings), session_(session) {}
 
   // Takes a started server's whole list and returns what server/start and
@@ -102,4 +102,4 @@ class SessionTools {
 
 }  // namespace bravebot
 
-#endif  // BRAVEBOT_SUPERVISOR_SESSION_SESSION_TOOLS_H_
+#endif  // BRAVEBOT_SUPERVISOR_SESSION_TOOL_CALL_GATE_H_
