@@ -3,16 +3,6 @@
 #include <utility>
 
 namespace bravebot {
-namespace {
-
-// A sentence about "the server" made to name it by `alias`, since a session
-// may serve several.
-std::string NamedFor(const std::string& alias, const std::string& sentence) {
-  return sentence.starts_with("the server ") ? alias + sentence.substr(10) : sentence;
-}
-
-}  // namespace
-
 void Relay::Request(const Json& id, RpcParams params) {
   std::optional<std::string> alias = params.String("alias");
   std::optional<std::string> method = params.String("method");

@@ -26,6 +26,10 @@ std::string_view ServerEndWord(ServerEnd end) {
   return "stopped";
 }
 
+std::string NamedFor(const std::string& alias, const std::string& sentence) {
+  return sentence.starts_with("the server ") ? alias + sentence.substr(10) : sentence;
+}
+
 RpcError ServerGone(std::string message) {
   return RpcError{kRpcServerGone, std::move(message), Json{{"status", nullptr}}};
 }

@@ -45,6 +45,9 @@ struct ListReading {
 // A server ended, or is being ended, before it answered: its status is not
 // known yet.
 RpcError ServerGone(std::string message);
+// A sentence about "the server" made to name it by `alias`, since a session
+// may serve several.
+std::string NamedFor(const std::string& alias, const std::string& sentence);
 // server/start's error for a start that failed.
 RpcError StartError(const StartFailure& failure);
 

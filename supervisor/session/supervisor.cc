@@ -25,12 +25,6 @@ std::optional<Asking> AskingOf(const std::string& mode, bool skip_permissions) {
   return Asking::kSomebody;
 }
 
-// A sentence about "the server" made to name it by `alias`, since a session
-// may serve several.
-std::string NamedFor(const std::string& alias, const std::string& sentence) {
-  return sentence.starts_with("the server ") ? alias + sentence.substr(10) : sentence;
-}
-
 }  // namespace
 
 Supervisor::Supervisor(boost::asio::io_context& io, SupervisorMachine machine, int input_fd,

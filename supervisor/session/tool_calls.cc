@@ -107,9 +107,7 @@ void ToolCalls::Answer(SessionServer& server, const Json& id, McpIncoming answer
     } else {
       // An answer that could not be read, or none in time: the code is ours.
       if (answer.fault->code) data["code"] = *answer.fault->code;
-      message += answer.fault->message.starts_with("the server ")
-                     ? alias + answer.fault->message.substr(10)
-                     : answer.fault->message;
+      message += NamedFor(alias, answer.fault->message);
     }
     return session_.replies.RespondError(
         id, RpcError{kRpcServerFailed, std::move(message), std::move(data)});
