@@ -153,15 +153,15 @@ void ServerLink::OnRedirect(std::int64_t id, std::string question, std::string t
   // again at the answer.
   if (*tag == kStartupTag) startup_timer_.cancel();
   request_timers_.erase(*tag);
-  asked_moves_[*tag] = target;
+  asked_redirects_[*tag] = target;
   events_.on_redirect(*tag, std::move(question), std::move(target));
 }
 
 void ServerLink::AnswerRedirect(std::uint64_t tag, bool yes) {
-  auto asked = asked_moves_.find(tag);
-  if (asked == asked_moves_.end()) return;
+  auto asked = asked_redirects_.find(tag);
+  if (asked == asked_redirects_.end()) return;
   if (yes) moved_to_ = asked->second;
-  asked_moves_.erase(asked);
+  asked_redirects_.erase(asked);
   std::optional<std::int64_t> id = connection_.IdOf(tag);
   if (!id || !process_) return;
   if (tag == kStartupTag && !started_ && !start_over_) ArmStartupTimer();

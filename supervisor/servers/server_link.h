@@ -116,6 +116,13 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   bool ReplyError(const nlohmann::ordered_json& id, const nlohmann::ordered_json& error);
   // Forgets the request under `tag` and tells the server it was cancelled.
   void Cancel(std::uint64_t tag, const std::string& reason);
+  // The first question about a redirect still waiting for its answer: the
+  // tag of the request that met it, and where it points. One is answered at
+  // a time, in the order they were put.
+  std::optional<std::pair<std::uint64_t, std::string>> FirstAskedRedirect() const {
+    if (asked_redirects_.empty()) return std::nullopt;
+    return *asked_redirects_.begin();
+  }
   // The person's answer to on_redirect for the request under `tag`.
   void AnswerRedirect(std::uint64_t tag, bool yes);
   // Where a service was said to have moved, by a yes; "" where it did not.
@@ -194,9 +201,9 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   McpConnection connection_;
   McpStartup startup_;
   boost::asio::steady_timer startup_timer_;
-  boost::asio::steady_timer closed_timer_;            // from its output's end, for its own end
-  bool service_ = false;                              // reached over HTTP, not started as a process
-  std::map<std::uint64_t, std::string> asked_moves_;  // by tag, while the person is asked
+  boost::asio::steady_timer closed_timer_;  // from its output's end, for its own end
+  bool service_ = false;                    // reached over HTTP, not started as a process
+  std::map<std::uint64_t, std::string> asked_redirects_;  // by tag, while the person is asked
   // Each request of ours under way, by tag, with request_timeout: its timer.
   std::map<std::uint64_t, std::unique_ptr<boost::asio::steady_timer>> request_timers_;
   std::string moved_to_;

@@ -44,7 +44,6 @@ void RedirectFlow::Asked(SessionServer& server, std::uint64_t tag, std::string q
   }
   // Nobody waits for it any more (cancelled, or the server is stopping).
   if (id.is_null()) return server.link()->AnswerRedirect(tag, false);
-  server.asked_redirects[tag] = target;
   session_.replies.Respond(id, {{"state", "redirect"},
                                 {"question", std::move(question)},
                                 {"from", server.opened().declaration->url},
@@ -57,16 +56,15 @@ void RedirectFlow::Answer(const Json& id, RpcParams params) {
   if (params.problem()) return session_.replies.RespondError(id, *params.problem());
   SessionServer* server = session_.Find(id, *alias);
   if (server == nullptr) return;
-  if (server->asked_redirects.empty() || server->link() == nullptr ||
+  std::optional<std::pair<std::uint64_t, std::string>> asked =
+      server->link() ? server->link()->FirstAskedRedirect() : std::nullopt;
+  if (!asked ||
       (server->life() != ServerLife::kStarting && server->life() != ServerLife::kRunning)) {
     return session_.replies.RespondError(
         id, Refusal(kRpcWrongState, *alias + " has no question about a move waiting"));
   }
   // One question at a time, in the order they were put.
-  auto asked = server->asked_redirects.begin();
-  const std::uint64_t tag = asked->first;
-  const std::string target = asked->second;
-  server->asked_redirects.erase(asked);
+  const auto& [tag, target] = *asked;
   const bool yes = IsYesAnswer(*answer);
   if (!yes) {
     if (std::optional<SessionServer::ToolCall> call = server->TakeToolCall(tag)) {

@@ -45,7 +45,6 @@ void SessionServer::Starting(const Json& id, std::shared_ptr<ServerLink> link) {
   status_.reset();
   end_.reset();
   ended_on_request_ = false;
-  asked_redirects.clear();
   life_ = ServerLife::kStarting;
   start_id_ = id;
   replies_.Await(id, alias(), 0);

@@ -126,9 +126,6 @@ class SessionServer {
 
   // Its list read again, after it said the list changed.
   std::optional<ListReading> list_reading;
-  // Its requests whose answer pointed elsewhere, by tag (0: its start), with
-  // where: each waits for redirect/answer, in this order.
-  std::map<std::uint64_t, std::string> asked_redirects;
 
  private:
   OpenedServer opened_;
