@@ -7,7 +7,7 @@
 #include <iostream>
 #include <utility>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "base/shown_text.h"
 #include "confine/digest.h"
 #include "supervisor/policy/managed_policy.h"
@@ -103,20 +103,21 @@ void Supervisor::TakeLine(const std::string& line) {
                        request->what);
     }
   }
-  if (NestsDeeperThan(line, kMaxJsonDepth)) {
+  Json message;
+  const JsonRefusal refusal = ReadBoundedJson(line, message);
+  if (refusal == JsonRefusal::kTooDeep) {
     RespondError(nullptr, Refusal(kRpcParseError, "the line is JSON nested deeper than " +
                                                       std::to_string(kMaxJsonDepth) +
                                                       " levels, which no request needs"));
     return;
   }
-  if (HasObjectWiderThan(line)) {
+  if (refusal == JsonRefusal::kTooWide) {
     RespondError(nullptr, Refusal(kRpcParseError, "the line holds a JSON object of more than " +
                                                       std::to_string(kMaxJsonObjectMembers) +
                                                       " members, which no request needs"));
     return;
   }
-  Json message = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (message.is_discarded()) {
+  if (refusal != JsonRefusal::kNone) {
     RespondError(nullptr, Refusal(kRpcParseError, "the line is not JSON: " + QuoteLine(line, 80)));
     return;
   }
