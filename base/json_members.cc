@@ -6,7 +6,7 @@
 #include <cstring>
 #include <unordered_set>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "base/utf8.h"
 
 namespace bravebot {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <sstream>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "confine/declaration.h"
 #include "supervisor/store/json_text.h"
 
@@ -60,7 +60,11 @@ Result<Json> FromToml(const toml::node& node, std::size_t depth) {
 // and the brackets and braces, all outside nothing: a dot or a bracket in
 // a string only makes the bound stricter.
 bool TomlNestsTooDeep(std::string_view text) {
-  if (NestsDeeperThan(text)) return true;
+  std::size_t depth = 0;
+  for (char c : text) {
+    if ((c == '[' || c == '{') && ++depth > kMaxJsonDepth) return true;
+    if ((c == ']' || c == '}') && depth > 0) --depth;
+  }
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);

@@ -12,7 +12,7 @@
 #include <optional>
 #include <ostream>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "base/shown_text.h"
 #include "cli/mcp_run_arguments.h"
 #include "cli/profile_access.h"
@@ -197,13 +197,18 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   }
   nlohmann::json call_arguments;
   if (arguments->call_tool) {
-    if (NestsDeeperThan(arguments->call_arguments, kMaxJsonDepth)) {
+    const JsonRefusal refusal = ReadBoundedJson(arguments->call_arguments, call_arguments);
+    if (refusal == JsonRefusal::kTooDeep) {
       context.err << "mcp-run: the arguments --call was given are nested deeper than "
                   << kMaxJsonDepth << " levels, which no tool needs\n";
       return kExitUsage;
     }
-    call_arguments = nlohmann::json::parse(arguments->call_arguments, nullptr, false);
-    if (call_arguments.is_discarded() || !call_arguments.is_object()) {
+    if (refusal == JsonRefusal::kTooWide) {
+      context.err << "mcp-run: the arguments --call was given hold an object of more than "
+                  << kMaxJsonObjectMembers << " members, which no tool needs\n";
+      return kExitUsage;
+    }
+    if (refusal != JsonRefusal::kNone || !call_arguments.is_object()) {
       context.err << "mcp-run: --call takes the tool's arguments as a JSON object, such as "
                      "'{\"city\": \"Toronto\"}'\n";
       return kExitUsage;

@@ -25,7 +25,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "base/version.h"
 
 namespace {
@@ -113,8 +113,7 @@ int main(int argc, char** argv) {
     std::cerr << "bravebot-mcp-probe is run by bravebot-mcp reach --probe, with its targets\n";
     return 2;
   }
-  if (bravebot::NestsDeeperThan(argv[1], bravebot::kMaxJsonDepth)) return 2;
-  const json targets = json::parse(argv[1], nullptr, false);
+  const json targets = bravebot::ReadBoundedJsonOrDiscarded<json>(argv[1]);
   if (!targets.is_object()) return 2;
   auto text = [&](const char* key) { return targets.value(key, std::string()); };
   const pid_t supervisor = targets.value("supervisor_pid", 0);

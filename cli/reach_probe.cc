@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "base/own_programs.h"
 #include "base/unique_fd.h"
 #include "cli/start_options.h"
@@ -258,8 +258,7 @@ int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profil
   for (;;) {
     Result<LineRead> line = reader.ReadLine(deadline);
     if (!line || line->status != LineStatus::kLine) break;
-    if (NestsDeeperThan(line->line, kMaxJsonDepth)) continue;
-    json attempt = json::parse(line->line, nullptr, false);
+    json attempt = ReadBoundedJsonOrDiscarded<json>(line->line);
     if (attempt.is_object()) attempts.push_back(attempt);
   }
   const Confinement confinement = server->confinement();

@@ -15,13 +15,13 @@
 #include <string>
 #include <utility>
 
+#include "base/bounded_json.h"
 #include "base/shown_text.h"
 #include "cli/bridged_ids.h"
 #include "cli/command.h"
 #include "cli/non_blocking.h"
 #include "cli/stdio_bridge.h"
 #include "cli/stop_on_signal.h"
-#include "supervisor/mcp/bounded_json.h"
 #include "supervisor/mcp/line_splitter.h"
 #include "supervisor/servers/http_channel.h"
 
@@ -132,7 +132,7 @@ class ServiceBridge {
   // while the handshake or 16 requests are under way.
   void FromClient(std::string line) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
-    Json message = ParseMessageWithinBounds(line);
+    Json message = ReadBoundedJsonOrDiscarded<Json>(line);
     if (!message.is_object()) {
       Say("a line the client wrote is not a JSON-RPC message, so it was not sent to " + alias_);
       return ToClient(Json{{"jsonrpc", "2.0"},
@@ -184,7 +184,7 @@ class ServiceBridge {
   // own making: an event's data may hold line breaks, and passed on as it
   // came it could be several lines, each read as a message of the service's.
   void FromService(std::string line) {
-    Json message = ParseMessageWithinBounds(line);
+    Json message = ReadBoundedJsonOrDiscarded<Json>(line);
     if (!message.is_object()) {
       return SayOnce(said_not_a_message_,
                      alias_ +
@@ -233,7 +233,7 @@ class ServiceBridge {
   void SendHeld() {
     bool in_order = true;
     for (auto held = held_.begin(); held != held_.end() && !ending_;) {
-      Json message = ParseMessageWithinBounds(*held);
+      Json message = ReadBoundedJsonOrDiscarded<Json>(*held);
       const bool reply = !message.contains("method");
       if ((!reply && !in_order) || !MaySend(message)) {
         if (!reply) in_order = false;

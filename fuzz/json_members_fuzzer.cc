@@ -1,10 +1,11 @@
 // ReadJsonObjectMembers against nlohmann::json on the same bytes: whatever it
-// accepts, nlohmann::json accepts as an object, with every member's value
-// reading alike. It may decline what nlohmann::json accepts (that only
-// costs speed), never the other way round (that would let a relay pass on
-// what is not JSON). Read with an inner object, it gives the same members,
-// and the inner object's members as read on their own; it declines more only
-// where that object, read on its own, is declined.
+// accepts, the one bounded reading of JSON from outside (ReadBoundedJson,
+// nlohmann::json's parser within kMaxJsonDepth and kMaxJsonObjectMembers)
+// accepts as an object, with every member's value reading alike. It may decline what nlohmann::json
+// accepts (that only costs speed), never the other way round (that would let a relay pass on what
+// is not JSON). Read with an inner object, it gives the same members, and the inner object's
+// members as read on their own; it declines more only where that object, read on its own, is
+// declined.
 #include <cstdint>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/bounded_json.h"
 #include "base/json_members.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -49,8 +51,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else if (!inner.empty()) {
     std::abort();
   }
-  auto whole = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (whole.is_discarded() || !whole.is_object() || whole.size() != members->size()) std::abort();
+  nlohmann::ordered_json whole;
+  if (bravebot::ReadBoundedJson(text, whole) != bravebot::JsonRefusal::kNone ||
+      !whole.is_object() || whole.size() != members->size()) {
+    std::abort();
+  }
   for (const bravebot::JsonMember& member : *members) {
     // Passed on within one line: nothing in it may read as a line's end.
     if (member.value.find_first_of("\r\n") != std::string_view::npos) std::abort();

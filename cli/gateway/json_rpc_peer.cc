@@ -10,7 +10,7 @@
 #include <iostream>
 #include <utility>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "supervisor/mcp/line_splitter.h"
 
 namespace bravebot {
@@ -251,14 +251,15 @@ void JsonRpcPeer::GiveUpWaiting() {
 
 void JsonRpcPeer::Take(std::string line) {
   if (line.find_first_not_of(" \t\r") == std::string::npos) return;
-  if (NestsDeeperThan(line) || HasObjectWiderThan(line)) {
+  Json message;
+  const JsonRefusal refusal = ReadBoundedJson(line, message);
+  if (refusal == JsonRefusal::kTooDeep || refusal == JsonRefusal::kTooWide) {
     ReplyError("null", -32700,
                "the line is JSON nested deeper than 128 levels or an object of more than 4096 "
                "members, which no MCP message needs");
     return;
   }
-  Json message = Json::parse(line, nullptr, false);
-  if (message.is_discarded()) {
+  if (refusal != JsonRefusal::kNone) {
     ReplyError("null", -32700, "the line is not JSON");
     return;
   }

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "base/json_members.h"
 
 namespace bravebot {
@@ -118,35 +118,34 @@ McpRead<std::vector<McpIncoming>> McpConnection::Take(std::string_view line) {
     taken.push_back(std::move(*answer));
     return taken;
   }
-  if (NestsDeeperThan(line, kMaxJsonDepth)) {
-    return McpFault{McpFailureKind::kMalformed,
-                    "the server wrote JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                        " levels" + AwaitedText() + "; bravebot-mcp reads no deeper",
-                    std::nullopt};
+  ordered_json parsed;
+  JsonBounds bounds;
+  bounds.max_batch = kMaxBatchMessages;  // no batch a server sends: read no further
+  const JsonRefusal refusal = ReadBoundedJson(line, parsed, bounds);
+  switch (refusal) {
+    case JsonRefusal::kNone:
+      break;
+    case JsonRefusal::kTooDeep:
+      return McpFault{McpFailureKind::kMalformed,
+                      "the server wrote JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                          " levels" + AwaitedText() + "; bravebot-mcp reads no deeper",
+                      std::nullopt};
+    case JsonRefusal::kTooWide:
+      return McpFault{McpFailureKind::kMalformed,
+                      "the server wrote a JSON object of more than " +
+                          std::to_string(kMaxJsonObjectMembers) + " members" + AwaitedText() +
+                          "; bravebot-mcp reads no more",
+                      std::nullopt};
+    case JsonRefusal::kNotJson:
+    case JsonRefusal::kBatchTooWide: {
+      // One line that is no message (a batch too wide: JSON, as far as read).
+      auto skipped = NotAMessage(line, refusal == JsonRefusal::kBatchTooWide);
+      if (auto* fault = std::get_if<McpFault>(&skipped)) return *fault;
+      taken.push_back(std::move(*std::get<0>(skipped)));
+      return taken;
+    }
   }
-  if (HasObjectWiderThan(line)) {
-    return McpFault{McpFailureKind::kMalformed,
-                    "the server wrote a JSON object of more than " +
-                        std::to_string(kMaxJsonObjectMembers) + " members" + AwaitedText() +
-                        "; bravebot-mcp reads no more",
-                    std::nullopt};
-  }
-  // A batch of thousands is no batch a server sends: one line that is no
-  // message, read no further.
-  if (IsArrayWiderThan(line, kMaxBatchMessages)) {
-    auto skipped = NotAMessage(line, true);
-    if (auto* fault = std::get_if<McpFault>(&skipped)) return *fault;
-    taken.push_back(std::move(*std::get<0>(skipped)));
-    return taken;
-  }
-  ordered_json parsed = ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
   std::vector<ordered_json> messages;
-  if (parsed.is_discarded()) {
-    auto skipped = NotAMessage(line, false);
-    if (auto* fault = std::get_if<McpFault>(&skipped)) return *fault;
-    taken.push_back(std::move(*std::get<0>(skipped)));
-    return taken;
-  }
   // A batch (2025-03-26 allowed them) is taken one message at a time.
   if (parsed.is_array() && !parsed.empty()) {
     for (auto& element : parsed) messages.push_back(std::move(element));

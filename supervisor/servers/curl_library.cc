@@ -2,12 +2,23 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
 #include <string>
+
+#include "supervisor/servers/curl_options.h"
 
 namespace bravebot {
 namespace {
 
 constexpr const char* kCurlSoname = "libcurl.so.4";
+
+// 0x075500 as "7.85.0".
+std::string VersionText(unsigned version_num) {
+  char text[16];
+  std::snprintf(text, sizeof(text), "%u.%u.%u", (version_num >> 16) & 0xff,
+                (version_num >> 8) & 0xff, version_num & 0xff);
+  return text;
+}
 
 // Sets `function` to the library's `name`, or says which one it lacks.
 template <typename Function>
@@ -15,7 +26,8 @@ Status Resolve(void* library, const char* soname, const char* name, Function& fu
   function = reinterpret_cast<Function>(::dlsym(library, name));
   if (function != nullptr) return Status();
   return Error(ErrorCode::kSystem, std::string(soname) + " has no " + name +
-                                       ": reaching a service needs libcurl 7.85 or later");
+                                       ": reaching a service needs libcurl " +
+                                       VersionText(kCurlNewestOption.since) + " or later");
 }
 
 }  // namespace
@@ -45,6 +57,7 @@ Result<CurlLibrary> LoadCurlFrom(const char* soname) {
            resolve("curl_multi_init", curl.multi_init),
            resolve("curl_multi_cleanup", curl.multi_cleanup),
            resolve("curl_multi_setopt", curl.multi_setopt),
+           resolve("curl_multi_strerror", curl.multi_strerror),
            resolve("curl_multi_add_handle", curl.multi_add_handle),
            resolve("curl_multi_remove_handle", curl.multi_remove_handle),
            resolve("curl_multi_socket_action", curl.multi_socket_action),
@@ -56,10 +69,26 @@ Result<CurlLibrary> LoadCurlFrom(const char* soname) {
            resolve("curl_url_set", curl.url_set),
            resolve("curl_url_get", curl.url_get),
            resolve("curl_free", curl.free),
+           resolve("curl_version_info", curl.version_info),
        }) {
     if (!found) return found.error();
   }
+  const curl_version_info_data* info = curl.version_info(CURLVERSION_NOW);
+  if (info == nullptr) {
+    return Error(ErrorCode::kSystem, std::string(soname) + " does not say its version");
+  }
+  BRAVEBOT_ASSIGN_OR_RETURN(curl.version, CheckCurlVersion(*info));
   return curl;
+}
+
+Result<const char*> CheckCurlVersion(const curl_version_info_data& info) {
+  const char* version = info.version != nullptr ? info.version : "of unknown version";
+  if (info.version_num >= kCurlNewestOption.since) return version;
+  return Error(ErrorCode::kSystem, std::string("libcurl ") + version + " is older than " +
+                                       VersionText(kCurlNewestOption.since) +
+                                       ", the first that can " + kCurlNewestOption.purpose + " (" +
+                                       kCurlNewestOption.name +
+                                       "): no service is reached with it; update libcurl");
 }
 
 Result<const CurlLibrary*> LoadCurl() {

@@ -7,11 +7,14 @@
 //
 //   BRAVEBOT_ASSIGN_OR_RETURN(const CurlLibrary* curl, LoadCurl());
 //   CURL* easy = curl->easy_init();
-//   curl->easy_setopt(easy, CURLOPT_URL, url.c_str());
+//   BRAVEBOT_RETURN_IF_ERROR(SetCurlOption(*curl, easy, kCurlUrl, url.c_str()));
 //
 // The functions are libcurl's own, called through pointers: curl.h's
 // compile-time checks of setopt's argument types do not apply to them, so
-// each call passes the type its option takes (long, pointer, curl_off_t).
+// options are set only through curl_options.h, which types and checks each.
+// Loading refuses a library that lacks a function, or that is older than
+// the newest option we set needs: nothing it could not do is found out at a
+// request.
 #ifndef BRAVEBOT_SUPERVISOR_SERVERS_CURL_LIBRARY_H_
 #define BRAVEBOT_SUPERVISOR_SERVERS_CURL_LIBRARY_H_
 
@@ -33,6 +36,7 @@ struct CurlLibrary {
   decltype(&::curl_multi_init) multi_init = nullptr;
   decltype(&::curl_multi_cleanup) multi_cleanup = nullptr;
   decltype(&::curl_multi_setopt) multi_setopt = nullptr;
+  decltype(&::curl_multi_strerror) multi_strerror = nullptr;
   decltype(&::curl_multi_add_handle) multi_add_handle = nullptr;
   decltype(&::curl_multi_remove_handle) multi_remove_handle = nullptr;
   decltype(&::curl_multi_socket_action) multi_socket_action = nullptr;
@@ -44,6 +48,8 @@ struct CurlLibrary {
   decltype(&::curl_url_set) url_set = nullptr;
   decltype(&::curl_url_get) url_get = nullptr;
   decltype(&::curl_free) free = nullptr;
+  decltype(&::curl_version_info) version_info = nullptr;
+  const char* version = "";  // "7.88.1", for what is said of it
 };
 
 // The library this process uses, loaded and initialised (curl_global_init)
@@ -52,10 +58,15 @@ struct CurlLibrary {
 // install, and says it again on every call.
 Result<const CurlLibrary*> LoadCurl();
 
-// Loads the library from `soname` (libcurl's own is "libcurl.so.4"),
-// without initialising it; for LoadCurl and for tests of what a machine
-// without it is told.
+// Loads the library from `soname` (libcurl's own is "libcurl.so.4"), with
+// every function and a version that knows every option we set, without
+// initialising it; for LoadCurl and for tests of what a machine without it
+// is told.
 Result<CurlLibrary> LoadCurlFrom(const char* soname);
+
+// The version `info` describes (curl_version_info's), or why it is too old
+// for the options we set, naming the newest of them.
+Result<const char*> CheckCurlVersion(const curl_version_info_data& info);
 
 }  // namespace bravebot
 

@@ -4,8 +4,8 @@
 #include <boost/asio/post.hpp>
 #include <utility>
 
+#include "base/bounded_json.h"
 #include "base/shown_text.h"
-#include "supervisor/mcp/bounded_json.h"
 #include "supervisor/mcp/json_rpc_lines.h"
 
 namespace bravebot {
@@ -88,7 +88,7 @@ HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options
 bool HttpChannel::Write(std::string line) {
   if (stopping_) return false;
   auto post = std::make_shared<Post>();
-  const Json message = ParseMessageWithinBounds(line);
+  const Json message = ReadBoundedJsonOrDiscarded<Json>(line);
   std::string method;
   if (message.is_object()) {
     if (auto named = message.find("method"); named != message.end() && named->is_string()) {
@@ -266,7 +266,7 @@ void HttpChannel::OnDone(const std::shared_ptr<Post>& post, Status done) {
 void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message) {
   wrote_output_ = true;
   if (post && post->id && !post->answered) {
-    const Json parsed = ParseMessageWithinBounds(message);
+    const Json parsed = ReadBoundedJsonOrDiscarded<Json>(message);
     auto id = parsed.is_object() ? parsed.find("id") : parsed.end();
     if (parsed.is_object() && !parsed.contains("method") && id != parsed.end() &&
         id->is_number_integer() && id->get<std::int64_t>() == *post->id) {
@@ -452,7 +452,7 @@ void HttpChannel::ShookHandsAfterMove(const std::shared_ptr<Post>& post,
   post->over = true;
   http_.Cancel(post->transfer);
   Erase(post);
-  const Json parsed = ParseMessageWithinBounds(answer);
+  const Json parsed = ReadBoundedJsonOrDiscarded<Json>(answer);
   if (!parsed.contains("result") || !parsed["result"].is_object()) {
     return MoveFailed("its answer to initialize held no result");
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "confine/url.h"
+#include "supervisor/servers/curl_options.h"
 
 namespace bravebot {
 namespace {
@@ -53,6 +54,7 @@ struct HttpClient::Transfer {
   bool head_given = false;
   std::string arrived;  // body bytes not given yet
   std::optional<CURLcode> ended;
+  bool added = false;  // to the multi handle: made with every option set
   HttpHandlers handlers;
   char error_buffer[CURL_ERROR_SIZE] = {};
 
@@ -110,24 +112,45 @@ size_t OnBodyBytes(char* data, size_t size, size_t count, void* transfer_pointer
 
 HttpClient::HttpClient(boost::asio::io_context& io, std::string alias)
     : io_(io), alias_(std::move(alias)), multi_(nullptr), timer_(io) {
-  Result<const CurlLibrary*> loaded = LoadCurl();
+  SetUp(LoadCurl());
+}
+
+HttpClient::HttpClient(boost::asio::io_context& io, std::string alias, const CurlLibrary& curl)
+    : io_(io), alias_(std::move(alias)), multi_(nullptr), timer_(io) {
+  SetUp(&curl);
+}
+
+void HttpClient::SetUp(Result<const CurlLibrary*> loaded) {
   if (!loaded) {
     unloaded_ = loaded.error().message();
     return;
   }
-  curl_ = *loaded;
-  multi_ = curl_->multi_init();
-  curl_->multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &HttpClient::OnSocket);
-  curl_->multi_setopt(multi_, CURLMOPT_SOCKETDATA, static_cast<void*>(this));
-  curl_->multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &HttpClient::OnTimer);
-  curl_->multi_setopt(multi_, CURLMOPT_TIMERDATA, static_cast<void*>(this));
+  const CurlLibrary& curl = **loaded;
+  multi_ = curl.multi_init();
+  if (multi_ == nullptr) {
+    unloaded_ = "libcurl could not make the handle that runs its transfers (curl_multi_init)";
+    return;
+  }
+  for (Status set : {
+           SetCurlOption(curl, multi_, kCurlSocketFunction, &HttpClient::OnSocket),
+           SetCurlOption(curl, multi_, kCurlSocketData, this),
+           SetCurlOption(curl, multi_, kCurlTimerFunction, &HttpClient::OnTimer),
+           SetCurlOption(curl, multi_, kCurlTimerData, this),
+       }) {
+    if (!set) {
+      unloaded_ = set.error().message();
+      curl.multi_cleanup(std::exchange(multi_, nullptr));
+      return;
+    }
+  }
+  curl_ = &curl;
 }
 
 HttpClient::~HttpClient() {
   *alive_ = false;
   timer_.cancel();
   for (auto& [id, transfer] : transfers_) {
-    if (transfer->easy != nullptr) curl_->multi_remove_handle(multi_, transfer->easy);
+    if (transfer->added) curl_->multi_remove_handle(multi_, transfer->easy);
   }
   transfers_.clear();
   watches_.clear();
@@ -141,6 +164,8 @@ HttpClient::TransferId HttpClient::Send(const std::string& url, const HttpReques
   transfer->id = id;
   transfer->handlers = std::move(handlers);
   transfer->timeout = timeout;
+  Transfer& t = *transfer;
+  transfers_[id] = std::move(transfer);
 
   Result<ServiceUrl> parsed = ParseServiceUrl(url);
   std::optional<Error> refused;
@@ -153,63 +178,94 @@ HttpClient::TransferId HttpClient::Send(const std::string& url, const HttpReques
                     alias_ +
                         " was not reached: its url spells its host in a way a connection "
                         "could read as another, so nothing was sent");
+  } else if (Status started = Start(t, url, *parsed, request); !started) {
+    refused = Error(ErrorCode::kRefused, alias_ + " was not reached: " + started.error().message());
   }
-  transfers_[id] = std::move(transfer);
   if (refused) {
     // From the loop, as every other outcome comes.
     boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_), id, error = *refused] {
       if (alive.lock()) Fail(id, error);
     });
-    return id;
   }
+  return id;
+}
 
-  Transfer& t = *transfers_[id];
+Status HttpClient::Start(Transfer& t, const std::string& url, const ServiceUrl& parsed,
+                         const HttpRequest& request) {
+  const CurlLibrary& curl = *curl_;
   t.curl = curl_;
-  t.easy = curl_->easy_init();
-  CURL* easy = t.easy;
-  curl_->easy_setopt(easy, CURLOPT_URL, url.c_str());
-  curl_->easy_setopt(easy, CURLOPT_PRIVATE, static_cast<void*>(&t));
-  curl_->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-  curl_->easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_->easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_->easy_setopt(easy, CURLOPT_PROXY, "");  // no proxy from the environment
-  curl_->easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L);
-  curl_->easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L);
-  // Whatever libcurl makes of the url, it connects to the host matched.
-  const std::string pin = "::" + UrlHost(parsed->host) + ":" + EffectivePort(*parsed);
-  t.connect_to = curl_->slist_append(nullptr, pin.c_str());
-  curl_->easy_setopt(easy, CURLOPT_CONNECT_TO, t.connect_to);
-  for (const auto& [name, value] : request.headers) {
-    t.headers = curl_->slist_append(t.headers, (name + ": " + value).c_str());
+  t.easy = curl.easy_init();
+  if (t.easy == nullptr) {
+    return Error(ErrorCode::kSystem, "libcurl could not make a transfer (curl_easy_init)");
   }
-  t.headers = curl_->slist_append(t.headers, "Expect:");  // no wait for 100 Continue
-  curl_->easy_setopt(easy, CURLOPT_HTTPHEADER, t.headers);
+  CURL* easy = t.easy;
+  auto list = [&](curl_slist*& list, const std::string& item) -> Status {
+    curl_slist* longer = curl.slist_append(list, item.c_str());
+    if (longer == nullptr) {
+      return Error(ErrorCode::kSystem, "libcurl could not hold a header (curl_slist_append)");
+    }
+    list = longer;
+    return Status();
+  };
+  // Whatever libcurl makes of the url, it connects to the host matched.
+  BRAVEBOT_RETURN_IF_ERROR(
+      list(t.connect_to, "::" + UrlHost(parsed.host) + ":" + EffectivePort(parsed)));
+  for (const auto& [name, value] : request.headers) {
+    BRAVEBOT_RETURN_IF_ERROR(list(t.headers, name + ": " + value));
+  }
+  BRAVEBOT_RETURN_IF_ERROR(list(t.headers, "Expect:"));  // no wait for 100 Continue
+
+  // Each checked, the protections first: a transfer is made with all of
+  // them or not at all.
+  for (Status set : {
+           SetCurlOption(curl, easy, kCurlProtocols, "http,https"),
+           SetCurlOption(curl, easy, kCurlRedirectProtocols, "http,https"),
+           SetCurlOption(curl, easy, kCurlFollowRedirects, 0L),
+           SetCurlOption(curl, easy, kCurlMaxRedirects, 0L),
+           SetCurlOption(curl, easy, kCurlProxy, ""),  // no proxy from the environment
+           SetCurlOption(curl, easy, kCurlVerifyPeer, 1L),
+           SetCurlOption(curl, easy, kCurlVerifyHost, 2L),
+           SetCurlOption(curl, easy, kCurlTlsVersion, long{CURL_SSLVERSION_TLSv1_2}),
+           SetCurlOption(curl, easy, kCurlConnectTo, t.connect_to),
+           SetCurlOption(curl, easy, kCurlConnectTimeout, long(kConnectTimeout.count())),
+           // Zero is no bound, for a stream.
+           SetCurlOption(curl, easy, kCurlTimeout, long(t.timeout.count())),
+           SetCurlOption(curl, easy, kCurlNoSignal, 1L),
+           SetCurlOption(curl, easy, kCurlUrl, url.c_str()),
+           SetCurlOption(curl, easy, kCurlPrivate, &t),
+           SetCurlOption(curl, easy, kCurlHeaders, t.headers),
+           SetCurlOption(curl, easy, kCurlHeaderFunction, &OnHeader),
+           SetCurlOption(curl, easy, kCurlHeaderData, &t),
+           SetCurlOption(curl, easy, kCurlWriteFunction, &OnBodyBytes),
+           SetCurlOption(curl, easy, kCurlWriteData, &t),
+           SetCurlOption(curl, easy, kCurlErrorBuffer, t.error_buffer),
+       }) {
+    BRAVEBOT_RETURN_IF_ERROR(set);
+  }
   if (request.method == "POST") {
     t.body = request.body;
-    curl_->easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(t.body.size()));
-    curl_->easy_setopt(easy, CURLOPT_POSTFIELDS, t.body.data());
+    BRAVEBOT_RETURN_IF_ERROR(
+        SetCurlOption(curl, easy, kCurlBodySize, static_cast<curl_off_t>(t.body.size())));
+    BRAVEBOT_RETURN_IF_ERROR(SetCurlOption(curl, easy, kCurlBody, t.body.data()));
   } else if (request.method == "GET") {
-    curl_->easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+    BRAVEBOT_RETURN_IF_ERROR(SetCurlOption(curl, easy, kCurlGet, 1L));
   } else {
-    curl_->easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    BRAVEBOT_RETURN_IF_ERROR(SetCurlOption(curl, easy, kCurlMethod, request.method.c_str()));
   }
-  if (timeout.count() > 0) curl_->easy_setopt(easy, CURLOPT_TIMEOUT_MS, long(timeout.count()));
-  curl_->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, long(kConnectTimeout.count()));
-  curl_->easy_setopt(easy, CURLOPT_HEADERFUNCTION, &OnHeader);
-  curl_->easy_setopt(easy, CURLOPT_HEADERDATA, static_cast<void*>(&t));
-  curl_->easy_setopt(easy, CURLOPT_WRITEFUNCTION, &OnBodyBytes);
-  curl_->easy_setopt(easy, CURLOPT_WRITEDATA, static_cast<void*>(&t));
-  curl_->easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error_buffer);
-  curl_->multi_add_handle(multi_, easy);
-  if (paused_) curl_->easy_pause(easy, CURLPAUSE_RECV);
-  return id;
+  if (curl.multi_add_handle(multi_, easy) != CURLM_OK) {
+    return Error(ErrorCode::kSystem,
+                 "libcurl could not start the transfer (curl_multi_add_handle)");
+  }
+  t.added = true;
+  if (paused_) curl.easy_pause(easy, CURLPAUSE_RECV);
+  return Status();
 }
 
 void HttpClient::Pause() {
   if (paused_) return;
   paused_ = true;
   for (auto& [id, transfer] : transfers_) {
-    if (transfer->easy != nullptr) curl_->easy_pause(transfer->easy, CURLPAUSE_RECV);
+    if (transfer->added) curl_->easy_pause(transfer->easy, CURLPAUSE_RECV);
   }
 }
 
@@ -217,7 +273,7 @@ void HttpClient::Resume() {
   if (!paused_) return;
   paused_ = false;
   for (auto& [id, transfer] : transfers_) {
-    if (transfer->easy != nullptr) curl_->easy_pause(transfer->easy, CURLPAUSE_CONT);
+    if (transfer->added) curl_->easy_pause(transfer->easy, CURLPAUSE_CONT);
   }
   // What libcurl held while paused is written out on its next action.
   boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_)] {
@@ -228,9 +284,7 @@ void HttpClient::Resume() {
 void HttpClient::Cancel(TransferId id) {
   auto found = transfers_.find(id);
   if (found == transfers_.end()) return;
-  if (found->second->easy != nullptr) {
-    curl_->multi_remove_handle(multi_, found->second->easy);
-  }
+  if (found->second->added) curl_->multi_remove_handle(multi_, found->second->easy);
   transfers_.erase(found);
 }
 

@@ -6,7 +6,10 @@
 //
 // What it never does: follow a redirect (the head comes back with its
 // Location, for DecideRedirect), use a proxy, speak anything but http and
-// https, or skip verifying a certificate against the system's authorities.
+// https, speak TLS older than 1.2, or skip verifying a certificate against
+// the system's authorities. Each of these is a libcurl option checked as it
+// is set (curl_options.h): a libcurl that refuses one reaches nothing, and
+// the error names the option.
 // The host it connects to is the one the url parser of `add` read
 // (CURLOPT_CONNECT_TO), and a url that libcurl reads as another host is
 // refused before anything is sent.
@@ -29,6 +32,7 @@
 #include <string_view>
 
 #include "base/result.h"
+#include "confine/url.h"
 #include "supervisor/mcp/streamable_http.h"
 #include "supervisor/servers/curl_library.h"
 
@@ -50,6 +54,9 @@ class HttpClient {
   using TransferId = std::uint64_t;
 
   HttpClient(boost::asio::io_context& io, std::string alias);
+  // The same on `curl` rather than the library LoadCurl loads: a test's,
+  // that refuses an option, say. It outlives the client.
+  HttpClient(boost::asio::io_context& io, std::string alias, const CurlLibrary& curl);
   ~HttpClient();  // every transfer still under way is cancelled
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
@@ -57,8 +64,8 @@ class HttpClient {
   // Sends `request` to `url`; `timeout` bounds the whole transfer (zero: no
   // bound, for a stream). A url refused before anything is sent (not one
   // `add` could declare, or read by libcurl as another host), or a machine
-  // where libcurl could not be loaded, is given to on_done from the loop, as
-  // every other outcome is.
+  // where libcurl could not be loaded, or refused an option, is given to
+  // on_done from the loop, as every other outcome is; nothing was sent then.
   TransferId Send(const std::string& url, const HttpRequest& request,
                   std::chrono::milliseconds timeout, HttpHandlers handlers);
   // Ends a transfer; its handlers are not called again.
@@ -77,6 +84,13 @@ class HttpClient {
   struct Watch;
 
  private:
+  // Takes `loaded` for libcurl, with the multi handle's options set, or
+  // keeps why not for every Send.
+  void SetUp(Result<const CurlLibrary*> loaded);
+  // Makes `transfer`'s handle with every option set, and hands it to the
+  // multi handle; or says which could not be set, and hands over nothing.
+  Status Start(Transfer& transfer, const std::string& url, const ServiceUrl& parsed,
+               const HttpRequest& request);
   static int OnSocket(CURL* easy, curl_socket_t fd, int what, void* client, void* socket_data);
   static int OnTimer(CURLM* multi, long timeout_ms, void* client);
   void Watching(int fd, int what);
@@ -89,7 +103,7 @@ class HttpClient {
 
   boost::asio::io_context& io_;
   std::string alias_;
-  const CurlLibrary* curl_ = nullptr;  // nullptr where libcurl could not be loaded,
+  const CurlLibrary* curl_ = nullptr;  // nullptr where libcurl could not be set up,
   std::string unloaded_;               // which this says, for every Send
   CURLM* multi_;
   boost::asio::steady_timer timer_;

@@ -6,7 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <utility>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "base/shown_text.h"
 #include "supervisor/session/passed_on_request.h"
 
@@ -169,22 +169,23 @@ void Supervisor::TakeLine(const std::string& line) {
                                 request->what);
     }
   }
-  if (NestsDeeperThan(line, kMaxJsonDepth)) {
+  Json message;
+  const JsonRefusal refusal = ReadBoundedJson(line, message);
+  if (refusal == JsonRefusal::kTooDeep) {
     session_.replies.RespondError(nullptr,
                                   Refusal(kRpcParseError, "the line is JSON nested deeper than " +
                                                               std::to_string(kMaxJsonDepth) +
                                                               " levels, which no request needs"));
     return;
   }
-  if (HasObjectWiderThan(line)) {
+  if (refusal == JsonRefusal::kTooWide) {
     session_.replies.RespondError(
         nullptr, Refusal(kRpcParseError, "the line holds a JSON object of more than " +
                                              std::to_string(kMaxJsonObjectMembers) +
                                              " members, which no request needs"));
     return;
   }
-  Json message = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (message.is_discarded()) {
+  if (refusal != JsonRefusal::kNone) {
     session_.replies.RespondError(
         nullptr, Refusal(kRpcParseError, "the line is not JSON: " + QuoteLine(line, 80)));
     return;

@@ -21,7 +21,7 @@ inline constexpr FileBound kSettingsFileBound{4 * kMiB, "a settings file"};
 
 // The profile directory's own files, written by bravebot-mcp alone: mcp.json
 // holds a few KiB a declaration, and at most 4096 of them (an object of more
-// members is refused, base/json_depth.h); mcp-approved a line of about 700
+// members is refused, base/bounded_json.h); mcp-approved a line of about 700
 // bytes an approval; mcp-projects and mcp-tools a line a project or tool
 // answered, which years of use keep in the MiB.
 inline constexpr FileBound kDeclarationFileBound{16 * kMiB, "mcp.json"};

@@ -4,7 +4,7 @@
 #include <set>
 #include <vector>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "base/shown_text.h"
 #include "base/text_position.h"
 
@@ -14,28 +14,35 @@ namespace {
 using nlohmann::json;
 
 // Builds the document as nlohmann::json's own reader does, and on the way
-// refuses a key given twice and notes each number held as a double.
+// keeps within the bounds every text from outside is read in
+// (base/bounded_json.h), refuses a key given twice, and notes each number
+// held as a double.
 class KeepingReader {
  public:
   KeepingReader(json& result, NumbersAsWritten* numbers) : dom_(result), numbers_(numbers) {}
 
-  bool null() { return Scalar(dom_.null()); }
-  bool boolean(bool value) { return Scalar(dom_.boolean(value)); }
-  bool number_integer(json::number_integer_t value) { return Scalar(dom_.number_integer(value)); }
+  bool null() { return bounds_.Value(false) && Scalar(dom_.null()); }
+  bool boolean(bool value) { return bounds_.Value(false) && Scalar(dom_.boolean(value)); }
+  bool number_integer(json::number_integer_t value) {
+    return bounds_.Value(false) && Scalar(dom_.number_integer(value));
+  }
   bool number_unsigned(json::number_unsigned_t value) {
-    return Scalar(dom_.number_unsigned(value));
+    return bounds_.Value(false) && Scalar(dom_.number_unsigned(value));
   }
   bool number_float(json::number_float_t value, const std::string& written) {
+    if (!bounds_.Value(false)) return false;
     if (numbers_ != nullptr) (*numbers_)[Pointer()] = written;
     return Scalar(dom_.number_float(value, written));
   }
-  bool string(std::string& value) { return Scalar(dom_.string(value)); }
-  bool binary(json::binary_t& value) { return Scalar(dom_.binary(value)); }
+  bool string(std::string& value) { return bounds_.Value(false) && Scalar(dom_.string(value)); }
+  bool binary(json::binary_t& value) { return bounds_.Value(false) && Scalar(dom_.binary(value)); }
   bool start_object(std::size_t size) {
+    if (!bounds_.Value(true, true)) return false;
     frames_.push_back({});
     return dom_.start_object(size);
   }
   bool key(std::string& key) {
+    if (!bounds_.Key()) return false;
     ++keys_seen_;
     Frame& frame = frames_.back();
     frame.key = key;
@@ -46,16 +53,19 @@ class KeepingReader {
     return dom_.key(key);
   }
   bool end_object() {
+    bounds_.Close();
     frames_.pop_back();
     return Scalar(dom_.end_object());
   }
   bool start_array(std::size_t size) {
+    if (!bounds_.Value(true)) return false;
     Frame frame;
     frame.array = true;
     frames_.push_back(std::move(frame));
     return dom_.start_array(size);
   }
   bool end_array() {
+    bounds_.Close();
     frames_.pop_back();
     return Scalar(dom_.end_array());
   }
@@ -64,6 +74,8 @@ class KeepingReader {
     return dom_.parse_error(position, token, error);  // throws, as json::parse would
   }
 
+  // Why the text was not read, where a bound stopped it.
+  JsonRefusal refusal() const { return bounds_.refusal(); }
   // The pointer of the key given twice, or "" when none was.
   const std::string& twice() const { return twice_; }
   // How many keys were read, the one given twice the last of them.
@@ -92,6 +104,7 @@ class KeepingReader {
   }
 
   nlohmann::detail::json_sax_dom_parser<json> dom_;
+  JsonBoundsCheck bounds_;
   NumbersAsWritten* numbers_;
   std::vector<Frame> frames_;
   std::string twice_;
@@ -130,19 +143,19 @@ std::string DottedKey(const std::string& pointer) {
 }  // namespace
 
 Result<json> ParseJsonText(std::string_view text, NumbersAsWritten* numbers) {
-  if (NestsDeeperThan(text, kMaxJsonDepth)) {
-    return Error(ErrorCode::kCorrupt, "is nested deeper than " + std::to_string(kMaxJsonDepth) +
-                                          " levels, which no file of bravebot-mcp needs");
-  }
-  if (HasObjectWiderThan(text)) {
-    return Error(ErrorCode::kCorrupt, "holds an object of more than " +
-                                          std::to_string(kMaxJsonObjectMembers) +
-                                          " members, which no file of bravebot-mcp needs");
-  }
   try {
     json document;
     KeepingReader reader(document, numbers);
     if (!json::sax_parse(text, &reader)) {
+      if (reader.refusal() == JsonRefusal::kTooDeep) {
+        return Error(ErrorCode::kCorrupt, "is nested deeper than " + std::to_string(kMaxJsonDepth) +
+                                              " levels, which no file of bravebot-mcp needs");
+      }
+      if (reader.refusal() == JsonRefusal::kTooWide) {
+        return Error(ErrorCode::kCorrupt, "holds an object of more than " +
+                                              std::to_string(kMaxJsonObjectMembers) +
+                                              " members, which no file of bravebot-mcp needs");
+      }
       // A key is shown escaped: it comes from the file.
       auto [line, column] = LineAndColumn(text, KeyOffset(text, reader.keys_seen()));
       return Error(ErrorCode::kCorrupt,

@@ -22,7 +22,9 @@ using NumbersAsWritten = std::map<std::string, std::string>;
 // file's path: "is not JSON: the parser stopped at line 3, column 5", that it
 // holds a number out of range, that it gives a key twice in one object
 // (nlohmann::json would keep the last, other readers the first), or that it
-// nests deeper than kMaxJsonDepth (base/json_depth.h). With `numbers`, fills
+// nests deeper than kMaxJsonDepth or holds an object wider than
+// kMaxJsonObjectMembers (base/bounded_json.h), each bound kept as it parses,
+// in the same pass. With `numbers`, fills
 // it for DumpKeepingNumbers.
 Result<nlohmann::json> ParseJsonText(std::string_view text, NumbersAsWritten* numbers = nullptr);
 

@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/bounded_json.h"
 #include "base/file_lock.h"
-#include "base/json_depth.h"
 #include "base/result.h"
 #include "supervisor/store/json_text.h"
 #include "supervisor/store/profile_directory.h"
@@ -44,7 +44,7 @@ std::string SettingsFilePath(Scope scope, std::string_view checkout_directory,
                              std::string_view profile_directory);
 
 // The most entries one file's mcp.request may hold. mcp.json declares 4096
-// servers at most (an object of more members is refused, base/json_depth.h),
+// servers at most (an object of more members is refused, base/bounded_json.h),
 // so a longer list asks for what can never all be declared; and each server
 // a session is asked for is named in session/open's answer, one line, which a
 // session reads only up to 16 MiB.

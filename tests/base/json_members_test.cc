@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 
 namespace bravebot {
 namespace {

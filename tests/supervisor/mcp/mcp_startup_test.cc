@@ -9,7 +9,7 @@
 
 #include <variant>
 
-#include "base/json_depth.h"
+#include "base/bounded_json.h"
 #include "supervisor/mcp/mcp_connection.h"
 
 namespace bravebot {

@@ -36,7 +36,30 @@ TEST(CurlLibraryTest, ALibraryWithoutItsFunctionsIsNamedWithTheFirstMissing) {
   Result<CurlLibrary> other = LoadCurlFrom("libc.so.6");
   ASSERT_FALSE(other);
   EXPECT_THAT(other.error().message(), HasSubstr("libc.so.6 has no curl_global_init"));
-  EXPECT_THAT(other.error().message(), HasSubstr("libcurl 7.85 or later"));
+  EXPECT_THAT(other.error().message(), HasSubstr("libcurl 7.85.0 or later"));
+}
+
+TEST(CurlLibraryTest, ItsVersionIsKnownAndNewEnough) {
+  Result<const CurlLibrary*> curl = LoadCurl();
+  ASSERT_TRUE(curl) << curl.error().message();
+  EXPECT_STREQ((*curl)->version, (*curl)->version_info(CURLVERSION_NOW)->version);
+}
+
+TEST(CurlLibraryTest, ALibcurlOlderThanTheNewestOptionIsRefusedAtLoadNamingIt) {
+  curl_version_info_data info{};
+  info.version = "7.84.0";
+  info.version_num = 0x075400;
+  Result<const char*> old = CheckCurlVersion(info);
+  ASSERT_FALSE(old);
+  EXPECT_EQ(old.error().message(),
+            "libcurl 7.84.0 is older than 7.85.0, the first that can restrict the protocols it "
+            "speaks to http and https (CURLOPT_PROTOCOLS_STR): no service is reached with it; "
+            "update libcurl");
+  info.version = "7.85.0";
+  info.version_num = 0x075500;
+  Result<const char*> enough = CheckCurlVersion(info);
+  ASSERT_TRUE(enough) << enough.error().message();
+  EXPECT_STREQ(*enough, "7.85.0");
 }
 
 }  // namespace
