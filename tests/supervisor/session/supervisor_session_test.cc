@@ -398,10 +398,10 @@ TEST_F(SessionRedirectTest, ACallThatMeetsARedirectIsRefusedOnANoAndRunsThereOnA
 
 // --- A server's end, a cancel, a stop.
 
-// Runs `session` until `weather` has been sent a tools/call.
-void AwaitCall(SessionDriver& session, ScriptedServer& server) {
-  session.RunUntil([&] { return !server.Received("tools/call").empty(); },
-                   server.alias() + " being sent the call");
+// Runs `session` until `server` has been sent a tools/call.
+bool AwaitCall(SessionDriver& session, ScriptedServer& server) {
+  return session.RunUntil([&] { return !server.Received("tools/call").empty(); },
+                          server.alias() + " being sent the call");
 }
 
 TEST_F(SessionTest, AServerThatExitsMidCallFailsTheCallAndIsReportedExited) {
@@ -409,7 +409,7 @@ TEST_F(SessionTest, AServerThatExitsMidCallFailsTheCallAndIsReportedExited) {
   weather.call = [](const std::string&, const Json&) { return std::nullopt; };  // never answers
   auto session = Running("weather");
   const Json id = session->Send("tool/call", {{"alias", "weather"}, {"tool", "forecast"}});
-  AwaitCall(*session, weather);
+  ASSERT_TRUE(AwaitCall(*session, weather));
   ASSERT_TRUE(weather.WriteStderr("out of memory"));
   ASSERT_TRUE(weather.Exit(1));
 
@@ -443,14 +443,15 @@ TEST_F(SessionTest, ACancelledCallIsAnsweredAndTheServerToldOfIt) {
   weather.call = [](const std::string&, const Json&) { return std::nullopt; };
   auto session = Running("weather");
   const Json call = session->Send("tool/call", {{"alias", "weather"}, {"tool", "forecast"}});
-  AwaitCall(*session, weather);
+  ASSERT_TRUE(AwaitCall(*session, weather));
   const Json cancel = session->Send("request/cancel", {{"id", call}});
   Json cancelled = session->AnswerTo(call);
   EXPECT_EQ(cancelled["error"]["code"], -32800) << cancelled.dump();
   EXPECT_EQ(cancelled["error"]["message"], "cancelled by the session");
   EXPECT_EQ(session->AnswerTo(cancel)["result"], Json::object());
-  session->RunUntil([&] { return !weather.Received("notifications/cancelled").empty(); },
-                    "weather being told its call was cancelled");
+  ASSERT_TRUE(
+      session->RunUntil([&] { return !weather.Received("notifications/cancelled").empty(); },
+                        "weather being told its call was cancelled"));
   Json told = weather.Received("notifications/cancelled")[0]["params"];
   EXPECT_EQ(told["requestId"], weather.Received("tools/call")[0]["id"]);
   EXPECT_EQ(told["reason"], "cancelled by the session");
@@ -464,7 +465,7 @@ TEST_F(SessionTest, AStoppedServerAnswersWhatWaitsOnItAndIsNotReportedExited) {
   weather.stop_status = 143;  // it did not end as its input closed
   auto session = Running("weather");
   const Json call = session->Send("tool/call", {{"alias", "weather"}, {"tool", "forecast"}});
-  AwaitCall(*session, weather);
+  ASSERT_TRUE(AwaitCall(*session, weather));
   const Json stop = session->Send("server/stop", {{"alias", "weather"}});
   Json gone = session->AnswerTo(call);
   EXPECT_EQ(gone["error"]["code"], -32005) << gone.dump();
