@@ -34,7 +34,7 @@ class ScriptedChannel : public ServerChannel, public std::enable_shared_from_thi
         service_(declaration.transport == Transport::kHttp),
         declared_url_(declaration.url),
         url_(declaration.url),
-        asker_(settings.redirect_asker),
+        asking_(settings.asking),
         events_(std::move(events)) {}
 
   bool Write(std::string line) override {
@@ -165,7 +165,7 @@ class ScriptedChannel : public ServerChannel, public std::enable_shared_from_thi
     redirect.method = "POST";
     redirect.status = 307;
     redirect.target = server_.redirect_to;
-    redirect.asker = asker_;
+    redirect.asking = asking_;
     RedirectDecision decision = DecideRedirect(redirect, ManagedPolicy());
     switch (decision.action) {
       case RedirectAction::kFollow:
@@ -233,7 +233,7 @@ class ScriptedChannel : public ServerChannel, public std::enable_shared_from_thi
   const bool service_;
   const std::string declared_url_;
   std::string url_;  // where requests go: where it is declared, or moved to
-  const RedirectAsker asker_;
+  const Asking asking_;
   ChannelEvents events_;
   Json initialize_;  // the handshake, made again where a service moves
   bool shaken_hands_ = false;
