@@ -1,9 +1,6 @@
 #include "cli/supervisor_child.h"
 
 #include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,12 +8,10 @@
 
 #include "base/own_programs.h"
 
-extern char** environ;
-
 namespace bravebot {
 
-SupervisorChild::SupervisorChild(pid_t pid, UniqueFd input, UniqueFd output)
-    : pid_(pid), input_(std::move(input)), output_(std::move(output)) {}
+SupervisorChild::SupervisorChild(PlainChild child, UniqueFd input, UniqueFd output)
+    : child_(std::move(child)), input_(std::move(input)), output_(std::move(output)) {}
 
 SupervisorChild::~SupervisorChild() { Wait(); }
 
@@ -28,33 +23,19 @@ Result<std::unique_ptr<SupervisorChild>> SupervisorChild::Start(const std::strin
   if (::pipe2(from_child, O_CLOEXEC) != 0) return Error::FromErrno("a pipe from the supervisor");
   UniqueFd output(from_child[0]), child_output(from_child[1]);
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, child_input.get(), 0);
-  posix_spawn_file_actions_adddup2(&actions, child_output.get(), 1);
-  // The session ignores SIGPIPE; the supervisor starts from the default and
-  // decides for itself, as it does when a front end starts it.
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t pipe_signal;
-  sigemptyset(&pipe_signal);
-  sigaddset(&pipe_signal, SIGPIPE);
-  posix_spawnattr_setsigdefault(&attributes, &pipe_signal);
-  // A front end that takes its stop signals on a thread of its own blocks
-  // them; the supervisor takes them itself.
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  pid_t pid = -1;
-  char* argv[] = {const_cast<char*>(program.c_str()), nullptr};
-  const int failed = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv, environ);
-  posix_spawnattr_destroy(&attributes);
-  posix_spawn_file_actions_destroy(&actions);
-  if (failed != 0) return Error::FromErrno("starting " + program, failed);
+  // As a front end starts it: SIGPIPE at its default (the session ignores
+  // it) and no signal blocked (a front end may take its stop signals on a
+  // thread of its own), so the supervisor decides both for itself; and
+  // nothing of ours open but the two pipes and our standard error.
+  Result<PlainChild> child = PlainChild::Start({.program = program,
+                                                .input = child_input.get(),
+                                                .output = child_output.get(),
+                                                .error = STDERR_FILENO,
+                                                .our_environment = true});
+  if (!child.ok()) return child.error();
   ::fcntl(input.get(), F_SETFL, ::fcntl(input.get(), F_GETFL) | O_NONBLOCK);
   return std::unique_ptr<SupervisorChild>(
-      new SupervisorChild(pid, std::move(input), std::move(output)));
+      new SupervisorChild(std::move(*child), std::move(input), std::move(output)));
 }
 
 Result<std::unique_ptr<SupervisorChild>> SupervisorChild::StartOursBesideUs(
@@ -103,17 +84,8 @@ bool SupervisorChild::ReadMore() {
 }
 
 int SupervisorChild::Wait() {
-  if (status_) return *status_;
   input_.reset();
-  int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0) {
-    if (errno != EINTR) {
-      status_ = 1;
-      return *status_;
-    }
-  }
-  status_ = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-  return *status_;
+  return child_.Wait();
 }
 
 }  // namespace bravebot

@@ -5,12 +5,11 @@
 #ifndef BRAVEBOT_CLI_SUPERVISOR_CHILD_H_
 #define BRAVEBOT_CLI_SUPERVISOR_CHILD_H_
 
-#include <sys/types.h>
-
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "base/plain_child.h"
 #include "base/result.h"
 #include "base/unique_fd.h"
 #include "confine/filesystem.h"
@@ -52,16 +51,15 @@ class SupervisorChild {
   int Wait();
 
  private:
-  SupervisorChild(pid_t pid, UniqueFd input, UniqueFd output);
+  SupervisorChild(PlainChild child, UniqueFd input, UniqueFd output);
 
-  pid_t pid_;
+  PlainChild child_;
   UniqueFd input_;
   UniqueFd output_;
   // What it wrote, split into lines; none is longer than kMaxLineBytes
   // from a supervisor that keeps the protocol.
   LineSplitter lines_;
   std::string unwritten_;  // queued for its input, not written yet
-  std::optional<int> status_;
 };
 
 }  // namespace bravebot

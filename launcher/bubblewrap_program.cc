@@ -1,13 +1,12 @@
 #include "launcher/bubblewrap_program.h"
 
 #include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
+#include "base/plain_child.h"
 #include "base/unique_fd.h"
 #include "profiles/bubblewrap_version.h"
 
@@ -36,21 +35,16 @@ BubblewrapProgram AskVersion() {
   }
   UniqueFd read_end(fds[0]);
   UniqueFd write_end(fds[1]);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, write_end.get(), 1);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  char name[] = "bwrap";
-  char flag[] = "--version";
-  char* argv[] = {name, flag, nullptr};
-  char* no_environment[] = {nullptr};
-  pid_t pid = -1;
-  const int failed = ::posix_spawn(&pid, kBubblewrapPath, &actions, nullptr, argv, no_environment);
-  posix_spawn_file_actions_destroy(&actions);
+  Result<PlainChild> bwrap = PlainChild::Start({.program = kBubblewrapPath,
+                                                .arguments = {"--version"},
+                                                .output = write_end.get(),
+                                                .error = kNullDevice});
   write_end.reset();
-  if (failed != 0) {
-    program.why_not = NotUsable(std::string("it does not run: ") + std::strerror(failed));
+  if (!bwrap.ok()) {
+    const int error = bwrap.error().errno_value();
+    program.why_not =
+        NotUsable("it does not run: " +
+                  (error != 0 ? std::string(std::strerror(error)) : bwrap.error().message()));
     return program;
   }
   std::string output;
@@ -61,10 +55,9 @@ BubblewrapProgram AskVersion() {
     if (got <= 0 || output.size() > 4096) break;
     output.append(buffer, static_cast<size_t>(got));
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  // Closed first, so that one that writes on past what is read ends.
+  read_end.reset();
+  if (bwrap->Wait() != 0) {
     program.why_not = NotUsable("its --version failed");
     return program;
   }
