@@ -4,6 +4,7 @@
 #include <set>
 
 #include "confine/paths.h"
+#include "confine/reach.h"
 
 namespace bravebot {
 namespace {
