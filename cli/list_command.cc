@@ -115,8 +115,8 @@ int RunListReportingAs(const std::string& command, const SimpleOptions& options,
                 << DisplaySessionRows(rows);
   }
   if (!options.json) {
-    for (const ServerWritableSettings& file : plan->server_writable) {
-      context.out << "note: " << file.sentence << "\n";
+    for (const ServerWritableSettings& writable : plan->server_writable) {
+      context.out << "note: " << writable.sentence << "\n";
     }
   }
   for (const Error& unreadable : plan->unreadable) Report(context, command, unreadable);

@@ -57,7 +57,11 @@ class RelayBuffer {
 
 // A read or write that did nothing for now, and is to be tried again.
 bool IsRetry(ssize_t result) {
-  return result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
+  if (result >= 0) return false;
+#if EWOULDBLOCK != EAGAIN  // one number on Linux, two on some systems
+  if (errno == EWOULDBLOCK) return true;
+#endif
+  return errno == EAGAIN || errno == EINTR;
 }
 
 void SetNonBlocking(int fd) {

@@ -193,12 +193,13 @@ TEST_F(AttackReviewTest, AProgramItLeavesInItsDirectoryIsNeitherSetuidNorSetgid)
   // (as root, where bravebot-mcp runs as root): the view makes the rest of
   // the machine read-only, not the server's own directories, and no new
   // privileges binds only the server.
+  const char* const plants =
+      "cp /bin/true ./setuid; chmod 4755 ./setuid; "
+      "cp /bin/true ./setgid; chmod 2755 ./setgid; "
+      "install -m 4755 /bin/true ./installed; exit 0";
   for (Layers layers : {Layers::kEvery, Layers::kBubblewrap}) {
     if (!Runs(layers)) continue;
-    CommandOutput run = Exec({"planter", "--dir", Path("work"), "--", "/bin/sh", "-c",
-                              "cp /bin/true ./setuid; chmod 4755 ./setuid; "
-                              "cp /bin/true ./setgid; chmod 2755 ./setgid; "
-                              "install -m 4755 /bin/true ./installed; exit 0"},
+    CommandOutput run = Exec({"planter", "--dir", Path("work"), "--", "/bin/sh", "-c", plants},
                              Environment(Path("home"), "/usr/bin:/bin"), layers);
     ASSERT_EQ(run.status, 0) << LayersName(layers) << run.out << run.err;
     EXPECT_THAT(run.err, HasSubstr(kNotPermitted)) << LayersName(layers);

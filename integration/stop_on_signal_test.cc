@@ -105,9 +105,10 @@ INSTANTIATE_TEST_SUITE_P(Signals, StopOnSignalTest,
                          ::testing::Values(Case{SIGTERM, true}, Case{SIGINT, true},
                                            Case{SIGHUP, true}, Case{SIGTERM, false},
                                            Case{SIGINT, false}, Case{SIGHUP, false}),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return std::string(sigabbrev_np(info.param.signal)) +
-                                  (info.param.bridge ? "DuringStdio" : "DuringACall");
+                         // Not named info: the macro's own function has a parameter so named.
+                         [](const ::testing::TestParamInfo<Case>& instance) {
+                           return std::string(sigabbrev_np(instance.param.signal)) +
+                                  (instance.param.bridge ? "DuringStdio" : "DuringACall");
                          });
 
 }  // namespace

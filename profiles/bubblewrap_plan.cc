@@ -4,6 +4,7 @@
 #include <set>
 
 #include "confine/paths.h"
+#include "confine/reach.h"
 
 namespace bravebot {
 namespace {
@@ -40,6 +41,8 @@ std::vector<std::string> StandIns(const BubblewrapPlan& plan) {
 }
 
 std::vector<std::string> UnkeptPromises() {
+  // Each promise a sentence, over as many literals as it needs.
+  // NOLINTBEGIN(bugprone-suspicious-missing-comma)
   return {
       "a look at any path: paths outside its binds do not exist for it (no look at them), "
       "since bubblewrap gives it a root made of its binds alone",
@@ -50,6 +53,7 @@ std::vector<std::string> UnkeptPromises() {
       "write: a read-only bind does not refuse a connect",
       "its environment holds PWD too, its working directory: bwrap sets it",
   };
+  // NOLINTEND(bugprone-suspicious-missing-comma)
 }
 
 void Append(std::string& block, const std::string& word) { block.append(word).push_back('\0'); }

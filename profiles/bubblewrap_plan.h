@@ -22,9 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "confine/reach.h"
-
 namespace bravebot {
+
+// Named, not included: the launcher includes this header for the plan's
+// types and knows no reach (scripts/layers.txt).
+struct Reach;
 
 // One path of the reach mounted at the same place in the server's root.
 struct BubblewrapBind {

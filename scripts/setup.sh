@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build ccache g++ clang libclang-rt-14-dev clang-format pkg-config git
+  # check-tidy.sh runs clang-tidy; check-hardening.sh reads the programs with readelf.
+  clang-tidy binutils
   nettle-dev nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libseccomp-dev libcap-dev libboost1.81-dev libcurl4-openssl-dev libtomlplusplus-dev bubblewrap
   # validate-protocol.py checks the supervisor's messages against its JSON Schema.

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Everything CI checks, from a fresh Debian 12 machine: installs what is
 # missing (Debian packages, and the real MCP servers from the npm registry),
-# checks formatting and that each layer includes only those below it, builds
-# and runs every test as root, installs the Debian package and runs it, runs
+# checks formatting and that each layer includes only those below it, builds,
+# checks the layers' links, the installed programs' hardening and clang-tidy's
+# findings in the files changed lately, runs every test as root, installs the
+# Debian package and runs it, runs
 # the confinement tests again as an unprivileged user, runs the unit and
 # integration tests built by clang under AddressSanitizer and
 # UndefinedBehaviorSanitizer, and runs each fuzzer for a bounded time.
@@ -21,6 +23,9 @@ scripts/install-peers.sh
 # against what ships. One build, so CI takes no longer.
 echo "== build (Release) and test, as $(id -un)"
 scripts/build.sh build -DCMAKE_BUILD_TYPE=Release
+scripts/check-layers.sh build
+scripts/check-hardening.sh build
+scripts/check-tidy.sh build
 ctest --test-dir build --output-on-failure -j2 | tee -a "$log"
 
 echo "== the Debian package, installed and run"

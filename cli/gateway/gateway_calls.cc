@@ -105,7 +105,7 @@ void Gateway::SendCall(const std::shared_ptr<CallInFlight>& flight) {
   }
   // Its answer is taken on the supervisor's reading thread.
   const std::int64_t sent = supervisor_.CallThen(
-      "tool/call", flight->call, [this, flight](Answer answer) { Decided(flight, answer); });
+      "tool/call", flight->call, [this, flight](const Answer& answer) { Decided(flight, answer); });
   bool cancel_now = false;
   {
     std::lock_guard lock(mutex_);
@@ -188,7 +188,7 @@ void Gateway::Asked(const std::shared_ptr<CallInFlight>& flight, const Answer& a
     // A service that points elsewhere: nothing is sent there before a yes.
     const std::string typed = Ask(RedirectQuestion(asked.value("question", "")));
     supervisor_.CallThen("redirect/answer", {{"alias", flight->tool.alias}, {"answer", typed}},
-                         [this, flight](Answer moved) { Decided(flight, moved); });
+                         [this, flight](const Answer& moved) { Decided(flight, moved); });
     return;
   }
   const std::string text = asked.value("question", "");

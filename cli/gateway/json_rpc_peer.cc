@@ -96,14 +96,19 @@ std::future<Answer> JsonRpcPeer::Call(const std::string& method, Json params, st
 std::int64_t JsonRpcPeer::CallThen(const std::string& method, Json params, Then then) {
   std::int64_t id = 0;
   bool ended = false;
+  Then unanswerable;  // called below, out of the lock, where the other end is gone
   {
     std::lock_guard lock(mutex_);
     id = next_id_++;
     ended = ended_;
-    if (!ended) waiting_[id] = std::move(then);
+    if (ended) {
+      unanswerable = std::move(then);
+    } else {
+      waiting_[id] = std::move(then);
+    }
   }
   if (ended) {  // the other end is gone: nothing is sent, nothing will answer
-    then(Answer::Ended());
+    unanswerable(Answer::Ended());
     return id;
   }
   Json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};

@@ -29,6 +29,13 @@ namespace {
 
 constexpr int kOpenDirectory = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
+// Gives this user back its rights on the directory `name`, which a server
+// may have taken away, without following a link. Whether it could is not
+// asked here: the open that follows says.
+void GiveBackRights(int directory, const char* name) {
+  [[maybe_unused]] const int changed = ::fchmodat(directory, name, 0700, AT_SYMLINK_NOFOLLOW);
+}
+
 // Makes `name` in `parent_fd` if missing and opens it without following a
 // link, refusing one that is not a directory of this user's.
 Result<UniqueFd> OpenPrivateDirectory(int parent_fd, const std::string& name,
@@ -199,7 +206,7 @@ void SweepRunDirectories(const std::string& system_temporary_root, std::chrono::
     UniqueFd held(::openat(root.get(), name.c_str(), kOpenDirectory));
     if (!held.valid() && errno == EACCES) {
       // Its server took its own rights on it away; it is this user's (above).
-      ::fchmodat(root.get(), name.c_str(), 0700, AT_SYMLINK_NOFOLLOW);
+      GiveBackRights(root.get(), name.c_str());
       held.reset(::openat(root.get(), name.c_str(), kOpenDirectory));
     }
     // A live run holds its own; a lock taken here is held until it is gone,
@@ -256,7 +263,7 @@ bool RemoveRunDirectory(const std::string& path) {
   // per kNamesAtOnce of its subdirectories, so that many take as long as
   // their number, not its square. Nothing is followed through a link, and a
   // directory the server made unreadable is made readable first.
-  ::fchmodat(AT_FDCWD, path.c_str(), 0700, AT_SYMLINK_NOFOLLOW);
+  GiveBackRights(AT_FDCWD, path.c_str());
   UniqueFd current(::open(path.c_str(), kOpenDirectory));
   if (!current.valid()) return false;
   std::vector<std::string> way_down;
@@ -268,7 +275,7 @@ bool RemoveRunDirectory(const std::string& path) {
     if (!level.subdirectories.empty()) {
       const std::string name = std::move(level.subdirectories.back());
       level.subdirectories.pop_back();
-      ::fchmodat(current.get(), name.c_str(), 0700, AT_SYMLINK_NOFOLLOW);
+      GiveBackRights(current.get(), name.c_str());
       UniqueFd below(::openat(current.get(), name.c_str(), kOpenDirectory));
       // One that cannot be opened is left, with the directories above it.
       if (!below.valid()) continue;

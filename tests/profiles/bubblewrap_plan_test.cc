@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "confine/reach.h"
+
 namespace bravebot {
 namespace {
 

@@ -29,6 +29,7 @@ std::string ReadAll(int fd) {
 // thread, in parts, while another thread comes to write.
 constexpr int kThreads = 4;
 constexpr int kLinesEach = 300;
+constexpr std::size_t kPaddingBytes = std::size_t{10} * 1024;  // more than the pipe holds
 
 std::string WrittenAtOnce() {
   int to_reader[2];
@@ -39,14 +40,15 @@ std::string WrittenAtOnce() {
   std::thread reader([&] { received = ReadAll(to_reader[0]); });
   {
     JsonRpcPeer peer(never[0], to_reader[1], "the test", /*owns_fds=*/true);
-    peer.Start([](Incoming) {}, [] {});
+    peer.Start([](const Incoming&) {}, [] {});
     std::vector<std::thread> writers;
+    writers.reserve(kThreads);
     for (int thread = 0; thread < kThreads; ++thread) {
       writers.emplace_back([&peer, thread] {
         for (int line = 0; line < kLinesEach; ++line) {
           peer.Notify("test/line", {{"thread", thread},
                                     {"line", line},
-                                    {"padding", std::string(10 * 1024, 'a' + thread)}});
+                                    {"padding", std::string(kPaddingBytes, 'a' + thread)}});
           std::this_thread::sleep_for(std::chrono::microseconds(50));
         }
       });
@@ -75,7 +77,7 @@ TEST(JsonRpcPeerTest, LinesWrittenByManyThreadsAtOnceComeWholeAndInTheirOrder) {
       ASSERT_FALSE(message.is_discarded()) << "line " << lines << " is torn";
       const int thread = message["params"]["thread"];
       EXPECT_EQ(message["params"]["line"], next[thread]++);
-      EXPECT_EQ(message["params"]["padding"], std::string(10 * 1024, 'a' + thread));
+      EXPECT_EQ(message["params"]["padding"], std::string(kPaddingBytes, 'a' + thread));
       start = end + 1;
       ++lines;
     }
