@@ -32,21 +32,18 @@
 #include "supervisor/servers/confined_server.h"
 #include "supervisor/servers/running_server.h"
 #include "supervisor/servers/server_channel.h"
+#include "supervisor/servers/stop_sequence.h"  // kEndAfterOutputClosed
 
 namespace bravebot {
-
-// Why a start failed: the step (confinement, not-found, refused, exited,
-// not-json, closed, timeout, malformed, unsupported-version, stopped),
-// the message in our words ("weather did not start: ..."), and what the
-// server left to go by.
-// How long a server whose output closed is given to end by itself before
-// it is taken as one that closed its output and runs on.
-inline constexpr std::chrono::milliseconds kEndAfterOutputClosed{500};
 
 // The code a request that waited past Options::request_timeout fails with:
 // the one the MCP SDKs give their own RequestTimeout.
 inline constexpr std::int64_t kRequestTimedOutCode = -32001;
 
+// Why a start failed: the step (confinement, not-found, refused, exited,
+// not-json, closed, timeout, malformed, unsupported-version, stopped),
+// the message in our words ("weather did not start: ..."), and what the
+// server left to go by.
 struct StartFailure {
   std::string step;
   std::string message;
