@@ -11,7 +11,6 @@
 
 #include <sys/types.h>
 
-#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>

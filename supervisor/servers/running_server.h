@@ -149,8 +149,9 @@ class RunningServer : public ServerChannel, public std::enable_shared_from_this<
   // Whether it wrote anything on its output yet.
   bool wrote_output() const override { return wrote_output_; }
   const Confinement& confinement() const { return server_.confinement(); }
-  // Its temporary directory for this run, which its end hands to a removal
-  // on a thread of its own (RemoveRunDirectoryInBackground); empty after.
+  // Its temporary directory for this run, which its end removes (started
+  // with Start, on a thread of its own: RemoveRunDirectoryInBackground);
+  // empty after.
   std::string run_directory() const override { return server_.run_directory(); }
 
  private:
