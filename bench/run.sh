@@ -58,6 +58,11 @@ if plain in rows and bwrap in rows and ours in rows:
     print(f"{'mcp-run as a whole process':40s} {ms(ours):.2f} ms: {ms(ours) / ms(bwrap):.2f}x "
           f"bwrap with a plain client ({ms(bwrap):.2f} ms), {ms(ours) / ms(plain):.2f}x the plain "
           f"client alone ({ms(plain):.2f} ms)")
+bridged = "BM_WholeProcessMcpRunStdio"
+if plain in rows and bwrap in rows and bridged in rows:
+    print(f"{'mcp-run --stdio as a whole process':40s} {ms(bridged):.2f} ms: "
+          f"{ms(bridged) / ms(bwrap):.2f}x bwrap with a plain client, "
+          f"{ms(bridged) / ms(plain):.2f}x the plain client alone")
 direct, through = "BM_GatewayCallDirect", "BM_GatewayCall"
 if direct in rows and through in rows:
     print(f"{'a tools/call through the gateway':40s} +{(ms(through) - ms(direct)) * 1000:.1f} us "

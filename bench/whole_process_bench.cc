@@ -1,7 +1,8 @@
 // mcp-run as a person runs it, a whole process (start, handshake, tool list,
-// stop), against the same tiny server started by the plainest client of all
-// (bench/plain_mcp_client.c) with no confinement and wrapped by bubblewrap,
-// in the same run. bench/run.sh prints the ratios.
+// stop), and mcp-run --stdio as a client runs it, against the same tiny
+// server started by the plainest client of all (bench/plain_mcp_client.c)
+// with no confinement and wrapped by bubblewrap, in the same run.
+// bench/run.sh prints the ratios.
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -73,9 +74,25 @@ void BM_WholeProcessMcpRun(benchmark::State& state) {
            "BRAVEBOT_HOME=" + (home / "profile").string()});
 }
 
+// mcp-run --stdio between the plain client and the same server: the bridge's
+// start, its relay of the three messages, and the server's end once the
+// client closed its input.
+void BM_WholeProcessMcpRunStdio(benchmark::State& state) {
+  const std::filesystem::path home =
+      std::filesystem::temp_directory_path() / "bravebot-bench-whole-process";
+  std::filesystem::create_directories(home);
+  std::vector<std::string> argv = {kBin + "/plain_mcp_client", kBin + "/mcp-run", "--stdio", "tiny",
+                                   "--"};
+  argv.insert(argv.end(), kTiny.begin(), kTiny.end());
+  RunEach(state, argv,
+          {"PATH=/usr/bin:/bin", "HOME=" + home.string(),
+           "BRAVEBOT_HOME=" + (home / "profile").string()});
+}
+
 BENCHMARK(BM_WholeProcessPlain)->Unit(benchmark::kMillisecond)->Iterations(50);
 BENCHMARK(BM_WholeProcessBwrap)->Unit(benchmark::kMillisecond)->Iterations(50);
 BENCHMARK(BM_WholeProcessMcpRun)->Unit(benchmark::kMillisecond)->Iterations(50);
+BENCHMARK(BM_WholeProcessMcpRunStdio)->Unit(benchmark::kMillisecond)->Iterations(50);
 
 }  // namespace
 }  // namespace bravebot

@@ -253,7 +253,9 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   if (declaration->transport != Transport::kStdio) {
     return BridgeService(*declaration, options, context.err);
   }
-  Result<ConfinedServer> server = ConfinedServer::Start(*declaration, options);
+  boost::asio::io_context io;
+  Result<std::shared_ptr<RunningServer>> server =
+      RunningServer::StartWithRawPipes(io, *declaration, options);
   if (!server) {
     // A refusal at its start names the server already, and is said as it is.
     const std::string& why = server.error().message();
@@ -261,9 +263,9 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
                                    ? why
                                    : declaration->alias + " did not start: " + why);
   }
-  // From here until it is stopped, a signal to mcp-run stops it too.
-  StopOnSignal stop_on_signal(server->pid(), server->run_directory());
-  return BridgeStdio(*server);
+  // From here until it has ended, a signal to mcp-run stops it too.
+  StopOnSignal stop_on_signal((*server)->pid(), (*server)->run_directory());
+  return BridgeStdio(io, **server);
 }
 
 }  // namespace bravebot

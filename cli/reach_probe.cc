@@ -4,7 +4,15 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -17,13 +25,21 @@
 #include "launcher/bubblewrap_program.h"
 #include "launcher/filesystem_view.h"
 #include "supervisor/mcp/json_rpc_lines.h"
-#include "supervisor/servers/confined_server.h"
+#include "supervisor/servers/running_server.h"
 #include "supervisor/store/server_directories.h"
 
 namespace bravebot {
 namespace {
 
+using boost::asio::awaitable;
 using nlohmann::json;
+using namespace boost::asio::experimental::awaitable_operators;
+
+// How long the probe is given to make its attempts and report them.
+constexpr std::chrono::seconds kProbeTime{30};
+
+// An operation's outcome as values, never as an exception.
+constexpr auto kAsValues = boost::asio::as_tuple(boost::asio::use_awaitable);
 
 // A socket bravebot-mcp listens on while the probe runs, for the probe to try.
 Result<UniqueFd> Listen(const std::string& address, bool abstract) {
@@ -208,6 +224,31 @@ int ReportProbe(const Declaration& declaration, const Confinement& confinement,
   return contradictions == 0 ? kExitOk : kExitFailed;
 }
 
+// The probe's report, one attempt a line, added to `attempts` until its
+// output ends.
+awaitable<void> ReadAttempts(boost::asio::posix::stream_descriptor& output,
+                             std::vector<json>& attempts) {
+  std::string pending;
+  for (;;) {
+    auto [error, size] = co_await boost::asio::async_read_until(
+        output, boost::asio::dynamic_buffer(pending, kMaxLineBytes), '\n', kAsValues);
+    if (error) co_return;
+    const std::string line = pending.substr(0, size - 1);
+    pending.erase(0, size);
+    json attempt = ReadBoundedJsonOrDiscarded<json>(line);
+    if (attempt.is_object()) attempts.push_back(std::move(attempt));
+  }
+}
+
+// The probe's run: its input closed (it reads none), its report read until it
+// ends or kProbeTime has passed, then the probe stopped as every server is.
+awaitable<void> RunProbe(RunningServer& probe, std::vector<json>& attempts) {
+  probe.CloseInput();
+  boost::asio::steady_timer deadline(co_await boost::asio::this_coro::executor, kProbeTime);
+  co_await (ReadAttempts(probe.output(), attempts) || deadline.async_wait(kAsValues));
+  co_await probe.AsyncStop(boost::asio::use_awaitable);
+}
+
 }  // namespace
 
 int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profile, bool as_json,
@@ -244,25 +285,19 @@ int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profil
                     {"supervisor_pid", ::getpid()}};
     return {probe, targets.dump()};
   };
-  Result<ConfinedServer> server = ConfinedServer::Start(declaration, options);
+  boost::asio::io_context io;
+  Result<std::shared_ptr<RunningServer>> server =
+      RunningServer::StartWithRawPipes(io, declaration, options);
   if (!server) {
     RemoveRunDirectory(sockets->path);
     return fail(server.error());
   }
-  server->CloseInput();
-  // The probe's whole report, then its end.
-  std::string output;
-  LineReader reader(server->stdout_fd());
-  const Deadline deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   std::vector<json> attempts;
-  for (;;) {
-    Result<LineRead> line = reader.ReadLine(deadline);
-    if (!line || line->status != LineStatus::kLine) break;
-    json attempt = ReadBoundedJsonOrDiscarded<json>(line->line);
-    if (attempt.is_object()) attempts.push_back(attempt);
-  }
-  const Confinement confinement = server->confinement();
-  server->Stop();
+  boost::asio::co_spawn(io, RunProbe(**server, attempts), [](std::exception_ptr failure) {
+    if (failure) std::rethrow_exception(failure);
+  });
+  io.run();
+  const Confinement confinement = (*server)->confinement();
   RemoveRunDirectory(sockets->path);
   return ReportProbe(declaration, confinement, {profile.PathOf("mcp.json"), outside_socket},
                      attempts, as_json, context);

@@ -16,12 +16,17 @@
 #ifndef BRAVEBOT_CLI_SERVICE_BRIDGE_H_
 #define BRAVEBOT_CLI_SERVICE_BRIDGE_H_
 
+#include <chrono>
 #include <ostream>
 
 #include "confine/declaration.h"
 #include "supervisor/servers/confined_server.h"
 
 namespace bravebot {
+
+// How long the requests under way are given to be answered once mcp-run's
+// input has ended.
+inline constexpr std::chrono::milliseconds kBridgeGraceAfterInput{2000};
 
 // The JSON-RPC error code a request that failed here is answered with.
 inline constexpr int kBridgeRequestFailed = -32603;

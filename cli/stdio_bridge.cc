@@ -1,197 +1,151 @@
 #include "cli/stdio_bridge.h"
 
-#include <fcntl.h>
-#include <poll.h>
 #include <unistd.h>
 
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <cerrno>
-#include <cstring>
-#include <optional>
+#include <exception>
+#include <functional>
 #include <vector>
 
 #include "cli/non_blocking.h"
 
-// One poll() loop over the six descriptors rather than Boost.Asio, the house
-// choice for event loops: nothing else runs beside it, and poll() takes a
-// regular file, which a person may well redirect into mcp-run or its output
-// into, as always ready, where Asio's epoll reactor cannot wait on one.
+// A regular file, which a person may well redirect into mcp-run or its output
+// into, cannot be waited on by Asio's epoll reactor; it takes one all the
+// same, and reads and writes it at once, as such a file never makes them wait.
 namespace bravebot {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using boost::asio::awaitable;
+using Descriptor = boost::asio::posix::stream_descriptor;
+using namespace boost::asio::experimental::awaitable_operators;
 
-// One direction's bytes in flight.
-class RelayBuffer {
+// An operation's outcome as values, never as an exception.
+constexpr auto kAsValues = boost::asio::as_tuple(boost::asio::use_awaitable);
+
+// One of mcp-run's own standard streams on the loop, through a duplicate of
+// it (which goes, and the stream stays); non-blocking while this lives, and
+// its flags as they were after. Not open where mcp-run was started without
+// it.
+class OurStream {
  public:
-  explicit RelayBuffer(std::size_t capacity) : bytes_(capacity) {}
-
-  bool HasRoom() const { return end_ < bytes_.size() || start_ > 0; }
-  bool IsEmpty() const { return start_ == end_; }
-  void Clear() { start_ = end_ = 0; }
-
-  // Reads what fits from `fd`: as read() answers, 0 at its end.
-  ssize_t ReadFrom(int fd) {
-    if (end_ == bytes_.size()) {
-      std::memmove(bytes_.data(), bytes_.data() + start_, end_ - start_);
-      end_ -= start_;
-      start_ = 0;
-    }
-    ssize_t got = ::read(fd, bytes_.data() + end_, bytes_.size() - end_);
-    if (got > 0) end_ += static_cast<std::size_t>(got);
-    return got;
+  OurStream(boost::asio::io_context& io, int fd) : flags_(fd), stream_(io) {
+    const int duplicate = ::dup(fd);
+    if (duplicate < 0) return;
+    boost::system::error_code error;
+    stream_.assign(duplicate, error);
+    if (error) ::close(duplicate);
   }
-
-  // Writes what it holds to `fd`, as much as `fd` takes: as write() answers.
-  ssize_t WriteTo(int fd) {
-    ssize_t put = ::write(fd, bytes_.data() + start_, end_ - start_);
-    if (put > 0) start_ += static_cast<std::size_t>(put);
-    if (start_ == end_) Clear();
-    return put;
-  }
+  Descriptor& get() { return stream_; }
 
  private:
-  std::vector<char> bytes_;
-  std::size_t start_ = 0;
-  std::size_t end_ = 0;
+  NonBlockingWhileAlive flags_;  // given back after the stream goes
+  Descriptor stream_;
 };
 
-// A read or write that did nothing for now, and is to be tried again.
-bool IsRetry(ssize_t result) {
-  if (result >= 0) return false;
-#if EWOULDBLOCK != EAGAIN  // one number on Linux, two on some systems
-  if (errno == EWOULDBLOCK) return true;
-#endif
-  return errno == EAGAIN || errno == EINTR;
+// Writes `bytes` to `to` whole; false where `to` takes no more.
+awaitable<bool> WriteWhole(Descriptor& to, boost::asio::const_buffer bytes) {
+  if (!to.is_open()) co_return false;
+  auto [error, written] = co_await boost::asio::async_write(to, bytes, kAsValues);
+  co_return !error;
 }
 
-void SetNonBlocking(int fd) {
-  int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-}
-
-int MillisecondsUntil(Clock::time_point when) {
-  auto left = std::chrono::ceil<std::chrono::milliseconds>(when - Clock::now()).count();
-  return left < 0 ? 0 : static_cast<int>(left);
-}
-
-// `to_errors` is the server's standard error on its way to ours; what is
-// still in it when the relay ends is written after.
-void Relay(ConfinedServer& server, RelayBuffer& to_errors) {
-  // Standard input and output may be one open file (a terminal, a socket):
-  // the second one made non-blocking is restored first, to what the first
-  // saw, so both end as they began.
-  NonBlockingWhileAlive input(STDIN_FILENO);
-  NonBlockingWhileAlive output(STDOUT_FILENO);
-  NonBlockingWhileAlive errors(STDERR_FILENO);
-  SetNonBlocking(server.stdin_fd());
-  SetNonBlocking(server.stdout_fd());
-  SetNonBlocking(server.stderr_fd());
-
-  RelayBuffer to_server(kBridgeBufferBytes);
-  RelayBuffer to_client(kBridgeBufferBytes);
-  bool client_input_open = true;
-  bool server_input_open = true;
-  bool server_output_open = true;
-  bool server_errors_open = true;
-  bool errors_open = true;
-  std::optional<Clock::time_point> give_up_at;  // once mcp-run's input ended
-
-  for (;;) {
-    if (!client_input_open && server_input_open && to_server.IsEmpty()) {
-      server.CloseInput();  // the client is done: let the server end by itself
-      server_input_open = false;
-    }
-    if (!server_output_open && to_client.IsEmpty()) return;
-    if (give_up_at && Clock::now() >= *give_up_at) return;
-
-    struct pollfd fds[6] = {
-        {client_input_open && to_server.HasRoom() ? STDIN_FILENO : -1, POLLIN, 0},
-        {server_input_open && !to_server.IsEmpty() ? server.stdin_fd() : -1, POLLOUT, 0},
-        {server_output_open && to_client.HasRoom() ? server.stdout_fd() : -1, POLLIN, 0},
-        {!to_client.IsEmpty() ? STDOUT_FILENO : -1, POLLOUT, 0},
-        {server_errors_open && to_errors.HasRoom() ? server.stderr_fd() : -1, POLLIN, 0},
-        {errors_open && !to_errors.IsEmpty() ? STDERR_FILENO : -1, POLLOUT, 0},
-    };
-    if (::poll(fds, 6, give_up_at ? MillisecondsUntil(*give_up_at) : -1) < 0) {
-      if (errno == EINTR) continue;
-      return;
-    }
-
-    if (fds[0].revents != 0) {
-      ssize_t got = to_server.ReadFrom(STDIN_FILENO);
-      if (!IsRetry(got) && got <= 0) {
-        client_input_open = false;
-        give_up_at = Clock::now() + kBridgeGraceAfterInput;
-      }
-      if (!server_input_open) to_server.Clear();  // nobody to give them to
-    }
-    if (fds[1].revents != 0) {
-      ssize_t put = to_server.WriteTo(server.stdin_fd());
-      if (!IsRetry(put) && put <= 0) {
-        // The server closed its input: what the client still sends is dropped.
-        server.CloseInput();
-        server_input_open = false;
-        to_server.Clear();
-      }
-    }
-    if (fds[2].revents != 0) {
-      ssize_t got = to_client.ReadFrom(server.stdout_fd());
-      if (!IsRetry(got) && got <= 0) server_output_open = false;
-    }
-    if (fds[3].revents != 0) {
-      ssize_t put = to_client.WriteTo(STDOUT_FILENO);
-      if (!IsRetry(put) && put <= 0) return;  // the client is gone
-    }
-    if (fds[4].revents != 0) {
-      ssize_t got = to_errors.ReadFrom(server.stderr_fd());
-      if (!IsRetry(got) && got <= 0) server_errors_open = false;
-      if (!errors_open) to_errors.Clear();  // nowhere to put them
-    }
-    if (fds[5].revents != 0) {
-      ssize_t put = to_errors.WriteTo(STDERR_FILENO);
-      if (!IsRetry(put) && put <= 0) {
-        // Our standard error is gone: the server's is read and dropped, so
-        // that it never blocks on it.
-        errors_open = false;
-        to_errors.Clear();
-      }
+// Reads `from` and writes each piece read to `to` before it reads again,
+// until `from` ends; once `to` takes no more, what comes is read and dropped,
+// so that the writer never blocks on a full pipe. `cut` (where given) is
+// called when `to` stops taking it or `from` ends first. Once the server has
+// ended (`ended`), what is left in `from` is read at once and passed on, and
+// no more is waited for: something it started may still hold the pipe open.
+awaitable<void> Pass(Descriptor& from, Descriptor& to, const bool& ended,
+                     std::function<void()> cut = nullptr) {
+  std::vector<char> buffer(kBridgeBufferBytes);
+  bool taken = true;
+  auto pass_on = [&](std::size_t got) -> awaitable<void> {
+    if (!taken || got == 0) co_return;
+    taken = co_await WriteWhole(to, boost::asio::buffer(buffer.data(), got));
+    if (!taken && cut) cut();
+  };
+  while (!ended && from.is_open()) {
+    auto [error, got] = co_await from.async_read_some(boost::asio::buffer(buffer), kAsValues);
+    co_await pass_on(got);
+    if (error == boost::asio::error::operation_aborted) continue;  // the server ended
+    if (error) {
+      if (!ended && cut) cut();
+      co_return;
     }
   }
-}
-
-// What the server wrote on its standard error last, once it has ended: read
-// to its end, or until nothing more is there (where something it started
-// still holds the pipe), and written to ours, blocking again by now.
-void ForwardLastErrors(int server_errors) {
-  char bytes[65536];
   for (;;) {
-    const ssize_t got = ::read(server_errors, bytes, sizeof(bytes));
+    const ssize_t got = ::read(from.native_handle(), buffer.data(), buffer.size());
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return;
-    for (ssize_t put = 0; put < got;) {
-      const ssize_t wrote =
-          ::write(STDERR_FILENO, bytes + put, static_cast<std::size_t>(got - put));
-      if (wrote < 0 && errno == EINTR) continue;
-      if (wrote <= 0) return;
-      put += wrote;
-    }
+    if (got <= 0) co_return;
+    co_await pass_on(static_cast<std::size_t>(got));
   }
+}
+
+// The client's input to the server's, as Pass does; at its end the server is
+// stopped, which closes its input first (what a server that ends when its
+// input does needs). Once the server has ended, the client's input is not
+// read any more.
+awaitable<void> ClientToServer(Descriptor& client, RunningServer& server, const bool& ended) {
+  std::vector<char> buffer(kBridgeBufferBytes);
+  bool taken = true;
+  while (!ended && client.is_open()) {
+    auto [error, got] = co_await client.async_read_some(boost::asio::buffer(buffer), kAsValues);
+    // Once the server takes no more (it closed its input, or is stopping),
+    // what the client sends is dropped.
+    if (got > 0 && taken) {
+      taken = co_await WriteWhole(server.input(), boost::asio::buffer(buffer.data(), got));
+    }
+    if (error && error != boost::asio::error::operation_aborted) break;
+  }
+  if (!ended) server.Stop();
+}
+
+// Its end: then nothing more is waited for on its pipes (what is left in them
+// is read at once), nor on the client's input.
+awaitable<int> ServerEnd(RunningServer& server, Descriptor& client_input, bool& ended) {
+  const int status = co_await server.AsyncEnd(boost::asio::use_awaitable);
+  ended = true;
+  boost::system::error_code ignored;
+  server.output().cancel(ignored);
+  server.errors().cancel(ignored);
+  client_input.cancel(ignored);
+  co_return status;
+}
+
+awaitable<int> Bridge(RunningServer& server, OurStream& input, OurStream& output,
+                      OurStream& errors) {
+  bool ended = false;
+  auto stop = [&server] { server.Stop(); };
+  co_return co_await (ClientToServer(input.get(), server, ended) &&
+                      Pass(server.output(), output.get(), ended, stop) &&
+                      Pass(server.errors(), errors.get(), ended) &&
+                      ServerEnd(server, input.get(), ended));
 }
 
 }  // namespace
 
-int BridgeStdio(ConfinedServer& server) {
-  // Its standard error goes to ours, in the same loop as the rest: a server
-  // that writes much there never blocks on a full pipe while ours takes it.
-  RelayBuffer to_errors(kBridgeBufferBytes);
-  Relay(server, to_errors);
-  const int status = server.Stop(kBridgeStopGrace);
-  while (!to_errors.IsEmpty()) {
-    const ssize_t put = to_errors.WriteTo(STDERR_FILENO);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) break;  // ours is gone, or not ours to wait for
-  }
-  ForwardLastErrors(server.stderr_fd());
+int BridgeStdio(boost::asio::io_context& io, RunningServer& server) {
+  // Standard input and output may be one open file (a terminal, a socket):
+  // the second one made non-blocking is given its flags back first, to what
+  // the first saw, so both end as they began.
+  OurStream input(io, STDIN_FILENO);
+  OurStream output(io, STDOUT_FILENO);
+  OurStream errors(io, STDERR_FILENO);
+  int status = -1;
+  boost::asio::co_spawn(io, Bridge(server, input, output, errors),
+                        [&](std::exception_ptr failure, int ended_with) {
+                          if (failure) std::rethrow_exception(failure);
+                          status = ended_with;
+                        });
+  io.run();
   return status;
 }
 

@@ -2,40 +2,36 @@
 // mcp-run's own, byte for byte in both directions, so any MCP client can use
 // the confined server as if it were the server itself.
 //
-// Each direction is relayed on its own, through a buffer of kBridgeBufferBytes:
-// a side is read only while its buffer has room, and written while it holds
-// bytes, so a client or a server that writes a whole message before it reads
-// one (many do) never stops the other direction. A side that does not read
-// holds back only the side that writes to it, as a pipe between the two would.
-// Its standard error goes to mcp-run's the same way, in the same loop.
+// Each direction is relayed on its own, on one event loop: a piece of at most
+// kBridgeBufferBytes is read, then written whole before the next is read, so
+// a client or a server that writes a whole message before it reads one (many
+// do) never stops the other direction, and a side that does not read holds
+// back only the side that writes to it, as a pipe between the two would. Its
+// standard error goes to mcp-run's the same way, beside the rest.
+//
+// The server is stopped as every server is (servers/stop_sequence.h) once the
+// client's input ends, its own output ends, or mcp-run's output can no longer
+// be written; its output is relayed until it has ended, and what it wrote
+// last is passed on after.
 #ifndef BRAVEBOT_CLI_STDIO_BRIDGE_H_
 #define BRAVEBOT_CLI_STDIO_BRIDGE_H_
 
-#include <chrono>
+#include <boost/asio/io_context.hpp>
 #include <cstddef>
 
-#include "supervisor/servers/confined_server.h"
+#include "supervisor/servers/running_server.h"
 
 namespace bravebot {
 
 // The bytes on their way in one direction, at most.
 inline constexpr std::size_t kBridgeBufferBytes = 256 * 1024;
 
-// How long the server's output is still relayed once mcp-run's input has
-// ended and the server's input was closed, for it to finish by itself.
-inline constexpr std::chrono::milliseconds kBridgeGraceAfterInput{2000};
-
-// How long it is then given at each step of stopping (ConfinedServer::Stop):
-// before SIGTERM, and before SIGKILL.
-inline constexpr std::chrono::milliseconds kBridgeStopGrace{500};
-
-// Relays until the server's output ends (and all of it is written out), or
-// mcp-run's output can no longer be written, or kBridgeGraceAfterInput after
-// mcp-run's own input ended; then stops the server, and passes on what it
-// wrote on its standard error last. mcp-run's standard input, output and
-// error are non-blocking meanwhile, and get their flags back after.
+// Relays between `server`, started with RunningServer::StartWithRawPipes on
+// `io`, and mcp-run's standard streams until the server has ended and what it
+// wrote is passed on; runs `io` meanwhile. mcp-run's standard input, output
+// and error are non-blocking meanwhile, and get their flags back after.
 // Returns the server's exit status as a shell gives it (128 + a signal).
-int BridgeStdio(ConfinedServer& server);
+int BridgeStdio(boost::asio::io_context& io, RunningServer& server);
 
 }  // namespace bravebot
 

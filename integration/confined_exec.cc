@@ -16,8 +16,13 @@
 // bwrap, none is taken.
 #include <unistd.h>
 
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <climits>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 
 #include "base/shown_text.h"
@@ -26,7 +31,7 @@
 #include "cli/profile_access.h"
 #include "cli/start_options.h"
 #include "supervisor/policy/new_declaration.h"
-#include "supervisor/servers/confined_server.h"
+#include "supervisor/servers/running_server.h"
 #include "supervisor/store/declaration_store.h"
 
 namespace {
@@ -38,6 +43,22 @@ Result<Declaration> DeclaredServer(const std::string& alias, const ProfileDirect
   const Declaration* declaration = file.Find(alias);
   if (declaration == nullptr) return Error(ErrorCode::kNotFound, alias + " is not declared");
   return *declaration;
+}
+
+// Its input is the test's: it ends by itself (or is stopped as every server
+// is, after two minutes: 124), and whatever it left running ends with it.
+boost::asio::awaitable<int> RunToItsEnd(RunningServer& server) {
+  bool too_long = false;
+  boost::asio::steady_timer limit(co_await boost::asio::this_coro::executor,
+                                  std::chrono::minutes(2));
+  limit.async_wait([&](const boost::system::error_code& error) {
+    if (error) return;
+    too_long = true;
+    server.Stop();
+  });
+  const int status = co_await server.AsyncEnd(boost::asio::use_awaitable);
+  limit.cancel();
+  co_return too_long ? 124 : status;
 }
 
 Result<Declaration> ServerGivenHere(const std::vector<std::string>& words,
@@ -99,14 +120,18 @@ int main(int argc, char** argv) {
   // the view: without both, Landlock alone is proven.
   options.hide_socket_places = read_only_view;
   options.namespaces = namespaces;
-  Result<ConfinedServer> server = ConfinedServer::Start(*declaration, options);
+  boost::asio::io_context io;
+  Result<std::shared_ptr<RunningServer>> server =
+      RunningServer::StartWithRawPipes(io, *declaration, options);
   if (!server) {
     std::cerr << "confined-exec: " << EscapeControlCharacters(server.error().message()) << "\n";
     return 125;
   }
-  // Its input is the test's; it ends by itself, and whatever it left running
-  // is ended with it.
-  std::optional<int> status = server->AwaitEnd(std::chrono::minutes(2));
-  server->Stop(std::chrono::milliseconds(200));
-  return status.value_or(124);
+  int status = 124;
+  boost::asio::co_spawn(io, RunToItsEnd(**server), [&](std::exception_ptr failure, int ended) {
+    if (failure) std::rethrow_exception(failure);
+    status = ended;
+  });
+  io.run();
+  return status;
 }

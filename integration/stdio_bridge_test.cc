@@ -4,11 +4,16 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
+#include "integration/process_scan.h"
 #include "integration/profile_fixture.h"
 #include "integration/running_command.h"
+#include "supervisor/servers/stop_sequence.h"
 
 namespace bravebot::testing {
 namespace {
@@ -102,9 +107,52 @@ TEST_F(StdioBridgeTest, AServerThatIgnoresTheEndOfItsInputIsStoppedAfterTheGrace
   const auto took = std::chrono::steady_clock::now() - ended_input;
   ASSERT_TRUE(status) << "mcp-run --stdio still ran 10 s after its input ended";
   EXPECT_EQ(*status, 128 + SIGKILL);  // the server's status, passed on
-  // 2 s of grace, then half a second before SIGTERM and half before SIGKILL.
-  EXPECT_GE(took, milliseconds(2900));
-  EXPECT_LE(took, milliseconds(4500));
+  // The stop of every server (servers/stop_sequence.h): its input closed,
+  // SIGTERM after kInputClosedGrace, SIGKILL after kTerminateGrace.
+  EXPECT_GE(took, kInputClosedGrace + kTerminateGrace - milliseconds(100));
+  EXPECT_LE(took, kInputClosedGrace + kTerminateGrace + milliseconds(1500));
+}
+
+TEST_F(StdioBridgeTest, AServerThatEndsOnSigtermIsGivenItAfterTheFirstWait) {
+  // It does not end when its input does, and ends as it means to on SIGTERM.
+  auto bridge =
+      Bridge({"/bin/sh", "-c", "trap 'exit 5' TERM; echo ready; while :; do sleep 0.1; done"});
+  ASSERT_EQ(bridge->ReadLines(1, In(seconds(10))), std::vector<std::string>{"ready"});
+  const auto ended_input = std::chrono::steady_clock::now();
+  bridge->CloseInput();
+  std::optional<int> status = bridge->Wait(In(seconds(10)));
+  const auto took = std::chrono::steady_clock::now() - ended_input;
+  ASSERT_TRUE(status);
+  EXPECT_EQ(*status, 5);  // ended by its own hand, not killed
+  EXPECT_GE(took, kInputClosedGrace - milliseconds(100));
+  EXPECT_LT(took, kInputClosedGrace + kTerminateGrace);
+}
+
+// A person may redirect files into mcp-run and its output into others (the
+// loop cannot wait on a regular file, and reads and writes one at once); the
+// server's run directory goes, and what it started ends with it.
+TEST_F(StdioBridgeTest, FilesMayBeItsStandardStreams) {
+  const std::string marker = "298." + std::to_string(::getpid());
+  std::ofstream(temporary_.Join("in")) << "first\nsecond\n";
+  const std::string server = "sleep " + marker +
+                             " & echo \"$TMPDIR\"; while read line; do echo \"got $line\"; done; "
+                             "echo last words >&2";
+  CommandOutput run =
+      RunCommand({"/bin/sh", "-c", "exec \"$0\" --stdio x -- /bin/sh -c \"$1\" <in >out 2>err",
+                  OurProgram("mcp-run"), server},
+                 Environment(), temporary_.path());
+  EXPECT_EQ(run.status, 0) << Slurp(temporary_.Join("err"));
+  std::istringstream out(Slurp(temporary_.Join("out")));
+  std::string run_directory, first, second;
+  std::getline(out, run_directory);
+  std::getline(out, first);
+  std::getline(out, second);
+  EXPECT_EQ(first, "got first");
+  EXPECT_EQ(second, "got second");
+  EXPECT_EQ(Slurp(temporary_.Join("err")), "last words\n");
+  ASSERT_FALSE(run_directory.empty());
+  EXPECT_FALSE(std::filesystem::exists(run_directory)) << run_directory << " was left";
+  EXPECT_THAT(ProcessesWithArgument(marker), ::testing::IsEmpty());
 }
 
 TEST_F(StdioBridgeTest, TheServersOwnExitStatusIsPassedOn) {

@@ -1,6 +1,5 @@
 #include "supervisor/servers/confined_server.h"
 
-#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -11,7 +10,6 @@
 #include <algorithm>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "confine/digest.h"
 #include "confine/paths.h"
@@ -406,11 +404,9 @@ Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
   const int pidfd_errno = errno;
   ConfinedServer server(std::move(child), std::move(pidfd), std::move(launched->confinement),
                         std::move(run));
-  // Without it, its end could not be waited for: it is not kept running.
-  if (!server.pidfd_.valid()) {
-    server.Stop(std::chrono::milliseconds(0));
-    return Error::FromErrno("open a pidfd of the server", pidfd_errno);
-  }
+  // Without it, its end could not be waited for: it is not kept running (it
+  // is killed as `server` goes).
+  if (!server.pidfd_.valid()) return Error::FromErrno("open a pidfd of the server", pidfd_errno);
   return server;
 }
 
@@ -425,27 +421,17 @@ ConfinedServer::ConfinedServer(ConfinedServer&& other) noexcept
 }
 
 ConfinedServer::~ConfinedServer() {
-  if (child_.pid > 0) Stop(std::chrono::milliseconds(500));
-}
-
-std::optional<int> ConfinedServer::AwaitEnd(std::chrono::milliseconds timeout) {
-  if (exit_status_) return exit_status_;
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    if (std::optional<int> status = Reap()) return status;
-    if (child_.pid <= 0) return std::nullopt;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return std::nullopt;
-    // The pidfd becomes readable the moment the process ends, so the wait
-    // ends then and not at the next tick of a polling loop.
-    if (pidfd_.valid()) {
-      struct pollfd ended = {pidfd_.get(), POLLIN, 0};
-      ::poll(&ended, 1, static_cast<int>(left.count()));
-    } else {
-      std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(10)));
-    }
+  if (child_.pid <= 0) return;
+  if (!Reap()) {
+    Signal(SIGKILL);
+    int status = 0;
+    pid_t done;
+    do {
+      done = ::waitpid(child_.pid, &status, 0);
+    } while (done < 0 && errno == EINTR);
+    if (done == child_.pid) exit_status_ = ShellStatus(status);
   }
+  Finish();
 }
 
 std::optional<int> ConfinedServer::Reap() {
@@ -495,22 +481,6 @@ void ConfinedServer::Finish(Removal removal) {
     RemoveRunDirectory(run_directory_.path);
   }
   run_directory_ = {};
-}
-
-int ConfinedServer::Stop(std::chrono::milliseconds grace) {
-  if (child_.pid <= 0) return exit_status_.value_or(-1);
-  CloseInput();
-  std::optional<int> status = AwaitEnd(grace);
-  if (!status) {
-    Signal(SIGTERM);
-    status = AwaitEnd(grace);
-  }
-  if (!status) {
-    Signal(SIGKILL);
-    status = AwaitEnd(std::chrono::milliseconds(5000));
-  }
-  Finish();
-  return status.value_or(-1);
 }
 
 }  // namespace bravebot

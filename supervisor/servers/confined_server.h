@@ -1,16 +1,16 @@
-// One stdio server started confined, and stopped with everything it started.
-// RunningServer puts one on the event loop; mcp-run --stdio joins its pipes
-// to its own.
+// One stdio server started confined: what was computed to confine it, and
+// the handles of the process launched so (its pid and pidfd, its pipes, its
+// run directory). RunningServer owns one for the whole of its life on an
+// event loop, and stops it (servers/stop_sequence.h); nothing here waits.
 //
-//   auto server = ConfinedServer::Start(declaration, options);
+//   Result<ConfinedServer> server = ConfinedServer::Start(declaration, options);
 //   ... server->stdin_fd(), server->stdout_fd(), server->stderr_fd()
-//   server->Stop();   // close its input, wait, SIGTERM, SIGKILL; its group too
+//   // once it ended: server->Reap(), then server->Finish()
 #ifndef BRAVEBOT_SUPERVISOR_SERVERS_CONFINED_SERVER_H_
 #define BRAVEBOT_SUPERVISOR_SERVERS_CONFINED_SERVER_H_
 
 #include <sys/types.h>
 
-#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -130,6 +130,9 @@ class ConfinedServer {
 
   ConfinedServer(ConfinedServer&& other) noexcept;
   ConfinedServer& operator=(ConfinedServer&&) = delete;
+  // One still running (its start abandoned, or nothing stopped it) is killed
+  // with SIGKILL, reaped and finished: never left behind, and never waited
+  // on longer than the kernel takes to end it.
   ~ConfinedServer();
 
   // Its first process: the init of its PID namespace, or the server itself.
@@ -141,8 +144,8 @@ class ConfinedServer {
   int stdout_fd() const { return child_.stdout_fd.get(); }
   int stderr_fd() const { return child_.stderr_fd.get(); }
   const Confinement& confinement() const { return confinement_; }
-  // Its temporary directory for this run (its TMPDIR), which Stop removes;
-  // empty once it has, or once Finish handed it to a removal.
+  // Its temporary directory for this run (its TMPDIR), which Finish
+  // removes; empty once Finish has, or handed it to a removal.
   const std::string& run_directory() const { return run_directory_.path; }
 
   // Hands its pipes' ends over to a loop that reads and writes them itself.
@@ -150,15 +153,8 @@ class ConfinedServer {
   UniqueFd TakeStdout() { return std::move(child_.stdout_fd); }
   UniqueFd TakeStderr() { return std::move(child_.stderr_fd); }
 
-  // Closes its standard input so it can end by itself.
-  void CloseInput() { child_.stdin_fd.reset(); }
-
-  // Waits up to `timeout` for it to end by itself; its exit status as a shell
-  // gives it (128 + signal), or nothing while it runs.
-  std::optional<int> AwaitEnd(std::chrono::milliseconds timeout);
-
-  // Its exit status if it has ended, reaping it; nothing while it runs. Never
-  // blocks.
+  // Its exit status as a shell gives it (128 + signal) if it has ended,
+  // reaping it; nothing while it runs. Never blocks.
   std::optional<int> Reap();
 
   // Sends `signal` to its process group, while it is not reaped: after, its
@@ -173,15 +169,9 @@ class ConfinedServer {
   enum class Removal { kHere, kInBackground };
 
   // Once it has been reaped: ends what it left behind where it had no PID
-  // namespace, then removes its temporary directory. Stop does this itself.
+  // namespace, then removes its temporary directory. Its output descriptors
+  // stay open until this object goes: a reader may still be draining them.
   void Finish(Removal removal = Removal::kHere);
-
-  // Ends it: closes its input and waits `grace`, then SIGTERM to its process
-  // group and waits `grace`, then SIGKILL, which ends its PID namespace and
-  // every process in it (where it has none, every process it left behind is
-  // found and killed); removes its temporary directory. Its output
-  // descriptors close with this object. Returns its exit status.
-  int Stop(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
 
  private:
   ConfinedServer(LaunchedChild child, UniqueFd pidfd, Confinement confinement,

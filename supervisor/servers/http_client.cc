@@ -199,12 +199,12 @@ Status HttpClient::Start(Transfer& t, const std::string& url, const ServiceUrl& 
     return Error(ErrorCode::kSystem, "libcurl could not make a transfer (curl_easy_init)");
   }
   CURL* easy = t.easy;
-  auto list = [&](curl_slist*& list, const std::string& item) -> Status {
-    curl_slist* longer = curl.slist_append(list, item.c_str());
+  auto list = [&](curl_slist*& items, const std::string& item) -> Status {
+    curl_slist* longer = curl.slist_append(items, item.c_str());
     if (longer == nullptr) {
       return Error(ErrorCode::kSystem, "libcurl could not hold a header (curl_slist_append)");
     }
-    list = longer;
+    items = longer;
     return Status();
   };
   // Whatever libcurl makes of the url, it connects to the host matched.

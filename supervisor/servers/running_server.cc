@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <boost/asio/append.hpp>
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <utility>
@@ -14,12 +16,14 @@
 namespace bravebot {
 namespace {
 
-// Our end of a pipe, made non-blocking, so that what is left in it can be
-// read at once when the server ends, while the loop also waits on it.
-int NonBlocking(UniqueFd fd) {
+// Our end of a pipe on the loop, made non-blocking, so that what is left in
+// it can be read at once when the server ends, while the loop also waits on
+// it. Not open where the server was given our own streams.
+void PutOnLoop(boost::asio::posix::stream_descriptor& on_loop, UniqueFd fd) {
+  if (!fd.valid()) return;
   const int raw = fd.release();
-  if (raw >= 0) ::fcntl(raw, F_SETFL, ::fcntl(raw, F_GETFL) | O_NONBLOCK);
-  return raw;
+  ::fcntl(raw, F_SETFL, ::fcntl(raw, F_GETFL) | O_NONBLOCK);
+  on_loop.assign(raw);
 }
 
 // Reads `fd` until it is empty for now or ended; gives what was read.
@@ -70,7 +74,7 @@ std::shared_ptr<RunningServer::PendingLaunch> RunningServer::Start(
       work.reset();
       if (!*server) return launched(server->error());
       std::shared_ptr<RunningServer> running(
-          new RunningServer(loop, std::move(**server), std::move(events)));
+          new RunningServer(loop, std::move(**server), std::move(events), Pipes::kLines));
       running->ReadOutput();
       running->ReadStderr();
       running->WaitForEnd();
@@ -85,17 +89,41 @@ std::shared_ptr<RunningServer::PendingLaunch> RunningServer::Start(
   return pending;
 }
 
+Result<std::shared_ptr<RunningServer>> RunningServer::StartWithRawPipes(
+    boost::asio::io_context& io, const Declaration& declaration,
+    const ServerStartOptions& options) {
+  BRAVEBOT_ASSIGN_OR_RETURN(ConfinedServer server, ConfinedServer::Start(declaration, options));
+  std::shared_ptr<RunningServer> running(new RunningServer(io, std::move(server), {}, Pipes::kRaw));
+  running->WaitForEnd();
+  return running;
+}
+
 RunningServer::RunningServer(boost::asio::io_context& io, ConfinedServer server,
-                             ServerEvents events)
+                             ServerEvents events, Pipes pipes)
     : server_(std::move(server)),
       events_(std::move(events)),
-      input_(io, NonBlocking(server_.TakeStdin())),
-      output_(io, NonBlocking(server_.TakeStdout())),
-      errors_(io, NonBlocking(server_.TakeStderr())),
+      pipes_(pipes),
+      input_(io),
+      output_(io),
+      errors_(io),
       process_(io, ::dup(server_.pidfd())),
-      stop_timer_(io) {}
+      stop_timer_(io) {
+  PutOnLoop(input_, server_.TakeStdin());
+  PutOnLoop(output_, server_.TakeStdout());
+  PutOnLoop(errors_, server_.TakeStderr());
+}
 
-RunningServer::~RunningServer() = default;  // ConfinedServer stops what still runs
+// A server still running as this goes (nothing stopped it) is killed as its
+// ConfinedServer goes.
+RunningServer::~RunningServer() = default;
+
+void RunningServer::CloseInput() {
+  input_closed_ = true;
+  // Closed before the queue goes: a write under way reads from it.
+  boost::system::error_code ignored;
+  input_.close(ignored);
+  queued_.Clear();
+}
 
 bool RunningServer::Write(std::string line) {
   if (input_closed_ || status_) return false;
@@ -136,7 +164,9 @@ void RunningServer::ResumeOutput() {
 }
 
 void RunningServer::ReadOutput() {
-  if (reading_output_ || paused_ || output_ended_ || end_reported_) return;
+  if (pipes_ == Pipes::kRaw || reading_output_ || paused_ || output_ended_ || end_reported_) {
+    return;
+  }
   reading_output_ = true;
   output_.async_read_some(
       boost::asio::buffer(output_buffer_),
@@ -197,16 +227,20 @@ void RunningServer::WaitForEnd() {
 void RunningServer::Ended(int status) {
   status_ = status;
   stop_timer_.cancel();
+  CloseInput();
+  if (pipes_ == Pipes::kRaw) {
+    // Its caller reads what it wrote last, and has nothing else to do
+    // meanwhile: its run directory is removed here, before its end is given.
+    server_.Finish(ConfinedServer::Removal::kHere);
+    output_ended_ = true;
+    MaybeReportEnd();
+    return;
+  }
   // Ends what it left behind where it had no PID namespace, and hands its
   // temporary directory (and an incognito home in it) to a removal of its
   // own: what it left there can take seconds to remove, and the loop serves
   // the other servers and tells of this one's end meanwhile.
   server_.Finish(ConfinedServer::Removal::kInBackground);
-  input_closed_ = true;
-  // Closed before the queue goes: a write under way reads from it.
-  boost::system::error_code ignored;
-  input_.close(ignored);
-  queued_.Clear();
   // What it wrote last is in the pipes still: read it now, so its last answer
   // and its last words come before its end. Whatever kept a pipe open (where
   // nothing ended it with a PID namespace) does not hold the end back.
@@ -227,13 +261,26 @@ void RunningServer::MaybeReportEnd() {
   if (end_reported_ || !status_ || !output_ended_) return;
   end_reported_ = true;
   boost::system::error_code ignored;
-  output_.close(ignored);
-  errors_.close(ignored);
+  // Raw pipes stay open for their caller to read what is left.
+  if (pipes_ == Pipes::kLines) {
+    output_.close(ignored);
+    errors_.close(ignored);
+  }
   process_.close(ignored);
   const int status = *status_;
   if (events_.on_exit) events_.on_exit(status);
-  for (auto& done : stopped_) done(status);
-  stopped_.clear();
+  for (EndHandler& waiter : std::exchange(end_waiters_, {})) {
+    boost::asio::dispatch(boost::asio::append(std::move(waiter), status));
+  }
+}
+
+void RunningServer::AwaitEnd(EndHandler handler) {
+  if (!end_reported_) {
+    end_waiters_.push_back(std::move(handler));
+    return;
+  }
+  // Never from within the call that asked.
+  boost::asio::post(stop_timer_.get_executor(), boost::asio::append(std::move(handler), *status_));
 }
 
 void RunningServer::Stop(std::function<void(int status)> done) {
@@ -241,20 +288,16 @@ void RunningServer::Stop(std::function<void(int status)> done) {
     if (done) done(*status_);
     return;
   }
-  if (done) stopped_.push_back(std::move(done));
+  if (done) end_waiters_.push_back(std::move(done));
   if (stopping_) return;
   stopping_ = true;
   // Its input closed first, so a server that ends when its input does ends
   // cleanly; then SIGTERM, then SIGKILL, which ends its PID namespace.
-  input_closed_ = true;
-  // Closed before the queue goes: a write under way reads from it.
-  boost::system::error_code ignored;
-  input_.close(ignored);
-  queued_.Clear();
+  CloseInput();
   // A server paused by backpressure is read again, so that it can end.
   paused_ = false;
   ReadOutput();
-  stop_timer_.expires_after(kStopGrace);
+  stop_timer_.expires_after(kInputClosedGrace);
   stop_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
     if (!error) self->Escalate(SIGTERM);
   });
@@ -264,7 +307,7 @@ void RunningServer::Escalate(int signal) {
   if (status_) return;
   server_.Signal(signal);
   if (signal != SIGTERM) return;
-  stop_timer_.expires_after(kStopGrace);
+  stop_timer_.expires_after(kTerminateGrace);
   stop_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
     if (!error) self->Escalate(SIGKILL);
   });

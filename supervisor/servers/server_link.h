@@ -34,12 +34,9 @@
 #include "supervisor/servers/running_server.h"
 #include "supervisor/servers/server_channel.h"
 #include "supervisor/servers/start_failure.h"
+#include "supervisor/servers/stop_sequence.h"  // kEndAfterOutputClosed
 
 namespace bravebot {
-
-// How long a server whose output closed is given to end by itself before
-// it is taken as one that closed its output and runs on.
-inline constexpr std::chrono::milliseconds kEndAfterOutputClosed{500};
 
 // The code a request that waited past Options::request_timeout fails with:
 // the one the MCP SDKs give their own RequestTimeout.

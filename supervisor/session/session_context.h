@@ -23,9 +23,9 @@
 namespace bravebot {
 
 struct SessionContext {
-  SessionContext(boost::asio::io_context& io, SupervisorMachine machine,
-                 const ChannelFactory& channels, SessionOutput& output)
-      : io(io), machine(std::move(machine)), channels(channels), replies(output) {}
+  SessionContext(boost::asio::io_context& loop, SupervisorMachine this_machine,
+                 const ChannelFactory& channel_factory, SessionOutput& output)
+      : io(loop), machine(std::move(this_machine)), channels(channel_factory), replies(output) {}
 
   // The server `alias` names; null, and the session answered why, where it
   // asked for no such server.
