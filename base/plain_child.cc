@@ -103,7 +103,15 @@ Result<PlainChild> PlainChild::Start(const PlainChildPlan& plan) {
     }
     return Error(ErrorCode::kSystem, "starting " + plan.program + ": " + thrown.what());
   }
-  if (failed) return Error::FromErrno("starting " + plan.program, failed.value());
+  if (failed) {
+    // Its exec (or the setup before it) failed in a child that was forked:
+    // that child has ended, and is reaped here, not left a zombie.
+    if (launcher.pid > 0) {
+      while (::waitpid(launcher.pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+    return Error::FromErrno("starting " + plan.program, failed.value());
+  }
   return PlainChild(std::move(running));
 }
 

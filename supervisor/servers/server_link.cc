@@ -1,5 +1,6 @@
 #include "supervisor/servers/server_link.h"
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <utility>
 #include <variant>
@@ -136,6 +137,7 @@ void ServerLink::OnRequestFailed(std::int64_t id, const std::string& why) {
       connection_.Fail(id, McpFault{McpFailureKind::kMalformed, why, std::nullopt});
   if (!failed) return;
   request_timers_.erase(failed->tag);
+  ForgetAskedRedirect(failed->tag);
   if (failed->tag == kStartupTag) {
     if (!started_) StartFailed(Failure(StartStep::kUnreachable, why));
     return;
@@ -153,12 +155,18 @@ void ServerLink::OnRedirect(std::int64_t id, std::string question, std::string t
   // again at the answer.
   if (*tag == kStartupTag) startup_timer_.cancel();
   request_timers_.erase(*tag);
-  asked_redirects_[*tag] = target;
+  ForgetAskedRedirect(*tag);
+  asked_redirects_.emplace_back(*tag, target);
   events_.on_redirect(*tag, std::move(question), std::move(target));
 }
 
+void ServerLink::ForgetAskedRedirect(std::uint64_t tag) {
+  std::erase_if(asked_redirects_, [tag](const auto& asked) { return asked.first == tag; });
+}
+
 void ServerLink::AnswerRedirect(std::uint64_t tag, bool yes) {
-  auto asked = asked_redirects_.find(tag);
+  auto asked = std::find_if(asked_redirects_.begin(), asked_redirects_.end(),
+                            [tag](const auto& each) { return each.first == tag; });
   if (asked == asked_redirects_.end()) return;
   if (yes) moved_to_ = asked->second;
   asked_redirects_.erase(asked);
@@ -325,6 +333,7 @@ void ServerLink::GiveUp(std::int64_t id, McpFailureKind kind, std::int64_t code,
   if (!failed) return;
   failed->fault->message = words(failed->what);
   request_timers_.erase(failed->tag);
+  ForgetAskedRedirect(failed->tag);
   if (process_) {
     process_->Forget(id);
     Notify("notifications/cancelled", {{"requestId", id}, {"reason", reason}});
@@ -433,6 +442,7 @@ bool ServerLink::ReplyError(const nlohmann::ordered_json& id, const nlohmann::or
 
 void ServerLink::Cancel(std::uint64_t tag, const std::string& reason) {
   request_timers_.erase(tag);
+  ForgetAskedRedirect(tag);
   if (std::optional<std::int64_t> sent = connection_.Forget(tag)) {
     if (process_) process_->Forget(*sent);
     Notify("notifications/cancelled", {{"requestId", *sent}, {"reason", reason}});

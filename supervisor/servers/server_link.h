@@ -118,7 +118,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   // a time, in the order they were put.
   std::optional<std::pair<std::uint64_t, std::string>> FirstAskedRedirect() const {
     if (asked_redirects_.empty()) return std::nullopt;
-    return *asked_redirects_.begin();
+    return asked_redirects_.front();
   }
   // The person's answer to on_redirect for the request under `tag`.
   void AnswerRedirect(std::uint64_t tag, bool yes);
@@ -131,6 +131,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   void ForgetRequests() {
     connection_.ForgetAll();
     request_timers_.clear();
+    asked_redirects_.clear();
   }
 
   // Ends a start under way with `failure` (step and words), and stops it.
@@ -200,7 +201,11 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   boost::asio::steady_timer startup_timer_;
   boost::asio::steady_timer closed_timer_;  // from its output's end, for its own end
   bool service_ = false;                    // reached over HTTP, not started as a process
-  std::map<std::uint64_t, std::string> asked_redirects_;  // by tag, while the person is asked
+  // Each request whose redirect the person is asked about, by tag, with where
+  // it points, in the order they were put; a request that ends otherwise
+  // (given up, failed, cancelled, forgotten) is no longer asked about.
+  std::vector<std::pair<std::uint64_t, std::string>> asked_redirects_;
+  void ForgetAskedRedirect(std::uint64_t tag);
   // Each request of ours under way, by tag, with request_timeout: its timer.
   std::map<std::uint64_t, std::unique_ptr<boost::asio::steady_timer>> request_timers_;
   std::string moved_to_;

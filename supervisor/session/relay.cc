@@ -150,12 +150,14 @@ void Relay::Cancel(const Json& id, RpcParams params) {
 
 void Relay::OnAnswer(SessionServer& server, McpIncoming answer) {
   if (tool_calls_.TakeListPage(server, answer)) return;
+  // A call whose session request was answered with a redirect question is
+  // waited on by nobody until the question is answered; an answer before
+  // then (its request given up) ends it all the same.
+  std::optional<SessionServer::ToolCall> call = server.TakeToolCall(answer.tag);
   std::optional<Json> waiting = server.TakeWaiting(answer.tag);
   if (!waiting) return;
   const Json& session_id = *waiting;
-  if (std::optional<SessionServer::ToolCall> call = server.TakeToolCall(answer.tag)) {
-    return tool_calls_.Answer(server, session_id, std::move(answer), *call);
-  }
+  if (call) return tool_calls_.Answer(server, session_id, std::move(answer), *call);
   const std::string& alias = server.alias();
   if (answer.fault) {
     Json data = answer.fault->code ? Json{{"code", *answer.fault->code}} : Json();

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -130,6 +131,23 @@ TEST(PlainChildTest, SaysWhyAProgramDidNotStart) {
   ASSERT_FALSE(child.ok());
   EXPECT_THAT(child.error().message(), HasSubstr("starting /nonexistent/program"));
   EXPECT_EQ(child.error().errno_value(), ENOENT);
+}
+
+// A file that may be run but is no program passes the check before the
+// fork and fails at exec, in the child: that child is reaped, not left.
+TEST(PlainChildTest, AChildWhoseExecFailedIsReaped) {
+  const std::string path = std::filesystem::temp_directory_path() /
+                           ("bravebot-not-a-program-" + std::to_string(::getpid()));
+  std::ofstream(path) << "\x7f"
+                      << "not a program";
+  ASSERT_EQ(::chmod(path.c_str(), 0755), 0);
+  Result<PlainChild> child = PlainChild::Start({.program = path});
+  std::filesystem::remove(path);
+  ASSERT_FALSE(child.ok());
+  EXPECT_EQ(child.error().errno_value(), ENOEXEC) << child.error().message();
+  errno = 0;
+  EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1) << "a child of the failed start is left";
+  EXPECT_EQ(errno, ECHILD);
 }
 
 TEST(PlainChildTest, HoldsOnlyItsStandardDescriptors) {

@@ -396,6 +396,21 @@ TEST_F(SessionRedirectTest, ACallThatMeetsARedirectIsRefusedOnANoAndRunsThereOnA
   EXPECT_EQ(DeclaredUrl("docs"), kMovedTo);
 }
 
+// A request given up while its redirect question waits (the service wrote a
+// line that is no message) is asked about no more: the answer to it is
+// refused at once, never left waiting.
+TEST_F(SessionRedirectTest, AQuestionWhoseCallWasGivenUpIsAskedNoMore) {
+  ScriptedServer& docs = MovingDocs("tools/call");
+  auto session = Running("docs");
+  const Json call = {{"alias", "docs"}, {"tool", "search"}, {"answer", "1"}};
+  ASSERT_EQ(session->Call("tool/call", call)["result"]["state"], "redirect");
+  ASSERT_TRUE(docs.SendLine("this is no message"));
+  session->Settle();
+  Json answered = session->Call("redirect/answer", {{"alias", "docs"}, {"answer", "y"}});
+  EXPECT_EQ(answered["error"]["code"], -32002) << answered.dump();
+  for (const ScriptedServer::Line& line : docs.received()) EXPECT_NE(line.place, kMovedTo);
+}
+
 // --- A server's end, a cancel, a stop.
 
 // Runs `session` until `server` has been sent a tools/call.
