@@ -316,6 +316,70 @@ TEST_F(GatewayElicitationTest, AServersOwnQuestionCannotRepaintTheTerminalNorPas
   EXPECT_FALSE(IsError(calls[2])) << calls[2].dump();
 }
 
+TEST_F(GatewayElicitationTest, WhatAnAnswerCarriesBackAsWrittenIsRefusedWhereItCouldRepaint) {
+  SKIP_WITHOUT_GATEWAY_PEERS();
+  DeclareFault("hostile", "elicit-with");
+  Request({"hostile"});
+  // The server, its list, then each of the five calls; the last answer is
+  // the url's.
+  Json scenario = Gateway(std::vector<Json>(8, Accept("1")));
+  scenario["capabilities"]["elicitation"] = "form+url";
+  auto form = [](const Json& answer) {
+    return Json{{"message", "pick"},
+                {"requestedSchema", {{"type", "object"}, {"properties", {{"answer", answer}}}}}};
+  };
+  auto url = [](const std::string& where) {
+    return Json{{"mode", "url"}, {"message", "sign in"}, {"elicitationId", "e1"}, {"url", where}};
+  };
+  const Json choices = {{"type", "string"}, {"enum", {"a\x1b[2J", "b"}}};
+  const Json preset = {{"type", "string"}, {"default", "\u202eevil"}};
+  scenario["steps"] = Json::array(
+      {ListTools(), CallTool("hostile__echo", {{"params", form(choices)}}),
+       CallTool("hostile__echo", {{"params", form(preset)}}),
+       CallTool("hostile__echo", {{"params", url("https://example.org/\x1b[2J")}}),
+       CallTool("hostile__echo",
+                {{"params", Json{{"message", "pick"},
+                                 {"requestedSchema",
+                                  {{"type", "object"},
+                                   {"properties", {{"a\x1b[2J", {{"type", "string"}}}}}}}}}}),
+       CallTool("hostile__echo", {{"params", url("https://example.org/sign-in")}})});
+  Json transcript = Agent(scenario);
+  std::vector<Json> calls = StepsOf(transcript, "callTool");
+  ASSERT_THAT(calls, SizeIs(5)) << transcript.dump(2);
+  // A choice, a default, a url, a field's name: each goes back to the
+  // server as written, so none is escaped; the request is refused instead,
+  // and the client is never asked.
+  for (size_t refused = 0; refused < 4; ++refused) {
+    EXPECT_EQ(CallText(calls[refused]), "elicit-error:-32602") << refused;
+  }
+  std::vector<std::string> questions = Questions(transcript);
+  ASSERT_THAT(questions, SizeIs(8)) << transcript["elicitations"].dump(2);
+  // A url that holds nothing to escape reaches the client as written.
+  EXPECT_EQ(transcript["elicitations"][7]["params"]["url"], "https://example.org/sign-in");
+  EXPECT_EQ(questions[7], "hostile asks: sign in");
+  EXPECT_THAT(CallText(calls[4]), StartsWith("elicited:")) << calls[4].dump();
+}
+
+TEST_F(GatewayElicitationTest, ALogsDataAndLoggerCannotRepaintTheTerminal) {
+  SKIP_WITHOUT_GATEWAY_PEERS();
+  DeclareFault("hostile", "log-with");
+  Request({"hostile"});
+  Json scenario = Gateway({Accept("1"), Accept("1"), Accept("1")});
+  scenario["steps"] = Json::array(
+      {ListTools(),
+       CallTool("hostile__echo",
+                {{"logger", "db\x1b[2J"},
+                 {"data", {{"note\x1b[H", {"\x1b]0;title\x07", 5}}, {"plain", "ok"}}}})});
+  Json transcript = Agent(scenario);
+  std::vector<Json> logs;
+  for (const Json& notification : transcript["notifications"]) {
+    if (notification["method"] == "notifications/message") logs.push_back(notification["params"]);
+  }
+  ASSERT_THAT(logs, SizeIs(1)) << transcript["notifications"].dump(2);
+  EXPECT_EQ(logs[0]["logger"], "hostile/db\\x1b[2J");
+  EXPECT_EQ(logs[0]["data"], (Json{{"note\\x1b[H", {"\\x1b]0;title\\x07", 5}}, {"plain", "ok"}}));
+}
+
 TEST_F(GatewayElicitationTest, TheDirectoryIsTheAgentsFirstRootOrDir) {
   SKIP_WITHOUT_GATEWAY_PEERS();
   DeclareListing("weather");

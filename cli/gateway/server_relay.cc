@@ -5,6 +5,7 @@
 // both ways, each id mapped to the one its side knows.
 #include "base/shown_text.h"
 #include "cli/gateway/gateway.h"
+#include "cli/gateway/shown_words.h"
 
 namespace bravebot {
 namespace {
@@ -15,30 +16,6 @@ std::string CapabilityFor(const std::string& method) {
   if (method == "sampling/createMessage") return "sampling";
   if (method == "elicitation/create") return "elicitation";
   return "";
-}
-
-// Escapes, in a form's schema, the words a client draws (titles,
-// descriptions, the names of choices), as every server's words shown to a
-// person are; the values the person picks go back to the server as it
-// wrote them.
-void EscapeShownWords(Json& schema) {
-  if (schema.is_array()) {
-    for (Json& element : schema) EscapeShownWords(element);
-    return;
-  }
-  if (!schema.is_object()) return;
-  for (auto member = schema.begin(); member != schema.end(); ++member) {
-    const bool drawn = member.key() == "title" || member.key() == "description";
-    if (drawn && member->is_string()) {
-      *member = EscapeControlCharacters(member->get<std::string>());
-    } else if (member.key() == "enumNames" && member->is_array()) {
-      for (Json& name : *member) {
-        if (name.is_string()) name = EscapeControlCharacters(name.get<std::string>());
-      }
-    } else {
-      EscapeShownWords(*member);
-    }
-  }
 }
 
 }  // namespace
@@ -100,6 +77,14 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
     // the client draws in, or begin a line that passes for our question.
     params["message"] = alias + " asks: " + EscapeControlCharacters(words->get<std::string>());
     if (params.contains("requestedSchema")) EscapeShownWords(params["requestedSchema"]);
+    // What the answer carries back as written cannot be escaped: a form
+    // or url that holds a character no person should have drawn is refused.
+    if (std::optional<std::string> unescapable = UnescapableWord(params)) {
+      return reply("error",
+                   {{"code", -32602},
+                    {"message", "the client of bravebot-mcp gateway is not asked: " + *unescapable +
+                                    " holds a control or invisible character"}});
+    }
   }
   std::int64_t ours = 0;
   std::string token;
@@ -146,12 +131,12 @@ bool Gateway::ClientTakes(const std::string& elicitation_mode) {
 void Gateway::RelayServerNotification(const std::string& alias, const Json& message) {
   const std::string method = message.value("method", "");
   Json params = message.value("params", Json::object());
-  // Words a client may draw: escaped, as every server's words shown are.
-  for (const char* drawn : {"message", "data"}) {
-    if (params.is_object() && params.contains(drawn) && params[drawn].is_string()) {
-      params[drawn] = EscapeControlCharacters(params[drawn].get<std::string>());
-    }
+  // Words a client may draw: escaped, as every server's words shown are; a
+  // log's data whole, whatever its shape.
+  if (params.is_object() && params.contains("message") && params["message"].is_string()) {
+    params["message"] = EscapeControlCharacters(params["message"].get<std::string>());
   }
+  if (params.is_object() && params.contains("data")) params["data"] = EscapedData(params["data"]);
   if (method == "notifications/progress") {
     {
       std::lock_guard lock(mutex_);
@@ -164,7 +149,7 @@ void Gateway::RelayServerNotification(const std::string& alias, const Json& mess
   } else if (method == "notifications/message" && params.is_object()) {
     // The client shows a log's logger: it names the server.
     const std::string logger = params.value("logger", "");
-    params["logger"] = logger.empty() ? alias : alias + "/" + logger;
+    params["logger"] = logger.empty() ? alias : alias + "/" + EscapeControlCharacters(logger);
     client_.Notify(method, params);
   } else if (method == "notifications/cancelled" && params.is_object() &&
              params.contains("requestId")) {

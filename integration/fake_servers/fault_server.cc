@@ -34,9 +34,14 @@
 //                           JSON, or "roots-error:" + its error code
 //   elicit-with             at each tools/call asks the client
 //                           elicitation/create with the call's argument
-//                           "message" as its message, whatever its type, then
-//                           answers with the text "elicited:" + the answer's
-//                           result as JSON, or "elicit-error:" + its code
+//                           "message" as its message, whatever its type (or
+//                           with the call's argument "params" as its whole
+//                           params, where given), then answers with the text
+//                           "elicited:" + the answer's result as JSON, or
+//                           "elicit-error:" + its code
+//   log-with                at each tools/call writes notifications/message
+//                           with the call's arguments "logger" and "data",
+//                           then answers with the text "logged"
 //   double-fork             first leaves a daemon behind: a grandchild in a
 //                           session of its own that writes "daemon <pid>" to
 //                           stderr and pauses forever, keeping the inherited
@@ -171,12 +176,12 @@ void WriteHugeLine(const json& id, std::int64_t mebibytes) {
 // Asks the client elicitation/create with `call`'s argument "message", and
 // answers `call` with what came back.
 void AnswerWithElicitation(const json& call) {
-  json request = {{"jsonrpc", "2.0"},
-                  {"id", 7},
-                  {"method", "elicitation/create"},
-                  {"params",
-                   {{"message", call["params"]["arguments"].value("message", json())},
-                    {"requestedSchema", {{"type", "object"}, {"properties", json::object()}}}}}};
+  const json& arguments = call["params"]["arguments"];
+  json params = {{"message", arguments.value("message", json())},
+                 {"requestedSchema", {{"type", "object"}, {"properties", json::object()}}}};
+  if (arguments.contains("params")) params = arguments["params"];
+  json request = {
+      {"jsonrpc", "2.0"}, {"id", 7}, {"method", "elicitation/create"}, {"params", params}};
   fake_server::WriteLine(request.dump());
   for (;;) {
     json message = fake_server::ReadMessage();
@@ -423,6 +428,21 @@ int main(int argc, char** argv) {
     return Serve([](const json& message) {
       if (!fake_server::IsRequest(message, "tools/call")) return false;
       AnswerWithElicitation(message);
+      return true;
+    });
+  }
+  if (mode == "log-with") {
+    return Serve([](const json& message) {
+      if (!fake_server::IsRequest(message, "tools/call")) return false;
+      const json& arguments = message["params"]["arguments"];
+      fake_server::WriteLine(json{{"jsonrpc", "2.0"},
+                                  {"method", "notifications/message"},
+                                  {"params",
+                                   {{"level", "info"},
+                                    {"logger", arguments.value("logger", "")},
+                                    {"data", arguments.value("data", json())}}}}
+                                 .dump());
+      fake_server::WriteResult(message["id"], TextContent("logged"));
       return true;
     });
   }

@@ -9,6 +9,7 @@
 //   protocolVersion           asked for at initialize (the SDK's latest if none)
 //   capabilities              what the client declares:
 //     elicitation: true       answers elicitation/create from `elicitations`
+//                             (form mode; "form+url" declares url mode too)
 //     roots: ["file:///..."]  answers roots/list with these
 //     sampling: "TEXT"        answers sampling/createMessage with this text
 //   elicitations              the answers, in order: {"action": "accept",
@@ -65,7 +66,9 @@ const transcript = {
 };
 
 const capabilities = {};
-if (declared.elicitation) capabilities.elicitation = { form: {} };
+if (declared.elicitation) {
+  capabilities.elicitation = declared.elicitation === "form+url" ? { form: {}, url: {} } : { form: {} };
+}
 if (declared.roots) capabilities.roots = { listChanged: true };
 if (declared.sampling !== undefined) capabilities.sampling = {};
 const client = new Client({ name: "bravebot-test-agent", version: "1.0.0" }, { capabilities });
