@@ -147,7 +147,7 @@ void ConfinedStart(benchmark::State& state, const Server& server, bool hide_sock
   options.user_home = home != nullptr ? home : "";
   options.getenv = ::getenv;
   options.fs = &fs;
-  options.hide_socket_places = hide_socket_places;
+  options.layers.hide_socket_places = hide_socket_places;
   for (auto _ : state) {
     auto started = ConfinedServer::Start(declaration, options);
     if (!started) {

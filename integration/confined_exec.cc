@@ -114,12 +114,12 @@ int main(int argc, char** argv) {
   }
   ServerStartOptions options = StartOptionsFor(context, *profile);
   options.stdio = ChildStdio::kInherit;
-  options.landlock = landlock;
-  options.read_only_view = read_only_view;
+  options.layers.landlock = landlock;
+  options.layers.read_only_view = read_only_view;
   // The mounts that hide the places of sockets below Landlock ABI 9 go with
   // the view: without both, Landlock alone is proven.
-  options.hide_socket_places = read_only_view;
-  options.namespaces = namespaces;
+  options.layers.hide_socket_places = read_only_view;
+  options.layers.namespaces = namespaces;
   boost::asio::io_context io;
   Result<std::shared_ptr<RunningServer>> server =
       RunningServer::StartWithRawPipes(io, *declaration, options);

@@ -196,7 +196,7 @@ Result<LaunchedChild> LaunchUnderLandlock(const Confinement& confinement,
                                           const ServerStartOptions& options) {
   LaunchRequest request;
   std::vector<VerifiedPath> opened;
-  if (options.landlock) {
+  if (options.layers.landlock) {
     Result<UniqueFd> ruleset = CreateLandlockRuleset(confinement.landlock, &opened);
     if (!ruleset) return ruleset.error();
     request.landlock_ruleset = std::move(*ruleset);
@@ -218,13 +218,13 @@ Result<LaunchedChild> LaunchUnderLandlock(const Confinement& confinement,
   request.seccomp = *seccomp;
   request.capabilities = PlanCapabilities();
   request.isolation = confinement.isolation;
-  if (confinement.socket_mask && options.hide_socket_places) {
+  if (confinement.socket_mask && options.layers.hide_socket_places) {
     Result<std::vector<PlaceToHide>> hidden = PlacesToHide(*confinement.socket_mask, opened);
     if (!hidden) return hidden.error();
     request.hidden_places = std::move(*hidden);
   }
   request.view = PlanFilesystemView(std::move(*writable),
-                                    request.isolation.user_namespace && options.read_only_view);
+                                    request.isolation.user_namespace && options.layers.read_only_view);
   // In its own user namespace it holds every capability there: drop them too.
   if (request.isolation.user_namespace) request.capabilities.drop = true;
   request.stdio = options.stdio;
@@ -341,12 +341,12 @@ Result<Confinement> ConfineServerReach(Reach reach, const ServerStartOptions& op
                                        const std::string& alias, const KernelFacts& kernel) {
   BackendChoice backend = ChooseBackendHere(options.getenv);
   // Under Landlock our launcher makes the namespaces, and must know which.
-  if (backend.backend == Backend::kLandlock && options.namespaces) {
+  if (backend.backend == Backend::kLandlock && options.layers.namespaces) {
     BRAVEBOT_RETURN_IF_ERROR(RequireKnownIsolation(kernel, alias));
   }
   std::vector<BubblewrapLink> links;
   if (backend.backend == Backend::kBubblewrap) links = BubblewrapLinks(reach, *options.fs);
-  return ConfineReach(std::move(reach), kernel, options.namespaces, std::move(backend), links);
+  return ConfineReach(std::move(reach), kernel, options.layers.namespaces, std::move(backend), links);
 }
 
 Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,

@@ -33,6 +33,19 @@
 
 namespace bravebot {
 
+// The confinement's layers, one switch each, every one on. Nothing a person
+// runs turns one off: the hostile battery does (integration/confined-exec),
+// to prove the others alone, and bench/start_bench.cc, to measure what one
+// costs. Kept apart so that no option a front end sets sits beside them.
+struct LayersForTesting {
+  bool landlock = true;
+  bool read_only_view = true;
+  bool namespaces = true;
+  // Below Landlock ABI 9, the places of others' sockets hidden from the
+  // server (profiles/socket_mask_plan.h).
+  bool hide_socket_places = true;
+};
+
 struct ServerStartOptions {
   const ProfileDirectory* profile = nullptr;
   std::string user_home;  // "" when there is none
@@ -50,16 +63,8 @@ struct ServerStartOptions {
   // argv made from the reach computed. Empty to run the server.
   std::string program_override;
   std::function<std::vector<std::string>(const Reach&)> argv_override;
-  // Every layer is on, except where the hostile battery turns one off to prove
-  // the others alone (integration/confined-exec); nothing a person runs does.
-  bool landlock = true;
-  bool read_only_view = true;
-  bool namespaces = true;
-  // Below Landlock ABI 9, the places of others' sockets hidden from it
-  // (profiles/socket_mask_plan.h). Off only for bench/start_bench.cc's
-  // measure of what hiding them costs a start, and with the view in the
-  // hostile battery.
-  bool hide_socket_places = true;
+  // Every layer is on; only a test or a benchmark turns one off.
+  LayersForTesting layers;
 };
 
 // What was computed to start a server: its reach, the backend that confines
