@@ -223,8 +223,8 @@ Result<LaunchedChild> LaunchUnderLandlock(const Confinement& confinement,
     if (!hidden) return hidden.error();
     request.hidden_places = std::move(*hidden);
   }
-  request.view = PlanFilesystemView(std::move(*writable),
-                                    request.isolation.user_namespace && options.layers.read_only_view);
+  request.view = PlanFilesystemView(
+      std::move(*writable), request.isolation.user_namespace && options.layers.read_only_view);
   // In its own user namespace it holds every capability there: drop them too.
   if (request.isolation.user_namespace) request.capabilities.drop = true;
   request.stdio = options.stdio;
@@ -346,7 +346,8 @@ Result<Confinement> ConfineServerReach(Reach reach, const ServerStartOptions& op
   }
   std::vector<BubblewrapLink> links;
   if (backend.backend == Backend::kBubblewrap) links = BubblewrapLinks(reach, *options.fs);
-  return ConfineReach(std::move(reach), kernel, options.layers.namespaces, std::move(backend), links);
+  return ConfineReach(std::move(reach), kernel, options.layers.namespaces, std::move(backend),
+                      links);
 }
 
 Result<ConfinedServer> ConfinedServer::Start(const Declaration& declaration,
