@@ -8,11 +8,15 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <cerrno>
+#include <cstdint>
 #include <exception>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "cli/non_blocking.h"
@@ -50,6 +54,47 @@ class OurStream {
   Descriptor stream_;
 };
 
+// Once the server has ended, what it wrote last is passed on while mcp-run's
+// output and error take it; where neither takes a byte for
+// kPassOnIdleAfterEnd, `give_up` is called (which cancels the writes), so
+// that a client that never reads mcp-run's standard error cannot keep it
+// running for ever after the server is gone.
+class PassOnAfterEnd {
+ public:
+  explicit PassOnAfterEnd(const boost::asio::any_io_executor& executor) : timer_(executor) {}
+
+  void Taken() { ++taken_; }
+  // Once given up, nothing more is written: a write begun after the
+  // cancel would wait as the cancelled one did.
+  bool given_up() const { return given_up_; }
+  void Start(std::function<void()> give_up) {
+    give_up_ = std::move(give_up);
+    Arm();
+  }
+  void Stop() { timer_.cancel(); }
+
+ private:
+  void Arm() {
+    seen_ = taken_;
+    timer_.expires_after(kPassOnIdleAfterEnd);
+    timer_.async_wait([this](boost::system::error_code error) {
+      if (error) return;  // stopped: everything was passed on
+      if (taken_ == seen_) {
+        given_up_ = true;
+        give_up_();
+      } else {
+        Arm();
+      }
+    });
+  }
+
+  boost::asio::steady_timer timer_;
+  std::function<void()> give_up_;
+  std::uint64_t taken_ = 0;
+  std::uint64_t seen_ = 0;
+  bool given_up_ = false;
+};
+
 // Writes `bytes` to `to` whole; false where `to` takes no more.
 awaitable<bool> WriteWhole(Descriptor& to, boost::asio::const_buffer bytes) {
   if (!to.is_open()) co_return false;
@@ -63,13 +108,15 @@ awaitable<bool> WriteWhole(Descriptor& to, boost::asio::const_buffer bytes) {
 // called when `to` stops taking it or `from` ends first. Once the server has
 // ended (`ended`), what is left in `from` is read at once and passed on, and
 // no more is waited for: something it started may still hold the pipe open.
-awaitable<void> Pass(Descriptor& from, Descriptor& to, const bool& ended,
+// Each piece taken is told to `after_end`.
+awaitable<void> Pass(Descriptor& from, Descriptor& to, const bool& ended, PassOnAfterEnd& after_end,
                      std::function<void()> cut = nullptr) {
   std::vector<char> buffer(kBridgeBufferBytes);
   bool taken = true;
   auto pass_on = [&](std::size_t got) -> awaitable<void> {
-    if (!taken || got == 0) co_return;
+    if (!taken || got == 0 || after_end.given_up()) co_return;
     taken = co_await WriteWhole(to, boost::asio::buffer(buffer.data(), got));
+    if (taken) after_end.Taken();
     if (!taken && cut) cut();
   };
   while (!ended && from.is_open()) {
@@ -109,25 +156,35 @@ awaitable<void> ClientToServer(Descriptor& client, RunningServer& server, const 
 }
 
 // Its end: then nothing more is waited for on its pipes (what is left in them
-// is read at once), nor on the client's input.
-awaitable<int> ServerEnd(RunningServer& server, Descriptor& client_input, bool& ended) {
+// is read at once), nor on the client's input, and what it wrote is passed
+// on only while mcp-run's output and error take it.
+awaitable<int> ServerEnd(RunningServer& server, OurStream& input, OurStream& output,
+                         OurStream& errors, bool& ended, PassOnAfterEnd& after_end) {
   const int status = co_await server.AsyncEnd(boost::asio::use_awaitable);
   ended = true;
   boost::system::error_code ignored;
   server.output().cancel(ignored);
   server.errors().cancel(ignored);
-  client_input.cancel(ignored);
+  input.get().cancel(ignored);
+  after_end.Start([&output, &errors] {
+    boost::system::error_code not_needed;
+    output.get().cancel(not_needed);
+    errors.get().cancel(not_needed);
+  });
   co_return status;
 }
 
 awaitable<int> Bridge(RunningServer& server, OurStream& input, OurStream& output,
                       OurStream& errors) {
   bool ended = false;
+  PassOnAfterEnd after_end(co_await boost::asio::this_coro::executor);
   auto stop = [&server] { server.Stop(); };
-  co_return co_await (ClientToServer(input.get(), server, ended) &&
-                      Pass(server.output(), output.get(), ended, stop) &&
-                      Pass(server.errors(), errors.get(), ended) &&
-                      ServerEnd(server, input.get(), ended));
+  const int status = co_await (ClientToServer(input.get(), server, ended) &&
+                               Pass(server.output(), output.get(), ended, after_end, stop) &&
+                               Pass(server.errors(), errors.get(), ended, after_end) &&
+                               ServerEnd(server, input, output, errors, ended, after_end));
+  after_end.Stop();
+  co_return status;
 }
 
 }  // namespace

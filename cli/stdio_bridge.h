@@ -12,11 +12,14 @@
 // The server is stopped as every server is (servers/stop_sequence.h) once the
 // client's input ends, its own output ends, or mcp-run's output can no longer
 // be written; its output is relayed until it has ended, and what it wrote
-// last is passed on after.
+// last is passed on after, while mcp-run's output or error takes a byte at
+// least every kPassOnIdleAfterEnd: a client that never reads mcp-run's
+// standard error, say, loses the rest rather than keeping mcp-run for ever.
 #ifndef BRAVEBOT_CLI_STDIO_BRIDGE_H_
 #define BRAVEBOT_CLI_STDIO_BRIDGE_H_
 
 #include <boost/asio/io_context.hpp>
+#include <chrono>
 #include <cstddef>
 
 #include "supervisor/servers/running_server.h"
@@ -25,6 +28,10 @@ namespace bravebot {
 
 // The bytes on their way in one direction, at most.
 inline constexpr std::size_t kBridgeBufferBytes = 256 * 1024;
+
+// Once the server has ended, how long mcp-run's output and error may take
+// nothing of what it wrote before the rest is dropped.
+inline constexpr std::chrono::seconds kPassOnIdleAfterEnd{2};
 
 // Relays between `server`, started with RunningServer::StartWithRawPipes on
 // `io`, and mcp-run's standard streams until the server has ended and what it

@@ -1,8 +1,10 @@
 // mcp-run's account of a server that does not start: which step failed, in
 // our words, with the server's last lines on standard error.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,6 +12,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "base/unique_fd.h"
 #include "integration/dumpable.h"
 #include "integration/process_scan.h"
 #include "integration/profile_fixture.h"
@@ -218,6 +221,25 @@ TEST_F(McpRunTest, ItMakesItselfNonDumpable) {
   // Asked to end, it stops the server and removes its run directory.
   ::kill(run.pid(), SIGTERM);
   EXPECT_EQ(run.Wait(In(std::chrono::seconds(10))), 128 + SIGTERM);
+}
+
+// A client that never reads mcp-run's standard error, while the server
+// fills it: once the client's input ends the server is stopped, and what it
+// wrote last is given up rather than waited on for ever.
+TEST_F(McpRunTest, AClientThatNeverReadsItsErrorsDoesNotKeepItRunningAfterTheServer) {
+  // mcp-run's standard error: a pipe (a FIFO held open here) nobody reads.
+  const std::string errors = temporary_.Join("errors");
+  ASSERT_EQ(::mkfifo(errors.c_str(), 0600), 0);
+  UniqueFd held(::open(errors.c_str(), O_RDWR | O_CLOEXEC));
+  ASSERT_TRUE(held.valid());
+  RunningCommand run({OurProgram("mcp-run"), "--stdio", "x", "--", "/bin/sh", "-c",
+                      "echo ready; while :; do echo flooding-its-standard-error >&2; done"},
+                     Environment(), temporary_.path(), errors);
+  ASSERT_EQ(run.ReadLines(1, In(std::chrono::seconds(10))), std::vector<std::string>{"ready"});
+  run.CloseInput();
+  // The stop sequence takes about two seconds and the giving up two more.
+  EXPECT_TRUE(run.Wait(In(std::chrono::seconds(30))).has_value())
+      << "mcp-run still runs, waiting to write to an error stream nobody reads";
 }
 
 // libcurl and the thirty libraries it needs are loaded the first time a
