@@ -84,10 +84,15 @@ void BM_SupervisorStarts(benchmark::State& state) {
     auto supervisor = OpenSession(setting);
     state.ResumeTiming();
     for (int i = 0; i < count; ++i) {
-      supervisor->Write(Request(2 + i, "server/start", {{"alias", "tiny" + std::to_string(i)}}));
+      if (!supervisor->Write(
+              Request(2 + i, "server/start", {{"alias", "tiny" + std::to_string(i)}}))) {
+        return state.SkipWithError("the supervisor took no more requests: it ended");
+      }
     }
     for (int i = 0; i < count; ++i) {
-      if (!supervisor->AnswerTo(2 + i).contains("result")) state.SkipWithError("a start failed");
+      const Json answer = supervisor->AnswerTo(2 + i);
+      if (answer.is_null()) return state.SkipWithError("the supervisor ended before it answered");
+      if (!answer.contains("result")) return state.SkipWithError("a start failed");
     }
     state.PauseTiming();
     rss = ResidentKib(supervisor->pid());
