@@ -9,6 +9,7 @@
 #include <string>
 
 #include "integration/gateway_fixture.h"
+#include "integration/resident_memory.h"
 #include "integration/running_command.h"
 
 namespace bravebot::testing {
@@ -60,6 +61,33 @@ TEST_F(GatewayWireTest, EveryLineStaysWholeWhenTheClientReadsNothingForAWhile) {
   EXPECT_EQ(answered.size(), 1u + kCalls);
   gateway->CloseInput();
   EXPECT_EQ(gateway->Wait(In(20s)), 0);
+}
+
+TEST_F(GatewayWireTest, AClientThatReadsNothingCostsTheGatewayItsBoundAndASignalStillEndsIt) {
+  // Each call of a tool not offered is refused in words naming it, here
+  // 8 KiB: 20,000 of them are about 170 MB, far past the 64 MiB the gateway
+  // keeps for a client that reads nothing. It reads no more once that much
+  // waits, so what the client writes is taken no further.
+  Request({});
+  auto gateway = StartGateway();
+  std::string requests = kInitialize;
+  constexpr int kCalls = 20000;
+  const std::string long_name(8192, 'x');
+  for (int id = 2; id < 2 + kCalls; ++id) {
+    requests += "{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
+                ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + long_name + "\"}}\n";
+  }
+  EXPECT_FALSE(gateway->Write(requests, In(15s))) << "the gateway read every request";
+  const long peak_mib = PeakResidentKib(gateway->pid()) / 1024;
+  EXPECT_LT(peak_mib, 64 + 48) << "the gateway held " << peak_mib << " MiB";
+  // What it wrote is whole lines.
+  std::vector<std::string> lines = gateway->ReadLines(100, In(10s));
+  ASSERT_EQ(lines.size(), 100u);
+  for (const std::string& line : lines) {
+    EXPECT_FALSE(Json::parse(line, nullptr, false).is_discarded()) << line.substr(0, 200);
+  }
+  ::kill(gateway->pid(), SIGTERM);
+  EXPECT_EQ(gateway->Wait(In(30s)), 128 + SIGTERM);
 }
 
 TEST_F(GatewayWireTest, RootsThatChangeBeforeTheSessionOpensEndNothing) {

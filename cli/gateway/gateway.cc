@@ -100,10 +100,10 @@ void Gateway::UpdateHolds() {
   // What either end is sent comes of what is read from both: while one does
   // not take it, neither is read, so the gateway holds at most the bound
   // and what one read brings. Ending, the supervisor is read still, for
-  // its answer to session/close.
-  const bool backed_up = !ending_ && (client_.backed_up() || supervisor_.backed_up());
+  // its answer to session/close (which the stop sequence bounds in time).
+  const bool backed_up = client_.backed_up() || supervisor_.backed_up();
   client_.HoldReading(backed_up || initializing_);
-  supervisor_.HoldReading(backed_up);
+  supervisor_.HoldReading(backed_up && !ending_);
 }
 
 void Gateway::Ending() {
