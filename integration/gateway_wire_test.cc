@@ -32,13 +32,13 @@ class GatewayWireTest : public GatewayTest {
 };
 
 TEST_F(GatewayWireTest, EveryLineStaysWholeWhenTheClientReadsNothingForAWhile) {
-  // Answers written by two of the gateway's threads at once (a call of a
-  // tool not offered is refused by the thread reading the client, in words
-  // naming it, here 8 KiB long, more than a pipe takes in one write; the
-  // status tool is answered by a thread of its own) fill the pipe to the
-  // client many times over while it reads nothing. Each must come whole.
-  // (The moment two threads meet a line cut by a full pipe is rare here;
-  // tests/cli/gateway/json_rpc_peer_test.cc makes it often.)
+  // Answers written as they are read and by coroutines of their own (a
+  // call of a tool not offered is refused as it is read, in words naming
+  // it, here 8 KiB long, more than a pipe takes in one write; the status
+  // tool is answered once the supervisor answers it) fill the pipe to the
+  // client many times over while it reads nothing. Each must come whole,
+  // a line cut by the full pipe finished before the next
+  // (tests/cli/gateway/json_rpc_peer_test.cc makes that moment often).
   Request({});
   auto gateway = StartGateway();
   std::string requests = kInitialize;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <cctype>
 #include <chrono>
 #include <iostream>
@@ -118,7 +119,14 @@ void Gateway::Ending() {
 Gateway::Flow Gateway::End() {
   // The supervisor stops every server (and what each started) and answers
   // once they have ended.
-  if (!supervisor_ended_) co_await supervisor_.CallWithin("session/close", nullptr, kLongestClose);
+  if (!supervisor_ended_) {
+    co_await supervisor_.CallWithin("session/close", nullptr, kLongestClose);
+  } else {
+    // The supervisor ended first: a flow its end answered (a call that
+    // failed, bravebot_status) writes that answer before the client's
+    // output closes, on the turn of the loop its answer was posted for.
+    co_await boost::asio::post(io_, boost::asio::use_awaitable);
+  }
   // Nothing more is written (what is queued is given a while to be read);
   // every request of ours still waiting, and any sent from now on, is
   // answered as ended, so the flows waiting on them end (a question nobody
