@@ -3,8 +3,10 @@
 // (`claude mcp add bravebot -- bravebot-mcp gateway`). cli/gateway/ holds
 // the gateway itself; this reads its words and starts it.
 #include <signal.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <boost/asio/io_context.hpp>
 #include <filesystem>
 #include <ostream>
 
@@ -71,10 +73,12 @@ int RunGateway(const std::vector<std::string>& words, CommandContext& context) {
   int status = kExitFailed;
   int stopped_by = 0;
   {
-    JsonRpcPeer to_supervisor((*supervisor)->output_fd(), (*supervisor)->input_fd(),
-                              "bravebot-supervisor", /*owns_fds=*/false);
-    JsonRpcPeer to_client(0, 1, "the client", /*owns_fds=*/false);
-    Gateway gateway(options, to_client, to_supervisor);
+    // One loop, on this thread, carries the whole gateway.
+    boost::asio::io_context io;
+    JsonRpcPeer to_supervisor(io, (*supervisor)->output_fd(), (*supervisor)->input_fd(),
+                              "bravebot-supervisor");
+    JsonRpcPeer to_client(io, STDIN_FILENO, STDOUT_FILENO, "the client");
+    Gateway gateway(io, options, to_client, to_supervisor);
     StopOnSignal watching([&gateway, &stopped_by](int signal) {
       stopped_by = signal;
       gateway.Stop();

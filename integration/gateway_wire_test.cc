@@ -9,6 +9,7 @@
 #include <string>
 
 #include "integration/gateway_fixture.h"
+#include "integration/resident_memory.h"
 #include "integration/running_command.h"
 
 namespace bravebot::testing {
@@ -31,13 +32,13 @@ class GatewayWireTest : public GatewayTest {
 };
 
 TEST_F(GatewayWireTest, EveryLineStaysWholeWhenTheClientReadsNothingForAWhile) {
-  // Answers written by two of the gateway's threads at once (a call of a
-  // tool not offered is refused by the thread reading the client, in words
-  // naming it, here 8 KiB long, more than a pipe takes in one write; the
-  // status tool is answered by a thread of its own) fill the pipe to the
-  // client many times over while it reads nothing. Each must come whole.
-  // (The moment two threads meet a line cut by a full pipe is rare here;
-  // tests/cli/gateway/json_rpc_peer_test.cc makes it often.)
+  // Answers written as they are read and by coroutines of their own (a
+  // call of a tool not offered is refused as it is read, in words naming
+  // it, here 8 KiB long, more than a pipe takes in one write; the status
+  // tool is answered once the supervisor answers it) fill the pipe to the
+  // client many times over while it reads nothing. Each must come whole,
+  // a line cut by the full pipe finished before the next
+  // (tests/cli/gateway/json_rpc_peer_test.cc makes that moment often).
   Request({});
   auto gateway = StartGateway();
   std::string requests = kInitialize;
@@ -60,6 +61,33 @@ TEST_F(GatewayWireTest, EveryLineStaysWholeWhenTheClientReadsNothingForAWhile) {
   EXPECT_EQ(answered.size(), 1u + kCalls);
   gateway->CloseInput();
   EXPECT_EQ(gateway->Wait(In(20s)), 0);
+}
+
+TEST_F(GatewayWireTest, AClientThatReadsNothingCostsTheGatewayItsBoundAndASignalStillEndsIt) {
+  // Each call of a tool not offered is refused in words naming it, here
+  // 8 KiB: 20,000 of them are about 170 MB, far past the 64 MiB the gateway
+  // keeps for a client that reads nothing. It reads no more once that much
+  // waits, so what the client writes is taken no further.
+  Request({});
+  auto gateway = StartGateway();
+  std::string requests = kInitialize;
+  constexpr int kCalls = 20000;
+  const std::string long_name(8192, 'x');
+  for (int id = 2; id < 2 + kCalls; ++id) {
+    requests += "{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) +
+                ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + long_name + "\"}}\n";
+  }
+  EXPECT_FALSE(gateway->Write(requests, In(15s))) << "the gateway read every request";
+  const long peak_mib = PeakResidentKib(gateway->pid()) / 1024;
+  EXPECT_LT(peak_mib, 64 + 48) << "the gateway held " << peak_mib << " MiB";
+  // What it wrote is whole lines.
+  std::vector<std::string> lines = gateway->ReadLines(100, In(10s));
+  ASSERT_EQ(lines.size(), 100u);
+  for (const std::string& line : lines) {
+    EXPECT_FALSE(Json::parse(line, nullptr, false).is_discarded()) << line.substr(0, 200);
+  }
+  ::kill(gateway->pid(), SIGTERM);
+  EXPECT_EQ(gateway->Wait(In(30s)), 128 + SIGTERM);
 }
 
 TEST_F(GatewayWireTest, RootsThatChangeBeforeTheSessionOpensEndNothing) {

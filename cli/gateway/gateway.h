@@ -5,30 +5,30 @@
 // puts the supervisor's questions to the person through the client's
 // elicitation. docs/gateway.md says what it offers and why.
 //
-// A request that waits for a person or for the servers (tools/list, which
-// puts the questions; a call whose question is put; a request a server
-// sends the client) is carried on a thread of its own, so that its flow (a
-// call, its question, the call again) reads as the protocol does. A call
-// that needs no question is carried on the two reading threads alone
-// (json_rpc_peer.h): it is the gateway's most frequent message, and each
-// thread it crosses costs a wake-up (docs/performance.md, The gateway).
+// It runs on one Boost.Asio event loop, on one thread: both ends are read
+// there (json_rpc_peer.h), and nothing locks. A request that waits for a
+// person or for the servers (tools/list, which puts the questions; a call
+// whose question is put; a request a server sends the client) is a
+// coroutine of its own, so that its flow (a call, its question, the call
+// again) reads as the protocol does. A call that needs no question is
+// carried by the two ends' reading alone, its answer taken as it is read:
+// it is the gateway's most frequent message (docs/performance.md, The
+// gateway).
 #ifndef BRAVEBOT_CLI_GATEWAY_GATEWAY_H_
 #define BRAVEBOT_CLI_GATEWAY_GATEWAY_H_
 
-#include <atomic>
-#include <condition_variable>
-#include <functional>
-#include <list>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <cstddef>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cli/gateway/gateway_servers.h"
 #include "cli/gateway/json_rpc_peer.h"
+#include "cli/gateway/loop_condition.h"
 #include "cli/gateway/questions.h"
 
 namespace bravebot {
@@ -46,42 +46,48 @@ struct GatewayOptions {
 
 class Gateway {
  public:
-  // Speaks MCP on `client`, and the protocol on `supervisor`.
-  Gateway(GatewayOptions options, JsonRpcPeer& client, JsonRpcPeer& supervisor);
-  ~Gateway();
+  // Speaks MCP on `client`, and the protocol on `supervisor`, both on `io`.
+  Gateway(boost::asio::io_context& io, GatewayOptions options, JsonRpcPeer& client,
+          JsonRpcPeer& supervisor);
 
-  // Reads both ends until the client's input ends, `Stop` is called or the
-  // supervisor ends; then closes the session. 0 where it closed as asked.
+  // Runs the loop: reads both ends until the client's input ends, `Stop` is
+  // called or the supervisor ends; then closes the session, and returns
+  // once every flow has ended. 0 where it closed as asked.
   int Run();
-  // From another thread (a signal's): ends Run as the end of input does.
+  // From any thread (a signal's): ends Run as the end of input does.
   void Stop();
 
  private:
+  using Flow = boost::asio::awaitable<void>;
+
   // What came from the client.
   void FromClient(Incoming message);
   void Initialize(const Incoming& request);
+  Flow OpenThenAnswer(Incoming request, std::string directory);
   void Initialized();
-  void ListTools(const Incoming& request);
+  Flow ListRoots();
+  Flow ListTools(Incoming request);
   void CallTool(const Incoming& request);
   void Cancelled(const Json& params);
   void ProgressToServer(const Json& params);
+  Flow RootsChanged();
 
   // What came from the supervisor: a server's lines, ends and messages.
   void FromSupervisor(Incoming message);
-  void RelayServerRequest(const std::string& alias, const Json& message);
+  Flow RelayServerRequest(std::string alias, Json message);
   void RelayServerNotification(const std::string& alias, const Json& message);
   // Whether the client declared elicitation in `elicitation_mode` ("url").
   bool ClientTakes(const std::string& elicitation_mode);
 
   // session/open for `directory`, once.
-  void Open(const std::string& directory);
+  Flow Open(std::string directory);
   // The session's servers once it opened; null where the gateway is ending
   // before it did.
-  GatewayServers* WaitOpened();
-  std::string Ask(const Question& question);
+  boost::asio::awaitable<GatewayServers*> WaitOpened();
+  boost::asio::awaitable<std::string> Ask(Question question);
   // A client's call of a server's tool, from its request to its answer:
-  // sent, answered on the supervisor's reading thread where it ran or was
-  // refused, and carried on a thread of its own only where it waits for a
+  // sent, answered as the supervisor's answer is read where it ran or was
+  // refused, and carried by a coroutine of its own only where it waits for a
   // question.
   struct CallInFlight {
     std::string id;  // the client's, as its text
@@ -89,34 +95,45 @@ class Gateway {
     Json call;          // tool/call's params, its answer to the question once put
     std::string token;  // the progress token the client gave it, if any
   };
+  Flow CallWhenOpened(Incoming request);
   void StartCall(const Incoming& request);
+  Flow Status(Incoming request);
   void SendCall(const std::shared_ptr<CallInFlight>& flight);
   void Decided(const std::shared_ptr<CallInFlight>& flight, const Answer& answer);
-  void Asked(const std::shared_ptr<CallInFlight>& flight, const Answer& answer);
+  Flow Asked(std::shared_ptr<CallInFlight> flight, Answer answer);
+  Flow Released(std::shared_ptr<CallInFlight> flight, std::string result);
   std::string RefusalText(const CallInFlight& flight, const Answer& answer);
   // Answers the call with `reply` (a result's text), unless it was
   // cancelled; "" answers nothing.
   void Finish(const std::string& id, const std::string& token, const std::string& reply);
-  // With mutex_ held: the call is no longer in flight. True where the
-  // client cancelled it.
+  // The call is no longer in flight. True where the client cancelled it.
   bool Forget(const std::string& id, const std::string& token);
-  // Runs `work` on a thread of its own, joined when it is done or the
-  // gateway ends; false, running nothing, where too many run already.
-  bool Spawn(std::function<void()> work, bool for_a_server = false);
-  void End();
+  // Runs `flow` as a coroutine of its own; false, running nothing, where too
+  // many run already.
+  bool Spawn(Flow flow, bool for_a_server = false);
+  // The stop sequence, begun once, whatever asked for it.
+  void Ending();
+  Flow End();
+  // Reading waits while either end does not take what is written to it, and
+  // the client's while its initialize is being answered.
+  void UpdateHolds();
 
+  boost::asio::io_context& io_;
   GatewayOptions options_;
   JsonRpcPeer& client_;
   JsonRpcPeer& supervisor_;
   std::unique_ptr<GatewayServers> servers_;
 
-  std::mutex mutex_;
-  std::condition_variable changed_;
+  // Notified whenever any of the flags below changes.
+  LoopCondition changed_;
   bool ending_ = false;
   bool opened_ = false;
-  bool initialized_ = false;  // the client's notifications/initialized came
-  bool released_ = false;     // a first result went to the client
+  bool initialized_ = false;   // the client's notifications/initialized came
+  bool initializing_ = false;  // its initialize waits for the session to open
+  bool released_ = false;      // a first result went to the client
   bool supervisor_ended_ = false;
+  bool ended_first_ = false;  // the supervisor ended before it was asked to
+  bool asking_ = false;       // a question is put: one at a time
   std::string protocol_version_;
   Json client_capabilities_ = Json::object();
   std::string directory_;
@@ -131,16 +148,9 @@ class Gateway {
   std::map<std::string, std::string> progress_tokens_;
   // Requests relayed to the client, by the supervisor's number: ours.
   std::map<std::string, std::int64_t> relayed_;
-  std::mutex ask_;  // one question at a time
-
-  struct Worker {
-    std::thread thread;
-    std::shared_ptr<std::atomic<bool>> done;
-    bool for_a_server = false;  // a server's request relayed to the client
-  };
-  std::mutex threads_mutex_;
-  std::list<Worker> workers_;
-  bool spawning_ = true;  // false once the gateway is being destroyed
+  // The flows Spawn runs now, and of them servers' requests.
+  std::size_t flows_ = 0;
+  std::size_t server_flows_ = 0;
 };
 
 }  // namespace bravebot

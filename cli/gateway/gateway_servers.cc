@@ -1,8 +1,10 @@
 #include "cli/gateway/gateway_servers.h"
 
 #include <chrono>
+#include <utility>
 
 #include "base/shown_text.h"
+#include "cli/gateway/flows.h"
 #include "cli/session_view.h"
 
 namespace bravebot {
@@ -26,60 +28,50 @@ std::string ToolOf(const std::string& alias, const Json& model_tool) {
 
 }  // namespace
 
-GatewayServers::~GatewayServers() {
-  for (std::thread& watcher : watchers_) watcher.join();
-}
-
 void GatewayServers::Opened(const Json& result) {
   std::vector<std::string> starts;
-  {
-    std::lock_guard lock(mutex_);
-    for (const Json& note : result["notes"]) notes_.push_back(note.get<std::string>());
-    for (const Json& server : result["servers"]) {
-      const std::string alias = server["alias"];
-      Server& ours = servers_[alias];
-      ours.state = server["state"];
-      ours.question = server.value("question", "");
-      ours.note = server.value("reason", "");
-      if (ours.state == "start") starts.push_back(alias);
-    }
+  for (const Json& note : result["notes"]) notes_.push_back(note.get<std::string>());
+  for (const Json& server : result["servers"]) {
+    const std::string alias = server["alias"];
+    Server& ours = servers_[alias];
+    ours.state = server["state"];
+    ours.question = server.value("question", "");
+    ours.note = server.value("reason", "");
+    if (ours.state == "start") starts.push_back(alias);
   }
   for (const std::string& alias : starts) Start(alias);
 }
 
 void GatewayServers::Start(const std::string& alias) {
-  {
-    std::lock_guard lock(mutex_);
-    servers_[alias].state = "starting";
-    ++starting_;
-  }
-  std::shared_future<Answer> answer =
-      link_.supervisor.Call("server/start", {{"alias", alias}}).share();
-  std::lock_guard lock(mutex_);
-  watchers_.emplace_back([this, alias, answer] { Started(alias, answer.get()); });
+  servers_[alias].state = "starting";
+  ++starting_;
+  // Sent now, in the order the starts come; the answer is taken by a
+  // coroutine of its own, which may put a question.
+  link_.supervisor.CallThen("server/start", {{"alias", alias}}, [this, alias](Answer answer) {
+    SpawnFlow(link_.executor, Started(alias, std::move(answer)));
+  });
 }
 
-void GatewayServers::Started(const std::string& alias, Answer answer) {
+boost::asio::awaitable<void> GatewayServers::Started(std::string alias, Answer answer) {
   // A service that points elsewhere is put to the person first: nothing is
   // sent to the new place before a yes.
   while (!answer.is_error() && answer.message["result"].value("state", "") == "redirect") {
     const std::string typed =
-        link_.ask(RedirectQuestion(answer.message["result"].value("question", "")));
-    answer = link_.supervisor.Call("redirect/answer", {{"alias", alias}, {"answer", typed}}).get();
+        co_await link_.ask(RedirectQuestion(answer.message["result"].value("question", "")));
+    // Params apart from co_await: GCC 12 does not compile a braced list in it.
+    Json params = {{"alias", alias}, {"answer", typed}};
+    answer = co_await link_.supervisor.Call("redirect/answer", std::move(params));
   }
-  {
-    std::lock_guard lock(mutex_);
-    Server& server = servers_[alias];
-    if (answer.is_error()) {
-      server.state = "failed";
-      server.note = ErrorWords(answer, alias + " did not start");
-    } else {
-      server.state = "running";
-      TakeList(alias, answer.message["result"]);
-    }
-    --starting_;
+  Server& server = servers_[alias];
+  if (answer.is_error()) {
+    server.state = "failed";
+    server.note = ErrorWords(answer, alias + " did not start");
+  } else {
+    server.state = "running";
+    TakeList(alias, answer.message["result"]);
   }
-  starts_changed_.notify_all();
+  --starting_;
+  starts_changed_.NotifyAll();
   TellChanged();
 }
 
@@ -105,59 +97,52 @@ void GatewayServers::TakeList(const std::string& alias, const Json& list) {
   Renamed();
 }
 
-void GatewayServers::PutQuestions() {
-  std::lock_guard one_at_a_time(questions_);
-  std::vector<std::pair<std::string, std::string>> asked;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [alias, server] : servers_) {
-      if (server.state == "ask") asked.emplace_back(alias, server.question);
+boost::asio::awaitable<void> GatewayServers::PutQuestions() {
+  co_await questions_.Wait([this] { return !putting_; });
+  putting_ = true;
+  struct Turn {
+    GatewayServers& servers;
+    ~Turn() {
+      servers.putting_ = false;
+      servers.questions_.NotifyAll();
     }
+  } turn{*this};
+  std::vector<std::pair<std::string, std::string>> asked;
+  for (const auto& [alias, server] : servers_) {
+    if (server.state == "ask") asked.emplace_back(alias, server.question);
   }
   for (const auto& [alias, text] : asked) {
-    const std::string typed = link_.ask(ServerQuestion(text));
-    Answer answer =
-        link_.supervisor.Call("server/answer", {{"alias", alias}, {"answer", typed}}).get();
+    const std::string typed = co_await link_.ask(ServerQuestion(text));
+    Json params = {{"alias", alias}, {"answer", typed}};  // apart from co_await, for GCC 12
+    Answer answer = co_await link_.supervisor.Call("server/answer", std::move(params));
     const std::string state =
         answer.is_error() ? "left-out" : answer.message["result"].value("state", "left-out");
     if (state == "start") {
       Start(alias);
       continue;
     }
-    std::lock_guard lock(mutex_);
     servers_[alias].state = state;
     servers_[alias].note =
         answer.is_error() ? ErrorWords(answer, "") : answer.message["result"].value("reason", "");
   }
+  co_await starts_changed_.Wait([this] { return starting_ == 0; }, kLongestStartWait);
   std::vector<std::string> lists;
-  {
-    std::unique_lock lock(mutex_);
-    starts_changed_.wait_for(lock, kLongestStartWait, [this] { return starting_ == 0; });
-    for (const auto& [alias, server] : servers_) {
-      if (server.list_question) lists.push_back(alias);
-    }
-    // A start that ends from here on is told to the client: the answer
-    // being made may come too early for it.
-    listed_ = true;
+  for (const auto& [alias, server] : servers_) {
+    if (server.list_question) lists.push_back(alias);
   }
-  for (const std::string& alias : lists) PutListQuestion(alias);
+  // A start that ends from here on is told to the client: the answer
+  // being made may come too early for it.
+  listed_ = true;
+  for (const std::string& alias : lists) co_await PutListQuestion(alias);
 }
 
-void GatewayServers::PutListQuestion(const std::string& alias) {
+boost::asio::awaitable<void> GatewayServers::PutListQuestion(std::string alias) {
   for (;;) {
-    Json waiting;
-    {
-      std::lock_guard lock(mutex_);
-      if (!servers_[alias].list_question) return;
-      waiting = *servers_[alias].list_question;
-    }
-    const std::string typed = link_.ask(ListQuestion(waiting["offer"]));
-    Answer answer =
-        link_.supervisor
-            .Call("tools/answer",
-                  {{"alias", alias}, {"answer", typed}, {"toolsDigest", waiting["toolsDigest"]}})
-            .get();
-    std::lock_guard lock(mutex_);
+    if (!servers_[alias].list_question) co_return;
+    const Json waiting = *servers_[alias].list_question;
+    const std::string typed = co_await link_.ask(ListQuestion(waiting["offer"]));
+    Json params = {{"alias", alias}, {"answer", typed}, {"toolsDigest", waiting["toolsDigest"]}};
+    Answer answer = co_await link_.supervisor.Call("tools/answer", std::move(params));
     Server& server = servers_[alias];
     if (answer.is_error()) {
       // The list changed while it was put: the new one is asked about next.
@@ -167,7 +152,7 @@ void GatewayServers::PutListQuestion(const std::string& alias) {
       }
       server.list_question.reset();
       server.note = ErrorWords(answer, alias + "'s list was not offered");
-      return;
+      co_return;
     }
     server.list_question.reset();
     const Json& result = answer.message["result"];
@@ -178,7 +163,7 @@ void GatewayServers::PutListQuestion(const std::string& alias) {
       server.note = alias + ": no tool offered, as you answered";
     }
     Renamed();
-    return;
+    co_return;
   }
 }
 
@@ -196,15 +181,11 @@ void GatewayServers::Renamed() {
 }
 
 void GatewayServers::TellChanged() {
-  {
-    std::lock_guard lock(mutex_);
-    if (!listed_) return;  // the client's first tools/list reads it all
-  }
+  if (!listed_) return;  // the client's first tools/list reads it all
   link_.client.Notify("notifications/tools/list_changed", nullptr);
 }
 
 Json GatewayServers::ToolsListResult() {
-  std::lock_guard lock(mutex_);
   std::string description =
       "Says which MCP servers bravebot-mcp started here, confined, which it left out and why, "
       "and the command a person runs at a terminal to answer a question this client could not "
@@ -250,24 +231,21 @@ Json GatewayServers::ToolsListResult() {
 }
 
 std::vector<std::string> GatewayServers::Aliases() {
-  std::lock_guard lock(mutex_);
   std::vector<std::string> aliases;
   for (const auto& [alias, server] : servers_) aliases.push_back(alias);
   return aliases;
 }
 
 std::optional<ServerTool> GatewayServers::Find(const std::string& name) {
-  std::lock_guard lock(mutex_);
   auto found = by_name_.find(name);
   if (found == by_name_.end()) return std::nullopt;
   return found->second;
 }
 
-std::string GatewayServers::StatusText() {
-  Answer status = link_.supervisor.Call("session/status", nullptr).get();
+boost::asio::awaitable<std::string> GatewayServers::StatusText() {
+  Answer status = co_await link_.supervisor.Call("session/status", nullptr);
   std::string text = status.is_error() ? ErrorWords(status, "") + "\n"
                                        : status.message["result"].value("text", "");
-  std::lock_guard lock(mutex_);
   text += "  Directory     " + link_.directory + "\n";
   for (const std::string& note : notes_) text += note + "\n";
   for (const auto& [alias, server] : servers_) {
@@ -275,32 +253,26 @@ std::string GatewayServers::StatusText() {
       text += server.note + "\n";
     }
   }
-  return text;
+  co_return text;
 }
 
 void GatewayServers::ToolsChanged(const Json& params) {
-  {
-    std::lock_guard lock(mutex_);
-    const std::string alias = params.value("alias", "");
-    if (servers_.count(alias) == 0) return;
-    TakeList(alias, params);
-  }
+  const std::string alias = params.value("alias", "");
+  if (servers_.count(alias) == 0) return;
+  TakeList(alias, params);
   TellChanged();
 }
 
 void GatewayServers::Exited(const Json& params) {
-  {
-    std::lock_guard lock(mutex_);
-    const std::string alias = params.value("alias", "");
-    if (servers_.count(alias) == 0) return;
-    Server& server = servers_[alias];
-    server.state = "ended";
-    server.tools = Json::array();
-    server.list_question.reset();
-    server.note = alias + " exited with status " + std::to_string(params.value("status", -1)) +
-                  "; it is not started again in this session";
-    Renamed();
-  }
+  const std::string alias = params.value("alias", "");
+  if (servers_.count(alias) == 0) return;
+  Server& server = servers_[alias];
+  server.state = "ended";
+  server.tools = Json::array();
+  server.list_question.reset();
+  server.note = alias + " exited with status " + std::to_string(params.value("status", -1)) +
+                "; it is not started again in this session";
+  Renamed();
   TellChanged();
 }
 

@@ -6,17 +6,16 @@
 #ifndef BRAVEBOT_CLI_GATEWAY_GATEWAY_SERVERS_H_
 #define BRAVEBOT_CLI_GATEWAY_GATEWAY_SERVERS_H_
 
-#include <condition_variable>
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
 #include <functional>
-#include <future>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cli/gateway/json_rpc_peer.h"
+#include "cli/gateway/loop_condition.h"
 #include "cli/gateway/questions.h"
 #include "cli/gateway/tool_names.h"
 
@@ -27,31 +26,32 @@ inline constexpr char kStatusToolName[] = "bravebot_status";
 
 // What the servers need of the rest of the gateway.
 struct GatewayLink {
+  boost::asio::any_io_executor executor;  // the gateway's loop
   JsonRpcPeer& supervisor;
   JsonRpcPeer& client;
   // Puts a question to the person through the client; its answer as typed.
-  std::function<std::string(const Question&)> ask;
+  std::function<boost::asio::awaitable<std::string>(Question)> ask;
   bool can_ask = false;   // the client takes elicitation
   std::string directory;  // the session's, named in the terminal commands
 };
 
 class GatewayServers {
  public:
-  explicit GatewayServers(GatewayLink link) : link_(std::move(link)) {}
-  ~GatewayServers();  // waits for the threads that watch starts
+  explicit GatewayServers(GatewayLink link)
+      : link_(std::move(link)), starts_changed_(link_.executor), questions_(link_.executor) {}
 
   // Takes session/open's result: the notes, and each server's state; starts
   // those that start without a question.
   void Opened(const Json& result);
   // Puts every question waiting (each server asked about, then each list
   // nobody said yes to), having waited for the servers still starting.
-  void PutQuestions();
+  boost::asio::awaitable<void> PutQuestions();
   // tools/list's result: the gateway's own tool, then what is offered.
   Json ToolsListResult();
   // The server and tool a name offered stands for.
   std::optional<ServerTool> Find(const std::string& name);
   // bravebot_status's text.
-  std::string StatusText();
+  boost::asio::awaitable<std::string> StatusText();
 
   // Every server the session asked for.
   std::vector<std::string> Aliases();
@@ -72,15 +72,14 @@ class GatewayServers {
 
   void Start(const std::string& alias);
   // The start's answer, a redirect question put first where it is one.
-  void Started(const std::string& alias, Answer answer);
-  void TakeList(const std::string& alias, const Json& list);  // with the lock held
-  void PutListQuestion(const std::string& alias);
-  void Renamed();  // with the lock held: the names, made anew
+  boost::asio::awaitable<void> Started(std::string alias, Answer answer);
+  void TakeList(const std::string& alias, const Json& list);
+  boost::asio::awaitable<void> PutListQuestion(std::string alias);
+  void Renamed();  // the names, made anew
   void TellChanged();
 
   GatewayLink link_;
-  std::mutex mutex_;
-  std::condition_variable starts_changed_;
+  LoopCondition starts_changed_;
   std::map<std::string, Server> servers_;
   std::vector<std::string> notes_;
   int starting_ = 0;
@@ -90,8 +89,9 @@ class GatewayServers {
   // Every name given in this session, and to what: a name the client was
   // given never comes to mean another tool.
   std::map<std::string, ServerTool> given_;
-  std::mutex questions_;  // one tools/list puts the questions at a time
-  std::vector<std::thread> watchers_;
+  // One tools/list puts the questions at a time.
+  LoopCondition questions_;
+  bool putting_ = false;
 };
 
 }  // namespace bravebot

@@ -1,14 +1,18 @@
 #include "cli/gateway/json_rpc_peer.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <cerrno>
-#include <chrono>
+#include <exception>
 #include <iostream>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "base/bounded_json.h"
 #include "supervisor/mcp/line_splitter.h"
@@ -16,105 +20,108 @@
 namespace bravebot {
 namespace {
 
-// Past this much written and not yet taken by the other end, whoever writes
-// waits: a client that never reads costs the gateway at most this.
-constexpr std::size_t kMostQueuedBytes = std::size_t{64} << 20;
-// How long the end waits for what is queued to be read.
-constexpr auto kLongestDrain = std::chrono::seconds(5);
+// An operation's outcome as values, never as an exception.
+constexpr auto kAsValues = boost::asio::as_tuple(boost::asio::use_awaitable);
 
 std::string Line(const Json& message) {
   return message.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-// Waits until `fd` can be written or read, or `wake` is signalled.
-bool WaitFor(int fd, short events, int wake) {
-  pollfd watched[2] = {{fd, events, 0}, {wake, POLLIN, 0}};
-  while (::poll(watched, wake >= 0 ? 2 : 1, -1) < 0) {
-    if (errno != EINTR) return false;
-  }
-  return (watched[1].revents & POLLIN) == 0;
-}
+// A duplicate of `fd`, for a stream descriptor to own; -1 where it fails.
+int Duplicate(int fd) { return ::fcntl(fd, F_DUPFD_CLOEXEC, 0); }
 
 }  // namespace
 
-JsonRpcPeer::JsonRpcPeer(int read_fd, int write_fd, std::string name, bool owns_fds)
-    : read_fd_(read_fd), write_fd_(write_fd), name_(std::move(name)), owns_fds_(owns_fds) {
-  wake_reader_ = ::eventfd(0, EFD_CLOEXEC);
-  wake_writer_ = ::eventfd(0, EFD_CLOEXEC);
-}
-
-void JsonRpcPeer::StopReading() {
-  std::uint64_t one = 1;
-  if (wake_reader_ >= 0) (void)!::write(wake_reader_, &one, sizeof(one));
-  if (reader_.joinable()) reader_.join();
-}
-
-JsonRpcPeer::~JsonRpcPeer() {
-  CloseOutput();
-  {
-    // What was queued is written while the other end reads it; one that
-    // reads nothing more is not waited for without end.
-    std::unique_lock lock(mutex_);
-    if (!writer_done_ && writer_.joinable() &&
-        !queue_changed_.wait_for(lock, kLongestDrain, [this] { return writer_done_; })) {
-      std::uint64_t one = 1;
-      (void)!::write(wake_writer_, &one, sizeof(one));
-    }
-  }
-  if (writer_.joinable()) writer_.join();
-  if (write_flags_ >= 0) ::fcntl(write_fd_, F_SETFL, write_flags_);
-  if (wake_writer_ >= 0) ::close(wake_writer_);
-  StopReading();
-  if (wake_reader_ >= 0) ::close(wake_reader_);
-  if (owns_fds_) ::close(read_fd_);
+JsonRpcPeer::JsonRpcPeer(boost::asio::io_context& io, int read_fd, int write_fd, std::string name)
+    : io_(io),
+      read_flags_(read_fd),
+      write_flags_(write_fd),
+      input_(io),
+      output_(io),
+      drain_(io),
+      reading_changed_(io.get_executor()),
+      name_(std::move(name)) {
+  // A descriptor that cannot be taken is one that ended: reading it ends at
+  // once, and writing to it writes nothing.
+  boost::system::error_code ignored;
+  if (const int fd = Duplicate(read_fd); fd >= 0) input_.assign(fd, ignored);
+  if (const int fd = Duplicate(write_fd); fd >= 0) output_.assign(fd, ignored);
+  if (!output_.is_open()) broken_ = true;
 }
 
 void JsonRpcPeer::Start(Handler handler, std::function<void()> on_end) {
   handler_ = std::move(handler);
   on_end_ = std::move(on_end);
-  // Non-blocking, so that a writer the other end never reads from again
-  // can be given up (the flags it came with are given back at the end).
-  write_flags_ = ::fcntl(write_fd_, F_GETFL);
-  if (write_flags_ >= 0) ::fcntl(write_fd_, F_SETFL, write_flags_ | O_NONBLOCK);
-  writer_ = std::thread([this] { WriteLoop(); });
-  reader_ = std::thread([this] { ReadLoop(); });
+  boost::asio::co_spawn(io_, ReadLoop(), [](const std::exception_ptr& failure) {
+    if (failure) std::rethrow_exception(failure);
+  });
 }
 
-std::future<Answer> JsonRpcPeer::Call(const std::string& method, Json params) {
-  std::int64_t id = 0;
-  return Call(method, std::move(params), id);
+boost::asio::awaitable<Answer> JsonRpcPeer::Call(std::string method, Json params) {
+  return AwaitAnswer(std::move(method), std::move(params), nullptr, std::nullopt);
 }
 
-std::future<Answer> JsonRpcPeer::Call(const std::string& method, Json params, std::int64_t& id) {
-  auto promise = std::make_shared<std::promise<Answer>>();
-  std::future<Answer> answer = promise->get_future();
-  id = CallThen(method, std::move(params),
-                [promise](Answer answered) { promise->set_value(std::move(answered)); });
-  return answer;
+boost::asio::awaitable<Answer> JsonRpcPeer::Call(std::string method, Json params,
+                                                 std::int64_t& sent) {
+  return AwaitAnswer(std::move(method), std::move(params), &sent, std::nullopt);
+}
+
+boost::asio::awaitable<Answer> JsonRpcPeer::CallWithin(std::string method, Json params,
+                                                       Duration limit) {
+  return AwaitAnswer(std::move(method), std::move(params), nullptr, limit);
+}
+
+boost::asio::awaitable<Answer> JsonRpcPeer::AwaitAnswer(std::string method, Json params,
+                                                        std::int64_t* sent,
+                                                        std::optional<Duration> limit) {
+  // What the call needs is kept in the operation, which starts once it is
+  // awaited.
+  return boost::asio::async_initiate<const boost::asio::use_awaitable_t<>&, void(Answer)>(
+      [this](AnswerHandler handler, const std::string& method_taken, Json params_taken,
+             std::int64_t* sent_to, std::optional<Duration> limit_given) {
+        StartCall(std::move(handler), method_taken, std::move(params_taken), sent_to, limit_given);
+      },
+      boost::asio::use_awaitable, std::move(method), std::move(params), sent, limit);
+}
+
+void JsonRpcPeer::StartCall(AnswerHandler handler, const std::string& method, Json params,
+                            std::int64_t* sent, std::optional<Duration> limit) {
+  // Answered once, by whichever comes first: the answer, the other end's
+  // going, or the limit. The coroutine resumes on a turn of the loop of its
+  // own, never inside the reading of the answer's line.
+  auto waiter = std::make_shared<AnswerHandler>(std::move(handler));
+  auto timer = limit ? std::make_shared<boost::asio::steady_timer>(io_, *limit) : nullptr;
+  auto complete = [this, waiter, timer](Answer answer) {
+    if (!*waiter) return;
+    if (timer) timer->cancel();
+    boost::asio::post(io_, [handler = std::move(*waiter), answer = std::move(answer)]() mutable {
+      std::move(handler)(std::move(answer));
+    });
+  };
+  const std::int64_t id = CallThen(method, std::move(params), complete);
+  if (sent != nullptr) *sent = id;
+  if (timer) {
+    timer->async_wait([this, id, complete](const boost::system::error_code& error) {
+      if (!error && waiting_.erase(id) > 0) complete(Answer::TimedOut());
+    });
+  }
 }
 
 std::int64_t JsonRpcPeer::CallThen(const std::string& method, Json params, Then then) {
-  std::int64_t id = 0;
-  bool ended = false;
-  Then unanswerable;  // called below, out of the lock, where the other end is gone
-  {
-    std::lock_guard lock(mutex_);
-    id = next_id_++;
-    ended = ended_;
-    if (ended) {
-      unanswerable = std::move(then);
-    } else {
-      waiting_[id] = std::move(then);
-    }
-  }
-  if (ended) {  // the other end is gone: nothing is sent, nothing will answer
-    unanswerable(Answer::Ended());
+  const std::int64_t id = next_id_++;
+  if (ended_) {  // the other end is gone: nothing is sent, nothing will answer
+    then(Answer::Ended());
     return id;
   }
+  waiting_[id] = std::move(then);
   Json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
   if (!params.is_null()) request["params"] = std::move(params);
   Write(Line(request));
   return id;
+}
+
+void JsonRpcPeer::Tell(const std::string& method, Json params) {
+  CallThen(method, std::move(params), [](const Answer&) {});
 }
 
 void JsonRpcPeer::Notify(const std::string& method, Json params) {
@@ -134,108 +141,127 @@ void JsonRpcPeer::ReplyError(const std::string& id_text, int code, const std::st
 }
 
 void JsonRpcPeer::Write(std::string line) {
-  std::unique_lock lock(mutex_);
-  queue_changed_.wait(lock, [this] { return closing_ || queued_bytes_ < kMostQueuedBytes; });
-  if (closing_) return;
-  if (queue_.empty() && !writing_) {
-    // Nothing waits before it: written here and now, as far as the other end
-    // takes it without waiting, which spares the writing thread's wake-up on
-    // every message; the rest is left to that thread.
-    writing_ = true;
-    lock.unlock();
+  if (closing_ || broken_) return;
+  if (queue_.empty()) {
+    // Nothing waits before it: written here and now, as far as the other
+    // end takes it without waiting; only the rest waits for the loop.
     std::size_t written = 0;
     while (written < line.size()) {
-      ssize_t wrote = ::write(write_fd_, line.data() + written, line.size() - written);
+      const ssize_t wrote =
+          ::write(output_.native_handle(), line.data() + written, line.size() - written);
       if (wrote > 0) {
         written += static_cast<std::size_t>(wrote);
       } else if (!(wrote < 0 && errno == EINTR)) {
-        break;  // full (EAGAIN), or broken: the writing thread finds out which
+        break;  // full (EAGAIN), or broken: the queued write finds out which
       }
     }
-    lock.lock();
-    writing_ = false;
+    if (written == line.size()) return;
     line.erase(0, written);
-    if (line.empty()) {
-      // The writing thread waits for lines queued meanwhile, or for the end:
-      // otherwise waking it would only cost the wake-up this path saves.
-      if (!queue_.empty() || closing_) queue_changed_.notify_all();
-      return;
-    }
-    // Lines queued meanwhile come after the rest of this one.
-    queued_bytes_ += line.size();
-    queue_.push_front(std::move(line));
-    queue_changed_.notify_all();
-    return;
   }
+  const bool was_backed_up = backed_up();
   queued_bytes_ += line.size();
   queue_.push_back(std::move(line));
-  queue_changed_.notify_all();
+  WriteQueued();
+  BacklogMayHaveChanged(was_backed_up);
+}
+
+void JsonRpcPeer::WriteQueued() {
+  if (writing_ || queue_.empty()) return;
+  writing_ = true;
+  const std::string& front = queue_.front();
+  output_.async_write_some(
+      boost::asio::buffer(front.data() + front_written_, front.size() - front_written_),
+      [this](const boost::system::error_code& error, std::size_t wrote) {
+        writing_ = false;
+        const bool was_backed_up = backed_up();
+        if (error) {
+          // It closed its input, or the drain's time ran out: nothing queued
+          // is read.
+          broken_ = true;
+          queue_.clear();
+          queued_bytes_ = 0;
+          front_written_ = 0;
+        } else {
+          front_written_ += wrote;
+          queued_bytes_ -= wrote;
+          if (front_written_ == queue_.front().size()) {
+            queue_.pop_front();
+            front_written_ = 0;
+          }
+        }
+        WriteQueued();
+        if (!writing_) Written();
+        BacklogMayHaveChanged(was_backed_up);
+      });
+}
+
+void JsonRpcPeer::Written() {
+  // Everything queued is written, or nothing more can be: once closing, the
+  // drain ends here, and with it the writing.
+  if (!closing_) return;
+  drain_.cancel();
+  boost::system::error_code ignored;
+  output_.close(ignored);
+}
+
+void JsonRpcPeer::BacklogMayHaveChanged(bool was_backed_up) {
+  if (was_backed_up != backed_up() && on_backlog_) on_backlog_();
 }
 
 void JsonRpcPeer::CloseOutput() {
-  std::lock_guard lock(mutex_);
+  if (closing_) return;
   closing_ = true;
-  queue_changed_.notify_all();
+  if (!writing_) return Written();
+  // What was queued is written while the other end reads it; one that reads
+  // nothing more is not waited for without end.
+  drain_.expires_after(kLongestDrain);
+  drain_.async_wait([this](const boost::system::error_code& error) {
+    boost::system::error_code ignored;
+    if (!error) output_.cancel(ignored);  // the write under way ends, broken
+  });
 }
 
-bool JsonRpcPeer::ended() const {
-  std::lock_guard lock(mutex_);
-  return ended_;
+void JsonRpcPeer::HoldReading(bool held) {
+  if (held_ == held) return;
+  held_ = held;
+  reading_changed_.NotifyAll();
 }
 
-void JsonRpcPeer::WriteLoop() {
-  bool broken = false;
-  for (;;) {
-    std::string line;
-    {
-      std::unique_lock lock(mutex_);
-      queue_changed_.wait(lock, [this] { return (closing_ || !queue_.empty()) && !writing_; });
-      if (queue_.empty()) break;  // closing, and everything queued is written
-      line = std::move(queue_.front());
-      queue_.pop_front();
-      queued_bytes_ -= line.size();
-      writing_ = true;
-      queue_changed_.notify_all();
-    }
-    std::size_t written = 0;
-    while (!broken && written < line.size()) {
-      ssize_t wrote = ::write(write_fd_, line.data() + written, line.size() - written);
-      if (wrote > 0) {
-        written += static_cast<std::size_t>(wrote);
-      } else if (wrote < 0 && errno == EAGAIN) {
-        if (!WaitFor(write_fd_, POLLOUT, wake_writer_)) broken = true;  // given up
-      } else if (wrote < 0 && errno == EINTR) {
-        continue;
-      } else {
-        broken = true;  // it closed its input: nothing we write is read
-      }
-    }
-    std::lock_guard lock(mutex_);
-    writing_ = false;
-    queue_changed_.notify_all();
+void JsonRpcPeer::StopReading() {
+  if (stopped_) return;
+  stopped_ = true;
+  boost::system::error_code ignored;
+  input_.cancel(ignored);
+  reading_changed_.NotifyAll();
+}
+
+boost::asio::awaitable<void> JsonRpcPeer::WhileHeld() {
+  if (held_ && !stopped_) {
+    co_await reading_changed_.Wait([this] { return !held_ || stopped_; });
   }
-  if (owns_fds_) ::close(write_fd_);
-  std::lock_guard lock(mutex_);
-  writer_done_ = true;
-  queue_changed_.notify_all();
 }
 
-void JsonRpcPeer::ReadLoop() {
+boost::asio::awaitable<void> JsonRpcPeer::ReadLoop() {
   LineSplitter lines;
-  char chunk[65536];
-  for (;;) {
-    if (!WaitFor(read_fd_, POLLIN, wake_reader_)) return;  // we are ending
-    ssize_t got = ::read(read_fd_, chunk, sizeof(chunk));
-    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (got <= 0) break;
-    lines.Feed(std::string_view(chunk, static_cast<std::size_t>(got)));
-    while (std::optional<std::string> line = lines.Next()) Take(std::move(*line));
+  std::vector<char> chunk(65536);
+  while (input_.is_open()) {
+    co_await WhileHeld();
+    if (stopped_) co_return;  // we are ending
+    auto [error, got] = co_await input_.async_read_some(boost::asio::buffer(chunk), kAsValues);
+    if (stopped_) co_return;
+    lines.Feed(std::string_view(chunk.data(), got));
+    while (std::optional<std::string> line = lines.Next()) {
+      Take(std::move(*line));
+      co_await WhileHeld();
+      if (stopped_) co_return;
+    }
     if (lines.overflowed()) {
       std::cerr << "bravebot-mcp gateway: " << name_
                 << " wrote a line longer than 16 MiB, which is no message; the gateway reads "
                    "no more of it\n";
       break;
     }
+    if (error) break;  // its output ended
   }
   if (std::optional<std::string> last = lines.Rest(); last && !lines.overflowed()) {
     Take(std::move(*last));
@@ -245,12 +271,9 @@ void JsonRpcPeer::ReadLoop() {
 }
 
 void JsonRpcPeer::GiveUpWaiting() {
+  ended_ = true;
   std::map<std::int64_t, Then> waiting;
-  {
-    std::lock_guard lock(mutex_);
-    ended_ = true;
-    waiting.swap(waiting_);
-  }
+  waiting.swap(waiting_);
   for (auto& [id, then] : waiting) then(Answer::Ended());
 }
 
@@ -297,14 +320,10 @@ void JsonRpcPeer::Take(std::string line) {
   }
   const Json& id = message["id"];
   if (!id.is_number_integer()) return;  // no request of ours has such an id
-  Then then;
-  {
-    std::lock_guard lock(mutex_);
-    auto found = waiting_.find(id.get<std::int64_t>());
-    if (found == waiting_.end()) return;  // answered already, or never asked
-    then = std::move(found->second);
-    waiting_.erase(found);
-  }
+  auto found = waiting_.find(id.get<std::int64_t>());
+  if (found == waiting_.end()) return;  // answered already, or never asked
+  Then then = std::move(found->second);
+  waiting_.erase(found);
   Answer answer;
   answer.line = std::move(line);
   answer.message = std::move(message);

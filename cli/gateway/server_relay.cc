@@ -22,39 +22,32 @@ std::string CapabilityFor(const std::string& method) {
 
 void Gateway::ProgressToServer(const Json& params) {
   if (!params.contains("progressToken")) return;
-  std::string alias;
-  {
-    std::lock_guard lock(mutex_);
-    auto found = progress_tokens_.find(params["progressToken"].dump());
-    if (found == progress_tokens_.end()) return;
-    alias = found->second;
-  }
-  supervisor_.Call("server/notify",
-                   {{"alias", alias}, {"method", "notifications/progress"}, {"params", params}});
+  auto found = progress_tokens_.find(params["progressToken"].dump());
+  if (found == progress_tokens_.end()) return;
+  supervisor_.Tell(
+      "server/notify",
+      {{"alias", found->second}, {"method", "notifications/progress"}, {"params", params}});
 }
 
-void Gateway::RelayServerRequest(const std::string& alias, const Json& message) {
+Gateway::Flow Gateway::RelayServerRequest(std::string alias, Json message) {
   const std::string method = message.value("method", "");
   const Json& id = message["id"];
   auto reply = [&](const char* member, Json value) {
-    supervisor_.Call("server/reply", {{"alias", alias}, {"id", id}, {member, std::move(value)}});
+    supervisor_.Tell("server/reply", {{"alias", alias}, {"id", id}, {member, std::move(value)}});
   };
-  if (method == "ping") return reply("result", Json::object());
+  if (method == "ping") co_return reply("result", Json::object());
   const std::string capability = CapabilityFor(method);
-  bool declared = false;
-  {
-    std::unique_lock lock(mutex_);
-    declared = !capability.empty() && client_capabilities_.contains(capability);
-    // Nothing but ping and logging goes to a client before it said it is
-    // initialized.
-    if (declared) changed_.wait(lock, [this] { return initialized_ || ending_; });
-  }
+  const bool declared = !capability.empty() && client_capabilities_.contains(capability);
+  // Nothing but ping and logging goes to a client before it said it is
+  // initialized.
+  if (declared) co_await changed_.Wait([this] { return initialized_ || ending_; });
   if (!declared) {
-    return reply("error", {{"code", -32601},
-                           {"message", method +
-                                           " is not relayed: the client of bravebot-mcp gateway "
-                                           "declared no " +
-                                           (capability.empty() ? "such capability" : capability)}});
+    co_return reply("error",
+                    {{"code", -32601},
+                     {"message", method +
+                                     " is not relayed: the client of bravebot-mcp gateway "
+                                     "declared no " +
+                                     (capability.empty() ? "such capability" : capability)}});
   }
   Json params = message.value("params", Json::object());
   if (method == "elicitation/create") {
@@ -62,14 +55,14 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
     const Json* words =
         params.is_object() && params.contains("message") ? &params["message"] : nullptr;
     if (words == nullptr || !words->is_string() || (mode != nullptr && !mode->is_string())) {
-      return reply("error", {{"code", -32602},
-                             {"message", "elicitation/create takes a string message and mode"}});
+      co_return reply("error", {{"code", -32602},
+                                {"message", "elicitation/create takes a string message and mode"}});
     }
     if (mode != nullptr && *mode != "form" && !ClientTakes(mode->get<std::string>())) {
-      return reply("error", {{"code", -32602},
-                             {"message", "the client of bravebot-mcp gateway declared no " +
-                                             EscapeControlCharacters(mode->get<std::string>()) +
-                                             " elicitation"}});
+      co_return reply("error", {{"code", -32602},
+                                {"message", "the client of bravebot-mcp gateway declared no " +
+                                                EscapeControlCharacters(mode->get<std::string>()) +
+                                                " elicitation"}});
     }
     // The person must know which server asks, and that it is not us: its
     // words follow our prefix on one line, escaped as every server's words
@@ -86,43 +79,32 @@ void Gateway::RelayServerRequest(const std::string& alias, const Json& message) 
                                     " holds a control or invisible character"}});
     }
   }
-  std::int64_t ours = 0;
   std::string token;
-  {
-    std::lock_guard lock(mutex_);
-    if (params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
-        params["_meta"].contains("progressToken")) {
-      token = params["_meta"]["progressToken"].dump();
-      // A token is a short id; a long one is not kept, so no server grows
-      // what the gateway holds.
-      // A token another server's request holds stays that server's.
-      if (token.size() > kLongestProgressToken || !progress_tokens_.emplace(token, alias).second) {
-        token.clear();
-      }
+  if (params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
+      params["_meta"].contains("progressToken")) {
+    token = params["_meta"]["progressToken"].dump();
+    // A token is a short id; a long one is not kept, so no server grows
+    // what the gateway holds.
+    // A token another server's request holds stays that server's.
+    if (token.size() > kLongestProgressToken || !progress_tokens_.emplace(token, alias).second) {
+      token.clear();
     }
   }
-  std::future<Answer> waiting = client_.Call(method, params, ours);
-  {
-    std::lock_guard lock(mutex_);
-    relayed_[alias + "\n" + id.dump()] = ours;
-  }
-  Answer answer = waiting.get();
-  {
-    std::lock_guard lock(mutex_);
-    relayed_.erase(alias + "\n" + id.dump());
-    if (!token.empty()) progress_tokens_.erase(token);
-  }
+  // Our id is kept as it is sent, for the server's cancel to name it.
+  const std::string relayed = alias + "\n" + id.dump();
+  Answer answer = co_await client_.Call(method, params, relayed_[relayed]);
+  relayed_.erase(relayed);
+  if (!token.empty()) progress_tokens_.erase(token);
   if (answer.ended) {
-    return reply("error", {{"code", -32603}, {"message", "the client went away first"}});
+    co_return reply("error", {{"code", -32603}, {"message", "the client went away first"}});
   }
   if (answer.message.contains("error") && answer.message["error"].is_object()) {
-    return reply("error", answer.message["error"]);
+    co_return reply("error", answer.message["error"]);
   }
   reply("result", answer.message.value("result", Json::object()));
 }
 
 bool Gateway::ClientTakes(const std::string& elicitation_mode) {
-  std::lock_guard lock(mutex_);
   auto elicitation = client_capabilities_.find("elicitation");
   return elicitation != client_capabilities_.end() && elicitation->is_object() &&
          elicitation->contains(elicitation_mode);
@@ -138,13 +120,10 @@ void Gateway::RelayServerNotification(const std::string& alias, const Json& mess
   }
   if (params.is_object() && params.contains("data")) params["data"] = EscapedData(params["data"]);
   if (method == "notifications/progress") {
-    {
-      std::lock_guard lock(mutex_);
-      auto call = params.is_object() && params.contains("progressToken")
-                      ? call_tokens_.find(params["progressToken"].dump())
-                      : call_tokens_.end();
-      if (call == call_tokens_.end() || call->second != alias) return;
-    }
+    auto call = params.is_object() && params.contains("progressToken")
+                    ? call_tokens_.find(params["progressToken"].dump())
+                    : call_tokens_.end();
+    if (call == call_tokens_.end() || call->second != alias) return;
     client_.Notify(method, params);
   } else if (method == "notifications/message" && params.is_object()) {
     // The client shows a log's logger: it names the server.
@@ -153,12 +132,9 @@ void Gateway::RelayServerNotification(const std::string& alias, const Json& mess
     client_.Notify(method, params);
   } else if (method == "notifications/cancelled" && params.is_object() &&
              params.contains("requestId")) {
-    {
-      std::lock_guard lock(mutex_);
-      auto found = relayed_.find(alias + "\n" + params["requestId"].dump());
-      if (found == relayed_.end()) return;
-      params["requestId"] = found->second;
-    }
+    auto found = relayed_.find(alias + "\n" + params["requestId"].dump());
+    if (found == relayed_.end()) return;
+    params["requestId"] = found->second;
     client_.Notify(method, params);
   }
 }
