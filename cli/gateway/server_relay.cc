@@ -73,8 +73,8 @@ Gateway::Flow Gateway::RelayServerRequest(std::string alias, Json message) {
     // What the answer carries back as written cannot be escaped: a form
     // or url that holds a character no person should have drawn is refused.
     if (std::optional<std::string> unescapable = UnescapableWord(params)) {
-      return reply("error",
-                   {{"code", -32602},
+      co_return reply(
+          "error", {{"code", -32602},
                     {"message", "the client of bravebot-mcp gateway is not asked: " + *unescapable +
                                     " holds a control or invisible character"}});
     }
