@@ -15,12 +15,6 @@ using Json = nlohmann::ordered_json;
 
 // How long a DELETE is given at the stop before the service is left be.
 constexpr std::chrono::seconds kEndGrace{2};
-// The GET stream dropped this many times in a row with nothing on it is
-// given up: the service's requests then come only on its answers' streams.
-constexpr int kMaxListenFailures = 5;
-constexpr std::chrono::seconds kListenStayed{60};
-constexpr std::chrono::milliseconds kListenRetryLeast{1000};
-constexpr std::chrono::milliseconds kListenRetryMost{60000};
 
 // The session a request was sent in: its MCP-Session-Id, "" for none.
 std::string SessionOf(const HttpRequest& request) {
@@ -31,23 +25,6 @@ std::string SessionOf(const HttpRequest& request) {
 }
 
 }  // namespace
-
-Result<HttpChannelOptions> ServiceChannelOptions(const Declaration& declaration,
-                                                 const ServerStartOptions& options, Asking asking) {
-  HttpChannelOptions channel;
-  channel.alias = declaration.alias;
-  channel.url = declaration.url;
-  channel.asking = asking;
-  if (options.policy) {
-    // The administrator's file decides for a service as for a program.
-    ManagedDecision decision = Decide(*options.policy, declaration, "");
-    if (!decision.allowed) {
-      return Error(ErrorCode::kRefused, ManagedRefusalSentence(declaration.alias, decision));
-    }
-    channel.policy = *options.policy;
-  }
-  return channel;
-}
 
 struct HttpChannel::Post {
   std::string line;
@@ -69,7 +46,18 @@ struct HttpChannel::Post {
 std::shared_ptr<HttpChannel> HttpChannel::Open(boost::asio::io_context& io,
                                                HttpChannelOptions options,
                                                HttpChannelEvents events) {
-  return std::make_shared<HttpChannel>(io, std::move(options), std::move(events));
+  auto channel = std::make_shared<HttpChannel>(io, std::move(options), std::move(events));
+  std::weak_ptr<HttpChannel> weak = channel;
+  HttpListenStream::Events stream;
+  stream.on_message = [weak](std::string message) {
+    if (auto self = weak.lock()) self->Deliver(nullptr, std::move(message));
+  };
+  stream.on_overflow = [weak] {
+    if (auto self = weak.lock(); self && self->events_.on_overflow) self->events_.on_overflow();
+  };
+  channel->listen_ = std::make_shared<HttpListenStream>(io, channel->http_, channel->client_,
+                                                        channel->url_, std::move(stream));
+  return channel;
 }
 
 HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options,
@@ -79,7 +67,6 @@ HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options
       events_(std::move(events)),
       url_(options_.url),
       http_(io, options_.alias),
-      listen_timer_(io),
       end_timer_(io) {}
 
 bool HttpChannel::Write(std::string line) {
@@ -105,7 +92,7 @@ bool HttpChannel::Write(std::string line) {
   if (post->initialize) {
     // A new handshake is a new session: the old one's id and stream go.
     client_.ForgetSession();
-    StopListening();
+    listen_->Close();
   }
   post->line = std::move(line);
   post->url = url_;
@@ -113,7 +100,7 @@ bool HttpChannel::Write(std::string line) {
   Send(post);
   // The handshake is done: what the service sends of its own accord comes
   // on the GET stream from now on.
-  if (method == "notifications/initialized") Listen();
+  if (method == "notifications/initialized") listen_->Open();
   return true;
 }
 
@@ -300,79 +287,11 @@ void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
 
 void HttpChannel::SessionEnded(const std::string& why) {
   client_.ForgetSession();
-  StopListening();
+  listen_->Close();
   for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
     if (post->id && !post->over) FailPost(post, why);
   }
   if (events_.on_session_ended) events_.on_session_ended(why);
-}
-
-void HttpChannel::StopListening() {
-  listen_timer_.cancel();
-  if (listening_) http_.Cancel(listen_id_);
-  listening_ = false;
-  listen_failures_ = 0;
-  last_event_id_.clear();
-}
-
-void HttpChannel::Listen() {
-  if (listening_ || stopping_) return;
-  listening_ = true;
-  listen_opened_ = std::chrono::steady_clock::now();
-  listen_events_ = SseParser();
-  std::weak_ptr<HttpChannel> weak = weak_from_this();
-  auto offered = std::make_shared<bool>(false);
-  const HttpRequest listen = client_.Listen(last_event_id_);
-  listen_id_ = http_.Send(
-      url_, listen, std::chrono::milliseconds(0),
-      {[weak, offered, listen](const HttpResponseHead& head) {
-         auto self = weak.lock();
-         if (!self) return;
-         *offered = head.status == 200 && head.content_type == "text/event-stream";
-         // 405: the service offers no stream; it sends only on its answers.
-         // A 404 is read the same way, since many services answer a GET
-         // they do not serve so: only a POST's 404 ends the session.
-         if (!*offered) self->http_.Cancel(self->listen_id_);
-       },
-       [weak, offered](std::string_view bytes) {
-         auto self = weak.lock();
-         if (self && *offered) self->OnStreamBytes(bytes);
-       },
-       [weak, offered](Status) {
-         auto self = weak.lock();
-         if (!self) return;
-         self->listening_ = false;
-         // A stream that stayed a while was no failure; one dropped at once
-         // counts, whatever it sent before it dropped.
-         if (std::chrono::steady_clock::now() - self->listen_opened_ >= kListenStayed) {
-           self->listen_failures_ = 0;
-         }
-         if (self->stopping_ || !*offered || ++self->listen_failures_ > kMaxListenFailures) return;
-         // Resumed where it dropped, once the service's retry time has passed.
-         self->listen_timer_.expires_after(self->listen_retry_);
-         self->listen_timer_.async_wait([weak](const boost::system::error_code& error) {
-           if (auto again = weak.lock(); again && !error) again->Listen();
-         });
-       }});
-}
-
-void HttpChannel::OnStreamBytes(std::string_view bytes) {
-  listen_events_.Feed(bytes);
-  if (!listen_events_.last_event_id().empty()) last_event_id_ = listen_events_.last_event_id();
-  if (listen_events_.retry_milliseconds()) {
-    // Within bounds, so a service cannot have it reopened without pause.
-    listen_retry_ = std::chrono::milliseconds(std::clamp<std::uint64_t>(
-        *listen_events_.retry_milliseconds(), kListenRetryLeast.count(), kListenRetryMost.count()));
-  }
-  while (std::optional<SseEvent> event = listen_events_.Next()) {
-    if (!event->data.empty()) Deliver(nullptr, std::move(event->data));
-    if (stopping_) return;
-  }
-  if (listen_events_.overflowed()) {
-    http_.Cancel(listen_id_);
-    listening_ = false;
-    if (events_.on_overflow) events_.on_overflow();
-  }
 }
 
 // Where a yes took the service: every request from now on. The request
@@ -446,8 +365,7 @@ void HttpChannel::Stop(std::function<void(int status)> done) {
   if (done) stopped_.push_back(std::move(done));
   if (stopping_) return;
   stopping_ = true;
-  listen_timer_.cancel();
-  http_.Cancel(listen_id_);
+  listen_->Stop();
   held_.clear();
   // Requests are given up; what was said to the service (a cancellation, a
   // reply) is let finish first, for kEndGrace at most, so that the last

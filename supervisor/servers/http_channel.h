@@ -31,7 +31,9 @@
 #include "supervisor/policy/managed_policy.h"
 #include "supervisor/policy/redirect_decision.h"
 #include "supervisor/servers/confined_server.h"
+#include "supervisor/servers/http_channel_options.h"
 #include "supervisor/servers/http_client.h"
+#include "supervisor/servers/http_listen_stream.h"
 #include "supervisor/servers/server_channel.h"
 
 namespace bravebot {
@@ -53,22 +55,6 @@ struct HttpChannelEvents {
   std::function<void()> on_room;
   std::function<void(int status)> on_exit;  // it was stopped
 };
-
-struct HttpChannelOptions {
-  std::string alias;
-  std::string url;  // where it is declared
-  // How long a notification or a reply waits to be taken (202).
-  std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
-  Asking asking = Asking::kOneShot;
-  ManagedPolicy policy;
-};
-
-// How the service `declaration` is reached when `options` start it: where,
-// under the administrator file's host rules, with `asking` to say who could
-// be asked of a move. kRefused, in the administrator's words, where that
-// file refuses the service itself.
-Result<HttpChannelOptions> ServiceChannelOptions(const Declaration& declaration,
-                                                 const ServerStartOptions& options, Asking asking);
 
 class HttpChannel : public ServerChannel, public std::enable_shared_from_this<HttpChannel> {
  public:
@@ -120,14 +106,10 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   void Deliver(const std::shared_ptr<Post>& post, std::string message);
   void FailPost(const std::shared_ptr<Post>& post, std::string why);
   void SessionEnded(const std::string& why);
-  // The GET stream is closed and not opened again until the next handshake.
-  void StopListening();
   std::size_t requests_under_way() const;
   std::size_t answer_bytes_held() const;
   // Gives up `post` where the answers under way hold more than they may.
   bool GaveUpForRoom(const std::shared_ptr<Post>& post);
-  void Listen();
-  void OnStreamBytes(std::string_view bytes);
   void Finished(const std::shared_ptr<Post>& post);
   void Erase(const std::shared_ptr<Post>& post);
   // Every POST is over: the session is ended with DELETE, where it has one.
@@ -143,15 +125,9 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   std::set<std::shared_ptr<Post>> posts_;
   // Requests whose answer pointed elsewhere, waiting for the person, by id.
   std::map<std::int64_t, std::shared_ptr<Post>> held_;
-  // The GET stream.
-  bool listening_ = false;
-  HttpClient::TransferId listen_id_ = 0;
-  SseParser listen_events_;
-  std::string last_event_id_;  // where a dropped stream resumes
-  std::chrono::milliseconds listen_retry_{1000};
-  std::chrono::steady_clock::time_point listen_opened_;
-  int listen_failures_ = 0;
-  boost::asio::steady_timer listen_timer_;
+  // The GET stream: opened as the handshake is done, closed as a new one
+  // begins.
+  std::shared_ptr<HttpListenStream> listen_;
   bool wrote_output_ = false;
   bool stopping_ = false;
   bool session_ending_ = false;
