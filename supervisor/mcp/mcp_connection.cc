@@ -42,14 +42,27 @@ std::string JsonStringText(const std::string& text) {
 std::int64_t McpConnection::Remember(std::uint64_t tag, const std::string& method, std::string what,
                                      bool passing_on) {
   const std::int64_t id = next_id_++;
+  RememberAs(id, tag, method, std::move(what), passing_on);
+  return id;
+}
+
+void McpConnection::RememberAs(std::int64_t id, std::uint64_t tag, const std::string& method,
+                               std::string what, bool passing_on) {
   pending_[id] = Pending{tag, method, what.empty() ? method : std::move(what), passing_on};
   if (passing_on) ++passing_on_;
-  return id;
 }
 
 std::string McpConnection::Request(std::uint64_t tag, const std::string& method,
                                    const ordered_json& params, std::string what) {
   const std::int64_t id = Remember(tag, method, std::move(what), false);
+  ordered_json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null()) request["params"] = params;
+  return Line(request);
+}
+
+std::string McpConnection::RequestAs(std::int64_t id, std::uint64_t tag, const std::string& method,
+                                     const ordered_json& params) {
+  RememberAs(id, tag, method, "", false);
   ordered_json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
   if (!params.is_null()) request["params"] = params;
   return Line(request);

@@ -81,6 +81,11 @@ class McpConnection {
   // when empty. Returns the line to write, without its '\n'.
   std::string Request(std::uint64_t tag, const std::string& method,
                       const nlohmann::ordered_json& params, std::string what = "");
+  // The same under `id`, one below 1 that none of ours takes: the handshake
+  // a link makes again where a service moved goes as -1, apart from the
+  // numbers of the requests it stands in front of.
+  std::string RequestAs(std::int64_t id, std::uint64_t tag, const std::string& method,
+                        const nlohmann::ordered_json& params);
   // A request passed on for someone else: `params_text` is the params'
   // JSON text as they wrote it ("" for none), and the answer comes with its
   // result as text too (McpIncoming::result_text), read member by member
@@ -135,6 +140,8 @@ class McpConnection {
   };
   std::int64_t Remember(std::uint64_t tag, const std::string& method, std::string what,
                         bool passing_on);
+  void RememberAs(std::int64_t id, std::uint64_t tag, const std::string& method, std::string what,
+                  bool passing_on);
   void Erase(std::map<std::int64_t, Pending>::iterator pending);
   // The answer to `pending`, which is forgotten; its result is the caller's.
   McpIncoming AnswerTo(std::map<std::int64_t, Pending>::iterator pending, std::size_t line_bytes);

@@ -25,7 +25,6 @@ HttpChannelEvents ServiceEvents(ChannelEvents& events) {
   service.on_request_failed = std::move(events.on_request_failed);
   service.on_redirect = std::move(events.on_redirect);
   service.on_session_ended = std::move(events.on_session_ended);
-  service.on_moved = std::move(events.on_moved);
   service.on_exit = std::move(events.on_exit);
   return service;
 }

@@ -38,7 +38,6 @@ struct ChannelEvents {
   std::function<void(std::int64_t id, std::string why)> on_request_failed;
   std::function<void(std::int64_t id, std::string question, std::string target)> on_redirect;
   std::function<void(std::string why)> on_session_ended;
-  std::function<void(const std::string& url)> on_moved;
 };
 
 // What a link asks of the channel it opens.

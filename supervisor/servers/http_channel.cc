@@ -15,12 +15,6 @@ using Json = nlohmann::ordered_json;
 
 // How long a DELETE is given at the stop before the service is left be.
 constexpr std::chrono::seconds kEndGrace{2};
-// The GET stream dropped this many times in a row with nothing on it is
-// given up: the service's requests then come only on its answers' streams.
-constexpr int kMaxListenFailures = 5;
-constexpr std::chrono::seconds kListenStayed{60};
-constexpr std::chrono::milliseconds kListenRetryLeast{1000};
-constexpr std::chrono::milliseconds kListenRetryMost{60000};
 
 // The session a request was sent in: its MCP-Session-Id, "" for none.
 std::string SessionOf(const HttpRequest& request) {
@@ -31,23 +25,6 @@ std::string SessionOf(const HttpRequest& request) {
 }
 
 }  // namespace
-
-Result<HttpChannelOptions> ServiceChannelOptions(const Declaration& declaration,
-                                                 const ServerStartOptions& options, Asking asking) {
-  HttpChannelOptions channel;
-  channel.alias = declaration.alias;
-  channel.url = declaration.url;
-  channel.asking = asking;
-  if (options.policy) {
-    // The administrator's file decides for a service as for a program.
-    ManagedDecision decision = Decide(*options.policy, declaration, "");
-    if (!decision.allowed) {
-      return Error(ErrorCode::kRefused, ManagedRefusalSentence(declaration.alias, decision));
-    }
-    channel.policy = *options.policy;
-  }
-  return channel;
-}
 
 struct HttpChannel::Post {
   std::string line;
@@ -64,15 +41,23 @@ struct HttpChannel::Post {
   SseParser events;
   bool over = false;     // answered, failed or given up
   std::string moved_to;  // where its answer pointed, while the person is asked
-  // Ours, not the link's: the handshake made at a new place, whose answer
-  // goes to nobody (what waits for it is behind_handshake_).
-  bool own = false;
 };
 
 std::shared_ptr<HttpChannel> HttpChannel::Open(boost::asio::io_context& io,
                                                HttpChannelOptions options,
                                                HttpChannelEvents events) {
-  return std::make_shared<HttpChannel>(io, std::move(options), std::move(events));
+  auto channel = std::make_shared<HttpChannel>(io, std::move(options), std::move(events));
+  std::weak_ptr<HttpChannel> weak = channel;
+  HttpListenStream::Events stream;
+  stream.on_message = [weak](std::string message) {
+    if (auto self = weak.lock()) self->Deliver(nullptr, std::move(message));
+  };
+  stream.on_overflow = [weak] {
+    if (auto self = weak.lock(); self && self->events_.on_overflow) self->events_.on_overflow();
+  };
+  channel->listen_ = std::make_shared<HttpListenStream>(io, channel->http_, channel->client_,
+                                                        channel->url_, std::move(stream));
+  return channel;
 }
 
 HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options,
@@ -82,7 +67,6 @@ HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options
       events_(std::move(events)),
       url_(options_.url),
       http_(io, options_.alias),
-      listen_timer_(io),
       end_timer_(io) {}
 
 bool HttpChannel::Write(std::string line) {
@@ -108,23 +92,15 @@ bool HttpChannel::Write(std::string line) {
   if (post->initialize) {
     // A new handshake is a new session: the old one's id and stream go.
     client_.ForgetSession();
-    StopListening();
-    initialize_line_ = line;  // made again wherever the service moves
-    shaken_hands_ = false;
+    listen_->Close();
   }
   post->line = std::move(line);
   post->url = url_;
   posts_.insert(post);
-  // While the handshake is made again where the service moved, what is
-  // written waits for it, to go there in the new session.
-  if (moving_) {
-    behind_handshake_.push_back(post);
-    return true;
-  }
   Send(post);
   // The handshake is done: what the service sends of its own accord comes
   // on the GET stream from now on.
-  if (method == "notifications/initialized") Listen();
+  if (method == "notifications/initialized") listen_->Open();
   return true;
 }
 
@@ -136,10 +112,8 @@ void HttpChannel::Send(std::shared_ptr<Post> post) {
   std::weak_ptr<HttpChannel> weak = weak_from_this();
   // A request waits for its answer as long as a program's would, until it
   // is cancelled; a notification or a reply is taken at once, or never.
-  // The handshake made again where the service moved is ours, and has
-  // that time too: what waits behind it waits no longer.
   const std::chrono::milliseconds timeout =
-      post->id && !post->own ? std::chrono::milliseconds(0) : options_.request_timeout;
+      post->id ? std::chrono::milliseconds(0) : options_.request_timeout;
   post->transfer = http_.Send(post->url, post->request, timeout,
                               {[weak, post](const HttpResponseHead& head) {
                                  if (auto self = weak.lock()) self->OnHead(post, head);
@@ -196,9 +170,8 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
       return Send(post);
     case RedirectAction::kAsk:
       // Nothing is sent there before the person says yes; a notification
-      // or a reply, which nobody waits on, is not worth the question, nor
-      // is a second move met by the handshake a yes led to.
-      if (!post->id || post->own || !events_.on_redirect) {
+      // or a reply, which nobody waits on, is not worth the question.
+      if (!post->id || !events_.on_redirect) {
         return FailPost(post, options_.alias + " was not reached at " +
                                   EscapeControlCharacters(next.url) +
                                   ", where its reply points, so nothing was sent there");
@@ -281,11 +254,9 @@ void HttpChannel::Deliver(const std::shared_ptr<Post>& post, std::string message
                                   ? (*result)["protocolVersion"].get<std::string>()
                                   : "";
         client_.TakeHandshake(post->head, std::move(version));
-        shaken_hands_ = true;
       }
     }
   }
-  if (post && post->own && post->answered) return ShookHandsAfterMove(post, message);
   const bool answered_now = post && post->answered && !post->over;
   if (events_.on_line) events_.on_line(std::move(message));
   // Its answer came: the stream that brought it has nothing more of ours.
@@ -309,7 +280,6 @@ void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
   post->over = true;
   http_.Cancel(post->transfer);
   Erase(post);
-  if (post->own) return MoveFailed(why);
   if (post->id && !post->answered && events_.on_request_failed) {
     events_.on_request_failed(*post->id, std::move(why));
   }
@@ -317,173 +287,31 @@ void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
 
 void HttpChannel::SessionEnded(const std::string& why) {
   client_.ForgetSession();
-  StopListening();
+  listen_->Close();
   for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
     if (post->id && !post->over) FailPost(post, why);
   }
   if (events_.on_session_ended) events_.on_session_ended(why);
 }
 
-void HttpChannel::StopListening() {
-  listen_timer_.cancel();
-  if (listening_) http_.Cancel(listen_id_);
-  listening_ = false;
-  listen_failures_ = 0;
-  last_event_id_.clear();
+// Where a yes took the service: every request from now on. The request
+// that met the redirect waits for SendHeld, as its link makes the
+// handshake there first.
+void HttpChannel::Move(std::int64_t id) {
+  auto held = held_.find(id);
+  if (held == held_.end() || stopping_) return;
+  url_ = held->second->moved_to;
 }
 
-void HttpChannel::Listen() {
-  if (listening_ || stopping_) return;
-  listening_ = true;
-  listen_opened_ = std::chrono::steady_clock::now();
-  listen_events_ = SseParser();
-  std::weak_ptr<HttpChannel> weak = weak_from_this();
-  auto offered = std::make_shared<bool>(false);
-  const HttpRequest listen = client_.Listen(last_event_id_);
-  listen_id_ = http_.Send(
-      url_, listen, std::chrono::milliseconds(0),
-      {[weak, offered, listen](const HttpResponseHead& head) {
-         auto self = weak.lock();
-         if (!self) return;
-         *offered = head.status == 200 && head.content_type == "text/event-stream";
-         // 405: the service offers no stream; it sends only on its answers.
-         // A 404 is read the same way, since many services answer a GET
-         // they do not serve so: only a POST's 404 ends the session.
-         if (!*offered) self->http_.Cancel(self->listen_id_);
-       },
-       [weak, offered](std::string_view bytes) {
-         auto self = weak.lock();
-         if (self && *offered) self->OnStreamBytes(bytes);
-       },
-       [weak, offered](Status) {
-         auto self = weak.lock();
-         if (!self) return;
-         self->listening_ = false;
-         // A stream that stayed a while was no failure; one dropped at once
-         // counts, whatever it sent before it dropped.
-         if (std::chrono::steady_clock::now() - self->listen_opened_ >= kListenStayed) {
-           self->listen_failures_ = 0;
-         }
-         if (self->stopping_ || !*offered || ++self->listen_failures_ > kMaxListenFailures) return;
-         // Resumed where it dropped, once the service's retry time has passed.
-         self->listen_timer_.expires_after(self->listen_retry_);
-         self->listen_timer_.async_wait([weak](const boost::system::error_code& error) {
-           if (auto again = weak.lock(); again && !error) again->Listen();
-         });
-       }});
-}
-
-void HttpChannel::OnStreamBytes(std::string_view bytes) {
-  listen_events_.Feed(bytes);
-  if (!listen_events_.last_event_id().empty()) last_event_id_ = listen_events_.last_event_id();
-  if (listen_events_.retry_milliseconds()) {
-    // Within bounds, so a service cannot have it reopened without pause.
-    listen_retry_ = std::chrono::milliseconds(std::clamp<std::uint64_t>(
-        *listen_events_.retry_milliseconds(), kListenRetryLeast.count(), kListenRetryMost.count()));
-  }
-  while (std::optional<SseEvent> event = listen_events_.Next()) {
-    if (!event->data.empty()) Deliver(nullptr, std::move(event->data));
-    if (stopping_) return;
-  }
-  if (listen_events_.overflowed()) {
-    http_.Cancel(listen_id_);
-    listening_ = false;
-    if (events_.on_overflow) events_.on_overflow();
-  }
-}
-
-void HttpChannel::AnswerRedirect(std::int64_t id, bool yes) {
+void HttpChannel::SendHeld(std::int64_t id) {
   auto held = held_.find(id);
   if (held == held_.end() || stopping_) return;
   std::shared_ptr<Post> post = std::move(held->second);
   held_.erase(held);
-  if (!yes) {
-    post->over = true;
-    if (events_.on_request_failed) {
-      events_.on_request_failed(
-          id, options_.alias + " was not reached at " + EscapeControlCharacters(post->moved_to) +
-                  ", where its reply points: you said no, so nothing was sent there and it "
-                  "stays declared where it was");
-    }
-    return;
-  }
-  if (moving_) {
-    // One move at a time: where requests go is being settled already.
-    post->over = true;
-    if (events_.on_request_failed) {
-      events_.on_request_failed(id, options_.alias + " was not sent there: it is being moved to " +
-                                        EscapeControlCharacters(url_) + " already");
-    }
-    return;
-  }
-  // The server moved: this request goes there, and every later one.
-  url_ = post->moved_to;
-  post->url = post->moved_to;
+  post->url = url_;
   post->followed = 0;
   posts_.insert(post);
-  if (shaken_hands_ && !post->initialize) return ShakeHandsAfterMove(post);
   Send(post);
-}
-
-// Another place is another service, which knows nothing of the session made
-// where the server was: the handshake is made there first, as it was made
-// at the start, and the request that met the move waits for it.
-void HttpChannel::ShakeHandsAfterMove(std::shared_ptr<Post> waiting) {
-  client_.ForgetSession();
-  StopListening();
-  shaken_hands_ = false;
-  moving_ = true;
-  move_target_ = url_;
-  behind_handshake_ = {std::move(waiting)};
-  Json hello = Json::parse(initialize_line_, nullptr, /*allow_exceptions=*/false);
-  hello["id"] = kOwnHandshakeId;
-  auto post = std::make_shared<Post>();
-  post->line = hello.dump();
-  post->id = kOwnHandshakeId;
-  post->initialize = true;
-  post->own = true;
-  post->url = url_;
-  posts_.insert(post);
-  Send(post);
-}
-
-void HttpChannel::ShookHandsAfterMove(const std::shared_ptr<Post>& post,
-                                      const std::string& answer) {
-  post->over = true;
-  http_.Cancel(post->transfer);
-  Erase(post);
-  const Json parsed = ReadBoundedJsonOrDiscarded<Json>(answer);
-  if (!parsed.contains("result") || !parsed["result"].is_object()) {
-    return MoveFailed("its answer to initialize held no result");
-  }
-  moving_ = false;
-  auto initialized = std::make_shared<Post>();
-  initialized->line = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
-  initialized->url = url_;
-  posts_.insert(initialized);
-  Send(initialized);
-  Listen();
-  // Where the person said yes: a same-place redirect met by the handshake
-  // there was followed, and is not what they were shown.
-  if (events_.on_moved) events_.on_moved(move_target_);
-  for (const auto& waiting : std::exchange(behind_handshake_, {})) {
-    if (waiting->over || stopping_) continue;
-    waiting->url = url_;
-    Send(waiting);
-  }
-}
-
-// The handshake where the service moved failed: nothing can be asked of it
-// there, nor where it was, whose session is given up. Like a session the
-// service ended, this ends what the link can do.
-void HttpChannel::MoveFailed(const std::string& why) {
-  moving_ = false;
-  const std::string failed = options_.alias + " moved to " + EscapeControlCharacters(url_) +
-                             ", and its handshake there failed: " + why;
-  for (const auto& waiting : std::exchange(behind_handshake_, {})) {
-    if (!waiting->over) FailPost(waiting, failed);
-  }
-  if (events_.on_session_ended) events_.on_session_ended(failed);
 }
 
 // A POST is over: its room is free again, which the owner hears of from
@@ -520,12 +348,12 @@ bool HttpChannel::GaveUpForRoom(const std::shared_ptr<Post>& post) {
 }
 
 void HttpChannel::Forget(std::int64_t id) {
+  held_.erase(id);
   for (const auto& post : std::set<std::shared_ptr<Post>>(posts_)) {
     if (post->id != id) continue;
     post->over = true;
     http_.Cancel(post->transfer);
     Erase(post);
-    std::erase(behind_handshake_, post);
   }
 }
 
@@ -537,15 +365,8 @@ void HttpChannel::Stop(std::function<void(int status)> done) {
   if (done) stopped_.push_back(std::move(done));
   if (stopping_) return;
   stopping_ = true;
-  listen_timer_.cancel();
-  http_.Cancel(listen_id_);
+  listen_->Stop();
   held_.clear();
-  // What waited for a handshake at a new place was never sent: it goes.
-  moving_ = false;
-  for (const auto& waiting : std::exchange(behind_handshake_, {})) {
-    waiting->over = true;
-    posts_.erase(waiting);
-  }
   // Requests are given up; what was said to the service (a cancellation, a
   // reply) is let finish first, for kEndGrace at most, so that the last
   // word said before the end reaches it before its session ends.

@@ -6,9 +6,11 @@
 // own accord, resumed with Last-Event-ID when it drops; Stop sends DELETE.
 //
 // A redirect is never followed by libcurl: each goes to DecideRedirect. One
-// to the same scheme, host and port is followed here; one anywhere else
-// fails the request with the words DecideRedirect gives, so nothing is sent
-// there.
+// to the same scheme, host and port is followed here; one a person may be
+// asked about is held and told (on_redirect), and its link decides it
+// (ServerChannel::Move, SendHeld, Forget), making the handshake at the new
+// place itself; one anywhere else fails the request with the words
+// DecideRedirect gives, so nothing is sent there.
 #ifndef BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CHANNEL_H_
 #define BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CHANNEL_H_
 
@@ -29,7 +31,9 @@
 #include "supervisor/policy/managed_policy.h"
 #include "supervisor/policy/redirect_decision.h"
 #include "supervisor/servers/confined_server.h"
+#include "supervisor/servers/http_channel_options.h"
 #include "supervisor/servers/http_client.h"
+#include "supervisor/servers/http_listen_stream.h"
 #include "supervisor/servers/server_channel.h"
 
 namespace bravebot {
@@ -44,34 +48,13 @@ struct HttpChannelEvents {
   // was sent there; the request waits for AnswerRedirect.
   std::function<void(std::int64_t id, std::string question, std::string target)> on_redirect;
   // The service ended its MCP session (a 404 to a POST that carried its
-  // id; every request under way has failed with `why` first), or the
-  // handshake made again where it moved failed (what waited for it has).
-  // Requests go without a session from now on, until an initialize makes
-  // a new one.
+  // id; every request under way has failed with `why` first). Requests go
+  // without a session from now on, until an initialize makes a new one.
   std::function<void(std::string why)> on_session_ended;
   // POSTs ended, and Write may take what it refused: from the loop.
   std::function<void()> on_room;
-  // After a yes to a move met once the handshake was made: the handshake was
-  // made again at `url`, where the request that met it is now sent.
-  std::function<void(const std::string& url)> on_moved;
   std::function<void(int status)> on_exit;  // it was stopped
 };
-
-struct HttpChannelOptions {
-  std::string alias;
-  std::string url;  // where it is declared
-  // How long a notification or a reply waits to be taken (202).
-  std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
-  Asking asking = Asking::kOneShot;
-  ManagedPolicy policy;
-};
-
-// How the service `declaration` is reached when `options` start it: where,
-// under the administrator file's host rules, with `asking` to say who could
-// be asked of a move. kRefused, in the administrator's words, where that
-// file refuses the service itself.
-Result<HttpChannelOptions> ServiceChannelOptions(const Declaration& declaration,
-                                                 const ServerStartOptions& options, Asking asking);
 
 class HttpChannel : public ServerChannel, public std::enable_shared_from_this<HttpChannel> {
  public:
@@ -86,10 +69,6 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   // requests at once with as much as each may is held to this, not 16
   // times 16 MiB. Its GET stream holds 16 MiB more at most.
   static constexpr std::size_t kMaxAnswerBytesHeld = std::size_t{32} << 20;
-  // The id of the handshake made at a place the service moved to: below
-  // every id a link gives.
-  static constexpr std::int64_t kOwnHandshakeId = -1;
-
   static std::shared_ptr<HttpChannel> Open(boost::asio::io_context& io, HttpChannelOptions options,
                                            HttpChannelEvents events);
   HttpChannel(boost::asio::io_context& io, HttpChannelOptions options, HttpChannelEvents events);
@@ -110,10 +89,12 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   std::vector<std::string> stderr_tail() const override { return {}; }
   pid_t pid() const override { return -1; }
   std::string run_directory() const override { return ""; }
-  // A request of ours given up (cancelled): its POST is ended, so a
-  // service that would never answer it holds nothing for it.
+  // A request of ours given up (cancelled), or its redirect refused: its
+  // POST is ended, so a service that would never answer it holds nothing
+  // for it.
   void Forget(std::int64_t id) override;
-  void AnswerRedirect(std::int64_t id, bool yes) override;
+  void Move(std::int64_t id) override;
+  void SendHeld(std::int64_t id) override;
 
  private:
   struct Post;
@@ -125,17 +106,10 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   void Deliver(const std::shared_ptr<Post>& post, std::string message);
   void FailPost(const std::shared_ptr<Post>& post, std::string why);
   void SessionEnded(const std::string& why);
-  void ShakeHandsAfterMove(std::shared_ptr<Post> waiting);
-  void ShookHandsAfterMove(const std::shared_ptr<Post>& post, const std::string& answer);
-  void MoveFailed(const std::string& why);
-  // The GET stream is closed and not opened again until the next handshake.
-  void StopListening();
   std::size_t requests_under_way() const;
   std::size_t answer_bytes_held() const;
   // Gives up `post` where the answers under way hold more than they may.
   bool GaveUpForRoom(const std::shared_ptr<Post>& post);
-  void Listen();
-  void OnStreamBytes(std::string_view bytes);
   void Finished(const std::shared_ptr<Post>& post);
   void Erase(const std::shared_ptr<Post>& post);
   // Every POST is over: the session is ended with DELETE, where it has one.
@@ -145,27 +119,15 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   boost::asio::io_context& io_;
   HttpChannelOptions options_;
   HttpChannelEvents events_;
-  std::string url_;              // where requests go: the declared url, or where it moved for good
-  std::string initialize_line_;  // the handshake, as the link made it
-  bool shaken_hands_ = false;    // initialize was answered where requests go
-  // The handshake is made again where the service moved; what waits for it.
-  bool moving_ = false;
-  std::string move_target_;  // where the yes sent it
-  std::vector<std::shared_ptr<Post>> behind_handshake_;
+  std::string url_;  // where requests go: the declared url, or where it moved for good
   HttpClient http_;
   StreamableHttpClient client_;
   std::set<std::shared_ptr<Post>> posts_;
   // Requests whose answer pointed elsewhere, waiting for the person, by id.
   std::map<std::int64_t, std::shared_ptr<Post>> held_;
-  // The GET stream.
-  bool listening_ = false;
-  HttpClient::TransferId listen_id_ = 0;
-  SseParser listen_events_;
-  std::string last_event_id_;  // where a dropped stream resumes
-  std::chrono::milliseconds listen_retry_{1000};
-  std::chrono::steady_clock::time_point listen_opened_;
-  int listen_failures_ = 0;
-  boost::asio::steady_timer listen_timer_;
+  // The GET stream: opened as the handshake is done, closed as a new one
+  // begins.
+  std::shared_ptr<HttpListenStream> listen_;
   bool wrote_output_ = false;
   bool stopping_ = false;
   bool session_ending_ = false;

@@ -1,7 +1,8 @@
 // What a ServerLink speaks MCP through: a stdio server's process
 // (RunningServer) or a service's HTTP exchanges (HttpChannel). Lines go in,
 // one JSON-RPC message each; what the server sends comes back as lines
-// through the ServerEvents given where the channel was made.
+// through the ChannelEvents given where the channel was made
+// (servers/channel_factory.h).
 #ifndef BRAVEBOT_SUPERVISOR_SERVERS_SERVER_CHANNEL_H_
 #define BRAVEBOT_SUPERVISOR_SERVERS_SERVER_CHANNEL_H_
 
@@ -35,13 +36,17 @@ class ServerChannel {
   // Its first process, and its run directory; -1 and "" for a service.
   virtual pid_t pid() const = 0;
   virtual std::string run_directory() const = 0;
-  // A request of ours, sent with `id`, was given up: a channel that holds
-  // something for it lets it go. A process's pipe holds nothing.
+  // A request of ours, sent with `id`, was given up, or its redirect
+  // refused: a channel that holds something for it lets it go, sending
+  // nothing more. A process's pipe holds nothing.
   virtual void Forget(std::int64_t /*id*/) {}
-  // The person's answer to whether the server moved where the answer to
-  // request `id` pointed (HttpChannelEvents::on_redirect): a yes sends it
-  // there, and every later request; a no fails it.
-  virtual void AnswerRedirect(std::int64_t /*id*/, bool /*yes*/) {}
+  // A service's redirects (ChannelEvents::on_redirect), which its link
+  // decides. Move: a yes to where the answer to request `id` pointed, so
+  // every request written from now on goes there; the request itself stays
+  // held (its link makes the handshake there first) until SendHeld(id),
+  // which sends it where requests go now.
+  virtual void Move(std::int64_t /*id*/) {}
+  virtual void SendHeld(std::int64_t /*id*/) {}
 };
 
 }  // namespace bravebot

@@ -5,15 +5,12 @@
 #include <utility>
 #include <variant>
 
+#include "base/shown_text.h"
 #include "supervisor/servers/http_channel.h"
 
 namespace bravebot {
-namespace {
 
-constexpr std::uint64_t kStartupTag = 0;
-
-// The step a failed handshake names.
-StartStep StepOf(const McpFault& fault) {
+StartStep ServerLink::StepOf(const McpFault& fault) {
   switch (fault.kind) {
     case McpFailureKind::kNotJson:
       return StartStep::kNotJson;
@@ -26,8 +23,6 @@ StartStep StepOf(const McpFault& fault) {
   }
 }
 
-}  // namespace
-
 ServerLink::ServerLink(boost::asio::io_context& io, std::string alias, Options options,
                        LinkEvents events)
     : io_(io),
@@ -36,7 +31,8 @@ ServerLink::ServerLink(boost::asio::io_context& io, std::string alias, Options o
       events_(std::move(events)),
       startup_(connection_, kStartupTag, options_.capabilities),
       startup_timer_(io),
-      closed_timer_(io) {}
+      closed_timer_(io),
+      move_timer_(io) {}
 
 ServerLink::~ServerLink() {
   if (opening_) abandon_open_();
@@ -54,6 +50,22 @@ std::shared_ptr<ServerLink> ServerLink::Start(boost::asio::io_context& io,
 }
 
 void ServerLink::Open(const Declaration& declaration, const ServerStartOptions& options) {
+  std::weak_ptr<ServerLink> weak = weak_from_this();
+  ArmStartupTimer();
+  ChannelSettings settings{alias_, options_.asking, options_.launch_on};
+  opening_ = true;
+  abandon_open_ = options_.channels->Open(io_, declaration, options, settings, EventsForChannel(),
+                                          [weak](Result<std::shared_ptr<ServerChannel>> channel) {
+                                            if (auto self = weak.lock()) {
+                                              self->Opened(std::move(channel));
+                                            } else if (channel) {
+                                              (*channel)->Stop();
+                                            }
+                                          });
+  Spawn([this] { return Starting(); });
+}
+
+ChannelEvents ServerLink::EventsForChannel() {
   std::weak_ptr<ServerLink> weak = weak_from_this();
   ChannelEvents events;
   events.on_line = [weak](std::string line) {
@@ -82,25 +94,26 @@ void ServerLink::Open(const Declaration& declaration, const ServerStartOptions& 
   events.on_session_ended = [weak](std::string why) {
     if (auto self = weak.lock()) self->OnSessionEnded(why);
   };
-  events.on_moved = [weak](const std::string& url) {
-    auto self = weak.lock();
-    if (!self) return;
-    // Where it is now, whatever yes was said since to another move.
-    self->moved_to_ = url;
-    if (self->started_ && self->events_.on_moved) self->events_.on_moved(url);
-  };
+  return events;
+}
 
-  ArmStartupTimer();
-  ChannelSettings settings{alias_, options_.asking, options_.launch_on};
-  opening_ = true;
-  abandon_open_ = options_.channels->Open(io_, declaration, options, settings, std::move(events),
-                                          [weak](Result<std::shared_ptr<ServerChannel>> channel) {
-                                            if (auto self = weak.lock()) {
-                                              self->Opened(std::move(channel));
-                                            } else if (channel) {
-                                              (*channel)->Stop();
-                                            }
-                                          });
+// The start waits for it (Starting).
+void ServerLink::Opened(Result<std::shared_ptr<ServerChannel>> channel) {
+  opening_ = false;
+  abandon_open_ = nullptr;
+  opened_.Give(std::move(channel));
+}
+
+StartFailure ServerLink::OpenFailure(const Error& error) const {
+  // A refusal at its start names the server already, and is said as it is.
+  if (error.code() == ErrorCode::kNotStarted) {
+    StartFailure failure = Failure(StartStep::kRefused, "");
+    failure.message = error.message();
+    return failure;
+  }
+  return Failure(
+      error.code() == ErrorCode::kNotFound ? StartStep::kNotFound : StartStep::kConfinement,
+      error.message());
 }
 
 void ServerLink::OnOverflow() {
@@ -142,39 +155,48 @@ void ServerLink::OnRequestFailed(std::int64_t id, const std::string& why) {
     if (!started_) StartFailed(Failure(StartStep::kUnreachable, why));
     return;
   }
+  // The handshake where the service moved: its flow says what failed.
+  if (failed->tag == kMoveHandshakeTag) return move_answer_.Give(Error(ErrorCode::kRefused, why));
   events_.on_answer(std::move(*failed));
 }
 
+// A redirect a person can be asked about: its flow asks them (Redirected).
+// One nobody waits on, or met where nobody can be asked, fails its request
+// as a redirect refused does, sending nothing there; so does a second move
+// met by the handshake a yes led to, which is not worth the question.
 void ServerLink::OnRedirect(std::int64_t id, std::string question, std::string target) {
   std::optional<std::uint64_t> tag = connection_.TagOf(id);
-  if (!tag || start_over_ || broken_ || !events_.on_redirect) {
-    if (process_) process_->AnswerRedirect(id, false);
-    return;
+  if (!tag || *tag == kMoveHandshakeTag || start_over_ || broken_ || !events_.on_redirect) {
+    if (process_) process_->Forget(id);
+    return OnRequestFailed(id, alias_ + " was not reached at " + EscapeControlCharacters(target) +
+                                   ", where its reply points, so nothing was sent there");
   }
-  // A person takes their time: the start's time, or the request's, starts
-  // again at the answer.
-  if (*tag == kStartupTag) startup_timer_.cancel();
-  request_timers_.erase(*tag);
-  ForgetAskedRedirect(*tag);
-  asked_redirects_.emplace_back(*tag, target);
-  events_.on_redirect(*tag, std::move(question), std::move(target));
+  Spawn([this, id, tag = *tag, question = std::move(question), target = std::move(target)] {
+    return Redirected(id, tag, question, target);
+  });
 }
 
 void ServerLink::ForgetAskedRedirect(std::uint64_t tag) {
-  std::erase_if(asked_redirects_, [tag](const auto& asked) { return asked.first == tag; });
+  // Closing one ends its flow, which removes it: the next is found first.
+  for (auto asked = asked_redirects_.begin(); asked != asked_redirects_.end();) {
+    auto here = asked++;
+    if (here->tag == tag) here->answer.Close();
+  }
 }
 
 void ServerLink::AnswerRedirect(std::uint64_t tag, bool yes) {
   auto asked = std::find_if(asked_redirects_.begin(), asked_redirects_.end(),
-                            [tag](const auto& each) { return each.first == tag; });
+                            [tag](const AskedRedirect& each) { return each.tag == tag; });
   if (asked == asked_redirects_.end()) return;
-  if (yes) moved_to_ = asked->second;
-  asked_redirects_.erase(asked);
-  std::optional<std::int64_t> id = connection_.IdOf(tag);
-  if (!id || !process_) return;
-  if (tag == kStartupTag && !started_ && !start_over_) ArmStartupTimer();
-  ArmRequestTimer(tag);
-  process_->AnswerRedirect(*id, yes);
+  // Its flow runs on from here, and may end what its owner holds the link by.
+  std::shared_ptr<ServerLink> keep = shared_from_this();
+  asked->answer.Give(yes);
+}
+
+void ServerLink::ForgetRequests() {
+  connection_.ForgetAll();
+  request_timers_.clear();
+  EndRedirectFlows();
 }
 
 // The start's time runs from when it was asked for: its launch counts.
@@ -193,45 +215,6 @@ void ServerLink::ArmStartupTimer() {
     }
     self->StartFailed(self->Failure(StartStep::kTimeout, why));
   });
-}
-
-void ServerLink::Opened(Result<std::shared_ptr<ServerChannel>> channel) {
-  opening_ = false;
-  abandon_open_ = nullptr;
-  if (!channel) {
-    const Error& error = channel.error();
-    // A refusal at its start names the server already, and is said as it is.
-    StartFailure failure;
-    if (error.code() == ErrorCode::kNotStarted) {
-      failure = Failure(StartStep::kRefused, "");
-      failure.message = error.message();
-    } else {
-      failure = Failure(
-          error.code() == ErrorCode::kNotFound ? StartStep::kNotFound : StartStep::kConfinement,
-          error.message());
-    }
-    StartFailed(std::move(failure));
-    // Nothing runs: whoever waits for its end has it now.
-    for (auto& done : std::exchange(stopped_, {})) done(-1);
-    return;
-  }
-  process_ = std::move(*channel);
-  if (events_.on_launched) events_.on_launched();
-  // Given up on, or stopped, while its channel was opened. A service was
-  // sent nothing yet: it never ran, as a program that was never launched.
-  if ((start_over_ || stop_asked_) && service_) {
-    start_over_ = true;  // its channel's end says nothing of a start
-    process_->Stop();
-    for (auto& done : std::exchange(stopped_, {})) done(-1);
-    return;
-  }
-  if (start_over_ || stop_asked_) {
-    for (auto& done : std::exchange(stopped_, {})) process_->Stop(std::move(done));
-    process_->Stop();
-    return;
-  }
-  if (output_paused_) process_->PauseOutput();
-  process_->Write(startup_.Begin());
 }
 
 StartFailure ServerLink::Failure(StartStep step, const std::string& why,
@@ -254,6 +237,10 @@ void ServerLink::StartFailed(StartFailure failure) {
   if (start_over_ || started_) return;
   start_over_ = true;
   startup_timer_.cancel();
+  // The start's flow ends where it waits, and so does a question about
+  // where its request pointed.
+  start_answers_.Close();
+  ForgetAskedRedirect(kStartupTag);
   events_.on_start_failed(failure);
   if (process_) process_->Stop();
 }
@@ -277,20 +264,14 @@ void ServerLink::OnLine(const std::string& line) {
     if (start_over_ || broken_) return;
     switch (incoming.kind) {
       case McpIncoming::Kind::kAnswer:
-        if (incoming.tag != kStartupTag) {
+        // The start's and a move's handshake are their flows'.
+        if (incoming.tag == kStartupTag) {
+          start_answers_.Give(std::move(incoming));
+        } else if (incoming.tag == kMoveHandshakeTag) {
+          move_answer_.Give(std::move(incoming));
+        } else {
           request_timers_.erase(incoming.tag);
           events_.on_answer(std::move(incoming));
-          break;
-        }
-        if (McpStartup::Step step = startup_.Take(std::move(incoming)); step.fault) {
-          StartFailed(Failure(StepOf(*step.fault), step.fault->message));
-        } else {
-          for (std::string& next : step.lines) process_->Write(std::move(next));
-          if (step.done) {
-            started_ = true;
-            startup_timer_.cancel();
-            events_.on_started();
-          }
         }
         break;
       case McpIncoming::Kind::kSkipped:
@@ -314,7 +295,7 @@ void ServerLink::EndRequestsFor(McpIncoming& skipped) {
   for (std::int64_t id : connection_.PendingIds()) {
     if (start_over_ || broken_) return;
     std::optional<std::uint64_t> tag = connection_.TagOf(id);
-    if (!tag || *tag == kStartupTag) continue;
+    if (!tag || *tag == kStartupTag || *tag == kMoveHandshakeTag) continue;
     GiveUp(
         id, McpFailureKind::kNotJson, skipped.skipped_code,
         [&](const std::string& what) {
@@ -335,7 +316,7 @@ void ServerLink::GiveUp(std::int64_t id, McpFailureKind kind, std::int64_t code,
   request_timers_.erase(failed->tag);
   ForgetAskedRedirect(failed->tag);
   if (process_) {
-    process_->Forget(id);
+    ForgetSent(id);
     Notify("notifications/cancelled", {{"requestId", id}, {"reason", reason}});
   }
   events_.on_answer(std::move(*failed));
@@ -402,14 +383,18 @@ void ServerLink::OnExit(int status) {
     StartFailed(Failure(
         StartStep::kExited,
         "the server closed its standard output before answering " + startup_.awaiting(), status));
-    return;
+  } else if (started_ && events_.on_exit) {
+    events_.on_exit(status);
   }
-  if (started_ && events_.on_exit) events_.on_exit(status);
+  // Nothing it was asked can be answered now.
+  EndFlows();
 }
 
 bool ServerLink::Request(std::uint64_t tag, const std::string& method,
                          const nlohmann::ordered_json& params, std::string what) {
-  if (!process_ || !process_->Write(connection_.Request(tag, method, params, std::move(what)))) {
+  if (!process_) return false;
+  std::string line = connection_.Request(tag, method, params, std::move(what));
+  if (!Send(std::move(line), connection_.IdOf(tag))) {
     connection_.Forget(tag);
     return false;
   }
@@ -419,8 +404,9 @@ bool ServerLink::Request(std::uint64_t tag, const std::string& method,
 
 bool ServerLink::RequestPassingOn(std::uint64_t tag, const std::string& method,
                                   std::string_view params_text, std::string what) {
-  if (!process_ ||
-      !process_->Write(connection_.RequestPassingOn(tag, method, params_text, std::move(what)))) {
+  if (!process_) return false;
+  std::string line = connection_.RequestPassingOn(tag, method, params_text, std::move(what));
+  if (!Send(std::move(line), connection_.IdOf(tag))) {
     connection_.Forget(tag);
     return false;
   }
@@ -429,22 +415,38 @@ bool ServerLink::RequestPassingOn(std::uint64_t tag, const std::string& method,
 }
 
 bool ServerLink::Notify(const std::string& method, const nlohmann::ordered_json& params) {
-  return process_ && process_->Write(McpConnection::Notification(method, params));
+  return Send(McpConnection::Notification(method, params));
 }
 
 bool ServerLink::Reply(const nlohmann::ordered_json& id, const nlohmann::ordered_json& result) {
-  return process_ && process_->Write(McpConnection::Reply(id, result));
+  return Send(McpConnection::Reply(id, result));
 }
 
 bool ServerLink::ReplyError(const nlohmann::ordered_json& id, const nlohmann::ordered_json& error) {
-  return process_ && process_->Write(McpConnection::ReplyError(id, error));
+  return Send(McpConnection::ReplyError(id, error));
+}
+
+// While the handshake is made where the service moved, what is written
+// waits for it, to go there in the new session: as much as a service has
+// under way at once.
+bool ServerLink::Send(std::string line, std::optional<std::int64_t> id) {
+  if (!process_) return false;
+  if (!moving_) return process_->Write(std::move(line));
+  if (behind_move_.size() >= HttpChannel::kMaxPostsAtAll) return false;
+  behind_move_.push_back(HeldLine{id, std::move(line)});
+  return true;
+}
+
+void ServerLink::ForgetSent(std::int64_t id) {
+  if (process_) process_->Forget(id);
+  std::erase_if(behind_move_, [id](const HeldLine& held) { return held.id == id; });
 }
 
 void ServerLink::Cancel(std::uint64_t tag, const std::string& reason) {
   request_timers_.erase(tag);
   ForgetAskedRedirect(tag);
   if (std::optional<std::int64_t> sent = connection_.Forget(tag)) {
-    if (process_) process_->Forget(*sent);
+    ForgetSent(*sent);
     Notify("notifications/cancelled", {{"requestId", *sent}, {"reason", reason}});
   }
 }

@@ -10,14 +10,28 @@
 //   link->Request(tag, "tools/call", params, "tools/call for echo");
 //   ... events.on_answer(incoming) with incoming.tag == tag
 //   link->Stop([](int status) { ... });
+//
+// Its two flows are coroutines on the loop, each in one place and read top
+// to bottom (server_link_flows.cc): the start (its channel opened, the
+// handshake, the tool list page by page) and a service's redirect (the
+// person asked, and on a yes the handshake made at the new place before the
+// request goes there). They wait on what the channel's callbacks hand them
+// (servers/awaited_events.h); whatever ends them otherwise (a start failed
+// or given up, the server's end, a request cancelled) closes what they wait
+// on, and they end there. They hold no reference to the link: a link that
+// goes destroys them with what they wait on.
 #ifndef BRAVEBOT_SUPERVISOR_SERVERS_SERVER_LINK_H_
 #define BRAVEBOT_SUPERVISOR_SERVERS_SERVER_LINK_H_
 
+#include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <limits>
+#include <list>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -29,6 +43,7 @@
 #include "supervisor/mcp/mcp_connection.h"
 #include "supervisor/mcp/mcp_startup.h"
 #include "supervisor/policy/redirect_decision.h"
+#include "supervisor/servers/awaited_events.h"
 #include "supervisor/servers/channel_factory.h"
 #include "supervisor/servers/confined_server.h"
 #include "supervisor/servers/running_server.h"
@@ -61,12 +76,13 @@ struct LinkEvents {
   std::function<void(int status)> on_exit;
   // A service's answer to the request under `tag` (0: its start) points to
   // another place, and a person can be asked whether it moved: nothing was
-  // sent there, and the request waits for AnswerRedirect. A start's time
-  // stands still meanwhile.
+  // sent there, and the request waits for AnswerRedirect (one given inside
+  // on_redirect is taken once it has returned). A start's time stands
+  // still meanwhile.
   std::function<void(std::uint64_t tag, std::string question, std::string target)> on_redirect;
   // Once started: a yes to such a move took the service to `url`, and the
-  // handshake was made there; the request waiting is sent there now. A
-  // start's move is told by moved_to() once it has started.
+  // handshake was made there; the request waiting was sent there. A start's
+  // move is told by moved_to() once it has started.
   std::function<void(const std::string& url)> on_moved;
 };
 
@@ -118,7 +134,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   // a time, in the order they were put.
   std::optional<std::pair<std::uint64_t, std::string>> FirstAskedRedirect() const {
     if (asked_redirects_.empty()) return std::nullopt;
-    return asked_redirects_.front();
+    return std::make_pair(asked_redirects_.front().tag, asked_redirects_.front().target);
   }
   // The person's answer to on_redirect for the request under `tag`.
   void AnswerRedirect(std::uint64_t tag, bool yes);
@@ -127,12 +143,9 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   // Whether the service ended the MCP session this link made (on_broken
   // said so): a new start makes a new one.
   bool session_ended() const { return session_ended_; }
-  // Forgets every request of ours still unanswered.
-  void ForgetRequests() {
-    connection_.ForgetAll();
-    request_timers_.clear();
-    asked_redirects_.clear();
-  }
+  // Forgets every request of ours still unanswered: no redirect is asked
+  // about any more, and a move under way ends.
+  void ForgetRequests();
 
   // Ends a start under way with `failure` (step and words), and stops it.
   void AbandonStart(StartFailure failure);
@@ -160,9 +173,63 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   ~ServerLink();
 
  private:
+  // The tag of the start's requests.
+  static constexpr std::uint64_t kStartupTag = 0;
+  // The step a failed handshake names.
+  static StartStep StepOf(const McpFault& fault);
+  // The tag of the handshake made again where a service moved, never one
+  // of the session's; and the id it goes with (McpConnection::RequestAs).
+  static constexpr std::uint64_t kMoveHandshakeTag = std::numeric_limits<std::uint64_t>::max();
+  static constexpr std::int64_t kMoveHandshakeId = -1;
+  // How long that handshake may take, as long as a service's HTTP answer to
+  // a notification may (HttpChannelOptions::request_timeout).
+  static constexpr std::chrono::seconds kMoveHandshakeTimeout{30};
+
+  // A question about a redirect put to the person, and the answer its flow
+  // waits for.
+  struct AskedRedirect {
+    std::uint64_t tag;
+    std::string target;
+    AwaitedEvents<bool> answer;
+  };
+  // A line written while the handshake is made where the service moved: it
+  // goes there after it. `id` is a request's.
+  struct HeldLine {
+    std::optional<std::int64_t> id;
+    std::string line;
+  };
+
+  // --- The flows (server_link_flows.cc).
+
+  // Runs `flow` on the loop, only while the link lives.
+  void Spawn(std::function<boost::asio::awaitable<void>()> flow);
+  // The start: its channel opened, the handshake, its whole tool list.
+  boost::asio::awaitable<void> Starting();
+  // The redirect the request `id` (under `tag`) met: the person asked, and
+  // on a yes the service reached where it points.
+  boost::asio::awaitable<void> Redirected(std::int64_t id, std::uint64_t tag, std::string question,
+                                          std::string target);
+  // The handshake made again at `target`, where every request goes now;
+  // why it failed, or nullopt. `ended` is set where the link ended first.
+  boost::asio::awaitable<std::optional<std::string>> ShakeHandsAt(const std::string& target,
+                                                                  bool& ended);
+  // A move whose handshake failed, for `why`: what waited for it fails,
+  // and nothing more can be asked of the service.
+  void MoveFailed(std::int64_t id, const std::string& target, const std::string& why);
+  // The start's time, and the request's, run again from a person's answer.
+  void RestartTimers(std::uint64_t tag);
+  // Every flow waiting ends: the link's channel ended. EndRedirectFlows:
+  // every redirect's, every request of ours being forgotten.
+  void EndFlows();
+  void EndRedirectFlows();
+
+  // --- What the channel says.
+
   void Open(const Declaration& declaration, const ServerStartOptions& options);
-  // Its channel opened, or why not: the handshake sent, from the loop.
+  ChannelEvents EventsForChannel();
+  // Its channel opened, or why not.
   void Opened(Result<std::shared_ptr<ServerChannel>> channel);
+  StartFailure OpenFailure(const Error& error) const;
   void OnOverflow();
   void OnRequestFailed(std::int64_t id, const std::string& why);
   void OnSessionEnded(const std::string& why);
@@ -184,6 +251,16 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   void OnExit(int status);
   void OutputClosed();
   void StartFailed(StartFailure failure);
+  // Writes `line` (a request's, under `id`), or holds it while the
+  // handshake is made where the service moved.
+  bool Send(std::string line, std::optional<std::int64_t> id = std::nullopt);
+  // The request sent under `id` is given up: neither the channel nor a
+  // move holds it any more.
+  void ForgetSent(std::int64_t id);
+  void ForgetAskedRedirect(std::uint64_t tag);
+  // Whether initialize was answered where requests go now: a move then
+  // makes it again at the new place.
+  bool HandshakeMade() const { return started_ || startup_.awaiting() != "initialize"; }
 
   boost::asio::io_context& io_;
   std::string alias_;
@@ -201,11 +278,21 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   boost::asio::steady_timer startup_timer_;
   boost::asio::steady_timer closed_timer_;  // from its output's end, for its own end
   bool service_ = false;                    // reached over HTTP, not started as a process
-  // Each request whose redirect the person is asked about, by tag, with where
-  // it points, in the order they were put; a request that ends otherwise
-  // (given up, failed, cancelled, forgotten) is no longer asked about.
-  std::vector<std::pair<std::uint64_t, std::string>> asked_redirects_;
-  void ForgetAskedRedirect(std::uint64_t tag);
+  // What the start waits for: its channel, then the answers to its requests.
+  AwaitedEvents<Result<std::shared_ptr<ServerChannel>>> opened_;
+  AwaitedEvents<McpIncoming> start_answers_;
+  // Each request whose redirect the person is asked about, in the order
+  // they were put; a request that ends otherwise (given up, failed,
+  // cancelled, forgotten) is no longer asked about, and its flow ends.
+  // Each flow removes its own question once it has its answer.
+  std::list<AskedRedirect> asked_redirects_;
+  // A move whose handshake is under way: where to, its answer (or why
+  // none came), its time, and what was written meanwhile.
+  bool moving_ = false;
+  std::string move_target_;
+  AwaitedEvents<Result<McpIncoming>> move_answer_;
+  boost::asio::steady_timer move_timer_;
+  std::deque<HeldLine> behind_move_;
   // Each request of ours under way, by tag, with request_timeout: its timer.
   std::map<std::uint64_t, std::unique_ptr<boost::asio::steady_timer>> request_timers_;
   std::string moved_to_;

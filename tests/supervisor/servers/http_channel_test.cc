@@ -5,14 +5,12 @@
 
 #include <boost/asio/steady_timer.hpp>
 #include <map>
-#include <optional>
 
 #include "tests/supervisor/testing/scripted_http_server.h"
 
 namespace bravebot {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::ScriptedAnswer;
 using testing::ScriptedHttpServer;
 
@@ -36,19 +34,6 @@ void RunAtMost(boost::asio::io_context& io, std::chrono::seconds most) {
     if (!error) io.stop();
   });
   io.run();
-}
-
-// A channel to "docs" at `url` whose moves the person is asked about, with
-// its handshake written.
-std::shared_ptr<HttpChannel> OpenAskingThePerson(boost::asio::io_context& io,
-                                                 const std::string& url, HttpChannelEvents events) {
-  HttpChannelOptions options;
-  options.alias = "docs";
-  options.url = url;
-  options.asking = Asking::kSomebody;
-  auto channel = HttpChannel::Open(io, options, std::move(events));
-  channel->Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})");
-  return channel;
 }
 
 TEST(HttpChannelTest, AnswersUnderWayAreHeldToTheirBoundTogether) {
@@ -99,84 +84,6 @@ TEST(HttpChannelTest, SixteenRequestsAndSixtyFourPostsAreUnderWayAtMost) {
   // A reply too: a service that asks without end and takes no answer
   // would otherwise hold a connection for each (all of our descriptors).
   EXPECT_FALSE(channel->Write(R"({"jsonrpc":"2.0","id":"s-1","result":{}})"));
-  channel->Stop();
-}
-
-// One whole HTTP answer: `headers` are "Name: value\r\n" lines.
-ScriptedAnswer Http(const std::string& status, const std::string& headers,
-                    const std::string& body) {
-  return {{{"HTTP/1.1 " + status + "\r\n" + headers + "Content-Length: " +
-            std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body}}};
-}
-
-TEST(HttpChannelTest, AHandshakeThatFailsWhereTheServiceMovedFailsWhatWaitedForIt) {
-  ScriptedHttpServer elsewhere({Http("500 Internal Server Error", "", "")});
-  ScriptedHttpServer here(
-      {Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-1\r\n",
-            R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}})"),
-       Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")});
-  boost::asio::io_context io;
-  std::shared_ptr<HttpChannel> channel;
-  std::map<std::int64_t, std::string> failed;
-  std::optional<std::string> ended;
-  HttpChannelEvents events;
-  events.on_line = [&](std::string) {
-    // The handshake is answered: a call meets the move.
-    channel->Write(Request(2));
-  };
-  events.on_redirect = [&](std::int64_t id, std::string, std::string) {
-    channel->AnswerRedirect(id, true);
-    // Written while the handshake is made there: it waits for it.
-    EXPECT_TRUE(channel->Write(Request(3)));
-  };
-  events.on_request_failed = [&](std::int64_t id, std::string why) { failed[id] = why; };
-  events.on_session_ended = [&](std::string why) {
-    ended = why;
-    io.stop();
-  };
-  channel = OpenAskingThePerson(io, here.Url("/mcp"), std::move(events));
-  RunAtMost(io, std::chrono::seconds(10));
-  const std::string why = "docs moved to " + elsewhere.Url("/mcp") +
-                          ", and its handshake there failed: docs answered POST with HTTP 500";
-  ASSERT_TRUE(ended) << "the link was not told";
-  EXPECT_EQ(*ended, why);
-  EXPECT_EQ(failed[2], why);
-  EXPECT_EQ(failed[3], why);
-  // Only the handshake went there: neither call.
-  ASSERT_EQ(elsewhere.requests().size(), 1u);
-  EXPECT_THAT(elsewhere.requests()[0], HasSubstr(R"("id":-1,"method":"initialize")"));
-  channel->Stop();
-}
-
-TEST(HttpChannelTest, AMoveIsRecordedWhereThePersonSaidYesNotWhereItsHandshakeWasSentOn) {
-  ScriptedHttpServer elsewhere(
-      {Http("307 Temporary Redirect", "Location: /mcp/session-token-x\r\n", ""),
-       Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-2\r\n",
-            R"({"jsonrpc":"2.0","id":-1,"result":{"protocolVersion":"2025-11-25"}})"),
-       Http("202 Accepted", "", ""),
-       Http("200 OK", "Content-Type: application/json\r\n",
-            R"({"jsonrpc":"2.0","id":2,"result":{}})")});
-  ScriptedHttpServer here(
-      {Http("200 OK", "Content-Type: application/json\r\nMcp-Session-Id: s-1\r\n",
-            R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}})"),
-       Http("307 Temporary Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")});
-  boost::asio::io_context io;
-  std::shared_ptr<HttpChannel> channel;
-  std::vector<std::string> moved;
-  int lines = 0;
-  HttpChannelEvents events;
-  events.on_line = [&](std::string) {
-    if (++lines == 1) channel->Write(Request(2));  // the handshake is answered: a call
-    if (lines == 2) io.stop();                     // the call is answered, where it moved
-  };
-  events.on_redirect = [&](std::int64_t id, std::string, std::string) {
-    channel->AnswerRedirect(id, true);
-  };
-  events.on_moved = [&](const std::string& url) { moved.push_back(url); };
-  channel = OpenAskingThePerson(io, here.Url("/mcp"), std::move(events));
-  RunAtMost(io, std::chrono::seconds(10));
-  EXPECT_EQ(lines, 2);
-  EXPECT_THAT(moved, ::testing::ElementsAre(elsewhere.Url("/mcp")));
   channel->Stop();
 }
 

@@ -42,10 +42,8 @@ class ScriptedChannel : public ServerChannel, public std::enable_shared_from_thi
     Json message = Json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (message.is_discarded()) message = line;  // recorded all the same
     server_.received_.push_back({Place(), message});
-    const std::string method = MethodOf(message);
-    if (message.is_object() && method == "initialize") shaken_hands_ = false;
-    if (RedirectMet(message, method)) return true;
-    Answer(message);
+    if (RedirectMet(message, MethodOf(message))) return true;
+    AnswerOrHold(message);
     return true;
   }
 
@@ -77,38 +75,21 @@ class ScriptedChannel : public ServerChannel, public std::enable_shared_from_thi
   std::string run_directory() const override { return ""; }
   void Forget(std::int64_t id) override { held_.erase(id); }
 
-  // As HttpChannel::AnswerRedirect: a no fails the request, saying so; a
-  // yes sends it, and every later request, to where it pointed, with the
-  // handshake made there first where it was made already.
-  void AnswerRedirect(std::int64_t id, bool yes) override {
+  // As HttpChannel's: a yes sends every later request where the redirect
+  // pointed, and the request that met it once its link says so (after the
+  // handshake it makes there).
+  void Move(std::int64_t id) override {
+    auto held = held_.find(id);
+    if (held == held_.end() || stopping_) return;
+    url_ = held->second.target;
+  }
+  void SendHeld(std::int64_t id) override {
     auto held = held_.find(id);
     if (held == held_.end() || stopping_) return;
     Json message = std::move(held->second.message);
-    const std::string target = held->second.target;
     held_.erase(held);
-    if (!yes) {
-      const std::string why = server_.alias() + " was not reached at " + target +
-                              ", where its reply points: you said no, so nothing was sent there "
-                              "and it stays declared where it was";
-      Later([id, why](ScriptedChannel& self) {
-        if (self.events_.on_request_failed) self.events_.on_request_failed(id, why);
-      });
-      return;
-    }
-    url_ = target;
-    if (shaken_hands_ && MethodOf(message) != "initialize") {
-      // The place moved to knows nothing of the session made where it was.
-      Json hello = initialize_;
-      hello["id"] = -1;
-      server_.received_.push_back({Place(), hello});
-      server_.received_.push_back(
-          {Place(), Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}});
-      Later([target](ScriptedChannel& self) {
-        if (self.events_.on_moved) self.events_.on_moved(target);
-      });
-    }
     server_.received_.push_back({Place(), message});
-    Answer(message);
+    AnswerOrHold(message);
   }
 
   // --- What the test makes it do.
@@ -132,6 +113,9 @@ class ScriptedChannel : public ServerChannel, public std::enable_shared_from_thi
   }
   void Exit(int status) {
     Later([status](ScriptedChannel& self) { self.End(status); });
+  }
+  void Release() {
+    for (const Json& message : std::exchange(answers_held_, {})) Answer(message);
   }
 
  private:
@@ -185,14 +169,18 @@ class ScriptedChannel : public ServerChannel, public std::enable_shared_from_thi
     return false;
   }
 
+  void AnswerOrHold(const Json& message) {
+    if (server_.hold && server_.hold(message)) {
+      answers_held_.push_back(message);
+      return;
+    }
+    Answer(message);
+  }
+
   void Answer(const Json& message) {
     std::optional<std::vector<std::string>> lines;
     if (server_.script) lines = server_.script(message);
     if (!lines) lines = server_.StandardAnswer(message);
-    if (message.is_object() && MethodOf(message) == "initialize") {
-      initialize_ = message;
-      if (!lines->empty()) shaken_hands_ = true;
-    }
     for (std::string& line : *lines) Say(std::move(line));
   }
 
@@ -235,9 +223,8 @@ class ScriptedChannel : public ServerChannel, public std::enable_shared_from_thi
   std::string url_;  // where requests go: where it is declared, or moved to
   const Asking asking_;
   ChannelEvents events_;
-  Json initialize_;  // the handshake, made again where a service moves
-  bool shaken_hands_ = false;
   std::map<std::int64_t, Held> held_;  // requests whose redirect waits for the person
+  std::vector<Json> answers_held_;     // what ScriptedServer::hold holds back
   std::deque<std::string> waiting_;    // lines said while its output is paused
   std::vector<std::string> stderr_tail_;
   std::vector<std::function<void(int status)>> stopped_;
@@ -312,6 +299,13 @@ bool ScriptedServer::CloseOutput() {
   auto channel = channel_.lock();
   if (!channel) return false;
   channel->CloseOutput();
+  return true;
+}
+
+bool ScriptedServer::Release() {
+  auto channel = channel_.lock();
+  if (!channel) return false;
+  channel->Release();
   return true;
 }
 

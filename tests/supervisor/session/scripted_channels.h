@@ -3,8 +3,9 @@
 // run every decision of the supervisor without a process or a socket, and
 // under the sanitizers. A test scripts each alias: what it answers to each
 // line the supervisor writes to it (the standard answers of an MCP server,
-// or its own), and what it does of its own accord (a notification, a line
-// of standard error, its output closed, its exit, a service's redirect).
+// or its own, or none until the test releases it), and what it does of its
+// own accord (a notification, a line of standard error, its output closed,
+// its exit, a service's redirect).
 // Every line written to it is recorded, with where it went, so a test can
 // check what reached the server and what never did.
 //
@@ -70,6 +71,9 @@ class ScriptedServer {
   // Asked first of every line written to it: the lines it answers, in
   // place of the standard answers; nothing: the standard answer.
   std::function<std::optional<std::vector<std::string>>(const Json& message)> script;
+  // Asked of every request or line that reaches it: true holds its answer
+  // back until Release(), so that a test acts while it waits.
+  std::function<bool(const Json& message)> hold;
   // Opening its channel fails with this (a program not found, a
   // confinement that could not be made).
   std::optional<Error> open_error;
@@ -95,6 +99,8 @@ class ScriptedServer {
   bool CloseOutput();
   // It ends by itself with `status`, as a shell gives it.
   bool Exit(int status);
+  // The answers `hold` held back are given, in the order held.
+  bool Release();
 
   // --- What it saw.
 

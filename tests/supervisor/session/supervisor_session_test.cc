@@ -411,6 +411,47 @@ TEST_F(SessionRedirectTest, AQuestionWhoseCallWasGivenUpIsAskedNoMore) {
   for (const ScriptedServer::Line& line : docs.received()) EXPECT_NE(line.place, kMovedTo);
 }
 
+// Two questions wait: answers are taken in the order the questions were
+// put, and the second is answered while the call the first let through
+// still waits at the new place.
+TEST_F(SessionRedirectTest, TwoQuestionsAreAnsweredInTheOrderTheyWerePut) {
+  ScriptedServer& docs = MovingDocs("tools/call");
+  docs.tools.push_back(Tool("fetch", "Fetches a page."));
+  // Where it moved, the first call's answer is held until released.
+  docs.hold = [](const Json& message) {
+    return message.is_object() && message.value("method", "") == "tools/call" &&
+           message["params"]["arguments"] == Json{{"text", "first"}};
+  };
+  auto session = Running("docs");
+  Json first = session->Call("tool/call", {{"alias", "docs"},
+                                           {"tool", "search"},
+                                           {"arguments", {{"text", "first"}}},
+                                           {"answer", "1"}})["result"];
+  ASSERT_EQ(first["state"], "redirect") << first.dump();
+  Json second = session->Call("tool/call", {{"alias", "docs"},
+                                            {"tool", "fetch"},
+                                            {"arguments", {{"text", "second"}}},
+                                            {"answer", "1"}})["result"];
+  ASSERT_EQ(second["state"], "redirect") << second.dump();
+
+  const Json yes = session->Send("redirect/answer", {{"alias", "docs"}, {"answer", "y"}});
+  ASSERT_TRUE(session->RunUntil([&] { return !docs.ReceivedAt(kMovedTo, "tools/call").empty(); },
+                                "the first call reaching the new place"));
+  Json no = session->Call("redirect/answer", {{"alias", "docs"}, {"answer", "n"}})["result"];
+  EXPECT_EQ(no["state"], "refused") << no.dump();
+  EXPECT_THAT(no["text"].get<std::string>(), HasSubstr("Do not retry docs:fetch"));
+  ASSERT_TRUE(docs.Release());
+  Json ran = session->AnswerTo(yes)["result"];
+  EXPECT_EQ(ran["state"], "ran") << ran.dump();
+  EXPECT_EQ(ran["result"]["content"][0]["text"], R"({"text":"first"})");
+  std::vector<Json> there = docs.ReceivedAt(kMovedTo, "tools/call");
+  ASSERT_EQ(there.size(), 1u);
+  EXPECT_EQ(there[0]["params"]["name"], "search");
+  // No question waits any more.
+  EXPECT_EQ(session->Call("redirect/answer", {{"alias", "docs"}, {"answer", "y"}})["error"]["code"],
+            -32002);
+}
+
 // --- A server's end, a cancel, a stop.
 
 // Runs `session` until `server` has been sent a tools/call.
@@ -498,6 +539,39 @@ TEST_F(SessionTest, AStoppedServerAnswersWhatWaitsOnItAndIsNotReportedExited) {
   // Stopped again: answered at once with the same status.
   EXPECT_EQ(session->Call("server/stop", {{"alias", "weather"}})["result"],
             (Json{{"status", 143}}));
+}
+
+// A stop while the start waits for the server's answer to initialize: the
+// start is answered once, as stopped, the stop with the server's end, and
+// nothing more is sent to it.
+TEST_F(SessionTest, AStopWhileTheStartWaitsEndsItOnceAndNothingHangs) {
+  ScriptedServer& weather = ApprovedWeather();
+  weather.hold = [](const Json& message) {
+    return message.is_object() && message.value("method", "") == "initialize";
+  };
+  auto session = Open();
+  const Json start = session->Send("server/start", {{"alias", "weather"}});
+  ASSERT_TRUE(session->RunUntil([&] { return !weather.Received("initialize").empty(); },
+                                "weather being sent initialize"));
+  const Json stop = session->Send("server/stop", {{"alias", "weather"}});
+  Json stopped = session->AnswerTo(start);
+  EXPECT_EQ(stopped["error"]["code"], -32005) << stopped.dump();
+  EXPECT_EQ(stopped["error"]["message"], "weather was stopped by the session before it answered");
+  EXPECT_EQ(session->AnswerTo(stop)["result"], (Json{{"status", 0}}));
+  EXPECT_TRUE(weather.ended());
+  const std::vector<Json>& lines = session->Settle();
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                          [&](const Json& line) { return line.value("id", Json()) == start; }),
+            1);
+  // Nor is anything answered that nobody asked: a start taken for done.
+  for (const Json& line : lines) {
+    if (line.contains("result") || line.contains("error")) {
+      EXPECT_FALSE(line["id"].is_null()) << line.dump();
+    }
+  }
+  EXPECT_EQ(weather.received().size(), 1u);  // initialize, and nothing after
+  Json status = session->Call("session/status")["result"]["servers"][0];
+  EXPECT_EQ(status["state"], "stopped") << status.dump();
 }
 
 }  // namespace
