@@ -78,8 +78,12 @@ TEST_F(GatewayWireTest, AClientThatReadsNothingCostsTheGatewayItsBoundAndASignal
                 ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + long_name + "\"}}\n";
   }
   EXPECT_FALSE(gateway->Write(requests, In(15s))) << "the gateway read every request";
+#ifndef BRAVEBOT_ADDRESS_SANITIZER
+  // Under AddressSanitizer the quarantine keeps what was freed resident
+  // (resident_memory.h): the bound is checked by the other builds.
   const long peak_mib = PeakResidentKib(gateway->pid()) / 1024;
   EXPECT_LT(peak_mib, 64 + 48) << "the gateway held " << peak_mib << " MiB";
+#endif
   // What it wrote is whole lines.
   std::vector<std::string> lines = gateway->ReadLines(100, In(10s));
   ASSERT_EQ(lines.size(), 100u);
