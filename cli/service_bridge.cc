@@ -25,9 +25,9 @@
 #include "supervisor/mcp/line_splitter.h"
 #include "supervisor/servers/http_channel.h"
 
-// Boost.Asio, unlike the program bridge's poll() loop, since libcurl runs on
-// it: its epoll reactor takes a regular file or /dev/null given as standard
-// input or output too, reading and writing it at once, as it never blocks.
+// Boost.Asio, as the program bridge is, and libcurl runs on it: its epoll
+// reactor takes a regular file or /dev/null given as standard input or
+// output too, reading and writing it at once, as it never blocks.
 namespace bravebot {
 namespace {
 
