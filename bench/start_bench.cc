@@ -117,11 +117,11 @@ void RunUnconfined(benchmark::State& state, const std::vector<std::string>& argv
   }
 }
 
-void BM_PlainStart(benchmark::State& state, Server server) {
+void BM_PlainStart(benchmark::State& state, const Server& server) {
   RunUnconfined(state, server.argv, server.path);
 }
 
-void BM_BwrapStart(benchmark::State& state, Server server) {
+void BM_BwrapStart(benchmark::State& state, const Server& server) {
   RunUnconfined(state, BwrapCommand(server.argv, server.name == "everything"), server.path);
 }
 
@@ -162,11 +162,11 @@ void ConfinedStart(benchmark::State& state, const Server& server, bool hide_sock
   }
 }
 
-void BM_ConfinedStart(benchmark::State& state, Server server) {
+void BM_ConfinedStart(benchmark::State& state, const Server& server) {
   ConfinedStart(state, server, true);
 }
 
-void BM_ConfinedStartShowingSocketPlaces(benchmark::State& state, Server server) {
+void BM_ConfinedStartShowingSocketPlaces(benchmark::State& state, const Server& server) {
   ConfinedStart(state, server, false);
 }
 

@@ -293,7 +293,7 @@ int RunReachProbe(const Declaration& declaration, const ProfileDirectory& profil
     return fail(server.error());
   }
   std::vector<json> attempts;
-  boost::asio::co_spawn(io, RunProbe(**server, attempts), [](std::exception_ptr failure) {
+  boost::asio::co_spawn(io, RunProbe(**server, attempts), [](const std::exception_ptr& failure) {
     if (failure) std::rethrow_exception(failure);
   });
   io.run();

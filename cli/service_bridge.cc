@@ -46,12 +46,14 @@ class ServiceBridge {
 
   void Start(HttpChannelOptions options) {
     HttpChannelEvents events;
-    events.on_line = [this](std::string line) { FromService(std::move(line)); };
-    events.on_request_failed = [this](std::int64_t id, std::string why) { RequestFailed(id, why); };
+    events.on_line = [this](const std::string& line) { FromService(line); };
+    events.on_request_failed = [this](std::int64_t id, const std::string& why) {
+      RequestFailed(id, why);
+    };
     events.on_overflow = [this] {
       Fail(alias_ + " sent a message longer than 16 MiB, which bravebot-mcp does not read");
     };
-    events.on_session_ended = [this](std::string why) { Say(why); };
+    events.on_session_ended = [this](const std::string& why) { Say(why); };
     events.on_room = [this] { SendHeld(); };
     events.on_exit = [this](int) {
       channel_ended_ = true;
@@ -183,7 +185,7 @@ class ServiceBridge {
   // One message of the service's, written to the client as one line of our
   // own making: an event's data may hold line breaks, and passed on as it
   // came it could be several lines, each read as a message of the service's.
-  void FromService(std::string line) {
+  void FromService(const std::string& line) {
     Json message = ReadBoundedJsonOrDiscarded<Json>(line);
     if (!message.is_object()) {
       return SayOnce(said_not_a_message_,
@@ -253,7 +255,7 @@ class ServiceBridge {
     if (!input_open_ && held_.empty() && ids_.under_way() == 0) End();
   }
 
-  void ToClient(std::string line) {
+  void ToClient(const std::string& line) {
     if (client_gone_) return;
     to_client_ += line;
     to_client_ += '\n';

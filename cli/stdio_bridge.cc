@@ -198,7 +198,7 @@ int BridgeStdio(boost::asio::io_context& io, RunningServer& server) {
   OurStream errors(io, STDERR_FILENO);
   int status = -1;
   boost::asio::co_spawn(io, Bridge(server, input, output, errors),
-                        [&](std::exception_ptr failure, int ended_with) {
+                        [&](const std::exception_ptr& failure, int ended_with) {
                           if (failure) std::rethrow_exception(failure);
                           status = ended_with;
                         });

@@ -27,7 +27,7 @@
 namespace bravebot {
 
 // The bytes on their way in one direction, at most.
-inline constexpr std::size_t kBridgeBufferBytes = 256 * 1024;
+inline constexpr std::size_t kBridgeBufferBytes = std::size_t{256} * 1024;
 
 // Once the server has ended, how long mcp-run's output and error may take
 // nothing of what it wrote before the rest is dropped.

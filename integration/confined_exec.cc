@@ -128,10 +128,11 @@ int main(int argc, char** argv) {
     return 125;
   }
   int status = 124;
-  boost::asio::co_spawn(io, RunToItsEnd(**server), [&](std::exception_ptr failure, int ended) {
-    if (failure) std::rethrow_exception(failure);
-    status = ended;
-  });
+  boost::asio::co_spawn(io, RunToItsEnd(**server),
+                        [&](const std::exception_ptr& failure, int ended) {
+                          if (failure) std::rethrow_exception(failure);
+                          status = ended;
+                        });
   io.run();
   return status;
 }

@@ -247,13 +247,13 @@ TEST_F(McpRunTest, AClientThatNeverReadsItsErrorsDoesNotKeepItRunningAfterTheSer
 TEST_F(McpRunTest, LibcurlIsNotLoadedForAServerOverPipes) {
   std::vector<std::string> environment = Environment();
   environment.push_back("LD_DEBUG=libs");
-  CommandOutput run =
-      McpRun({"x", "--", "/bin/sh", "-c",
-              R"(read -r line; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":)"
-              R"("2025-06-18","capabilities":{},"serverInfo":{"name":"x","version":"1"}}}';)"
-              R"( read -r line; read -r line; echo '{"jsonrpc":"2.0","id":2,"result":)"
-              R"({"tools":[]}}'; read -r line)"},
-             environment);
+  // A server over pipes that answers the handshake and the tools' list.
+  const std::string server =
+      R"(read -r line; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":)"
+      R"("2025-06-18","capabilities":{},"serverInfo":{"name":"x","version":"1"}}}';)"
+      R"( read -r line; read -r line; echo '{"jsonrpc":"2.0","id":2,"result":)"
+      R"({"tools":[]}}'; read -r line)";
+  CommandOutput run = McpRun({"x", "--", "/bin/sh", "-c", server}, environment);
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_THAT(run.err, HasSubstr("calling init: /lib"));  // the loader did say what it loaded
   EXPECT_THAT(run.err, Not(HasSubstr("libcurl")));

@@ -28,7 +28,7 @@ class StdioBridgeTest : public ProfileTest {
  protected:
   std::string StderrPath() const { return temporary_.Join("stderr"); }
 
-  std::unique_ptr<RunningCommand> Start(std::vector<std::string> argv) {
+  std::unique_ptr<RunningCommand> Start(const std::vector<std::string>& argv) {
     return std::make_unique<RunningCommand>(argv, Environment(), temporary_.path(), StderrPath());
   }
 

@@ -24,7 +24,9 @@ inline constexpr int kSetupFailed = 2;
 // printf into one of a few buffers used in turn: the words of a report, which
 // may quote the words made by the call before.
 // Marked as printf's kind, so its callers' formats are checked and its own
-// passing on of `format` is not taken for a format made at run time.
+// passing on of `format` is not taken for a format made at run time; only a
+// C variadic function can be so marked, not a parameter pack.
+// NOLINTNEXTLINE(cert-dcl50-cpp)
 __attribute__((format(printf, 1, 2))) inline const char* Words(const char* format, ...) {
   static char buffers[4][4096];
   static int next = 0;

@@ -48,7 +48,10 @@ std::int64_t McpConnection::Remember(std::uint64_t tag, const std::string& metho
 
 void McpConnection::RememberAs(std::int64_t id, std::uint64_t tag, const std::string& method,
                                std::string what, bool passing_on) {
-  pending_[id] = Pending{tag, method, what.empty() ? method : std::move(what), passing_on};
+  // Not `what.empty() ? method : std::move(what)`, whose const result is
+  // copied from either side.
+  if (what.empty()) what = method;
+  pending_[id] = Pending{tag, method, std::move(what), passing_on};
   if (passing_on) ++passing_on_;
 }
 

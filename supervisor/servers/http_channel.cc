@@ -104,7 +104,7 @@ bool HttpChannel::Write(std::string line) {
   return true;
 }
 
-void HttpChannel::Send(std::shared_ptr<Post> post) {
+void HttpChannel::Send(const std::shared_ptr<Post>& post) {
   post->request = client_.Post(post->line);
   post->body.reset();
   post->json.clear();
@@ -121,8 +121,8 @@ void HttpChannel::Send(std::shared_ptr<Post> post) {
                                [weak, post](std::string_view bytes) {
                                  if (auto self = weak.lock()) self->OnBody(post, bytes);
                                },
-                               [weak, post](Status done) {
-                                 if (auto self = weak.lock()) self->OnDone(post, std::move(done));
+                               [weak, post](const Status& done) {
+                                 if (auto self = weak.lock()) self->OnDone(post, done);
                                }});
 }
 
@@ -215,7 +215,7 @@ void HttpChannel::OnBody(const std::shared_ptr<Post>& post, std::string_view byt
   }
 }
 
-void HttpChannel::OnDone(const std::shared_ptr<Post>& post, Status done) {
+void HttpChannel::OnDone(const std::shared_ptr<Post>& post, const Status& done) {
   if (post->over) return;
   if (!done) return FailPost(post, done.error().message());
   if (post->body == AnswerBody::kJson && !post->json.empty()) {
@@ -402,7 +402,7 @@ void HttpChannel::EndSession() {
   }
   // The service is told its session ended; a service that does not answer
   // in time is left be.
-  http_.Send(url_, client_.End(), kEndGrace, {nullptr, nullptr, [weak](Status) {
+  http_.Send(url_, client_.End(), kEndGrace, {nullptr, nullptr, [weak](const Status&) {
                                                 if (auto self = weak.lock()) self->Ended();
                                               }});
 }

@@ -98,10 +98,10 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
 
  private:
   struct Post;
-  void Send(std::shared_ptr<Post> post);
+  void Send(const std::shared_ptr<Post>& post);
   void OnHead(const std::shared_ptr<Post>& post, const HttpResponseHead& head);
   void OnBody(const std::shared_ptr<Post>& post, std::string_view bytes);
-  void OnDone(const std::shared_ptr<Post>& post, Status done);
+  void OnDone(const std::shared_ptr<Post>& post, const Status& done);
   // A message the service sent, in answer to `post` or on its own stream.
   void Deliver(const std::shared_ptr<Post>& post, std::string message);
   void FailPost(const std::shared_ptr<Post>& post, std::string why);

@@ -131,7 +131,7 @@ void HttpClient::SetUp(Result<const CurlLibrary*> loaded) {
     unloaded_ = "libcurl could not make the handle that runs its transfers (curl_multi_init)";
     return;
   }
-  for (Status set : {
+  for (const Status& set : {
            SetCurlOption(curl, multi_, kCurlSocketFunction, &HttpClient::OnSocket),
            SetCurlOption(curl, multi_, kCurlSocketData, this),
            SetCurlOption(curl, multi_, kCurlTimerFunction, &HttpClient::OnTimer),
@@ -217,7 +217,7 @@ Status HttpClient::Start(Transfer& t, const std::string& url, const ServiceUrl& 
 
   // Each checked, the protections first: a transfer is made with all of
   // them or not at all.
-  for (Status set : {
+  for (const Status& set : {
            SetCurlOption(curl, easy, kCurlProtocols, "http,https"),
            SetCurlOption(curl, easy, kCurlRedirectProtocols, "http,https"),
            SetCurlOption(curl, easy, kCurlFollowRedirects, 0L),

@@ -59,7 +59,7 @@ void HttpListenStream::Open() {
                     auto self = weak.lock();
                     if (self && *offered) self->OnBytes(bytes);
                   },
-                  [weak, offered](Status) {
+                  [weak, offered](const Status&) {
                     auto self = weak.lock();
                     if (!self) return;
                     self->open_ = false;

@@ -68,7 +68,7 @@ void ServerLink::Open(const Declaration& declaration, const ServerStartOptions& 
 ChannelEvents ServerLink::EventsForChannel() {
   std::weak_ptr<ServerLink> weak = weak_from_this();
   ChannelEvents events;
-  events.on_line = [weak](std::string line) {
+  events.on_line = [weak](const std::string& line) {
     if (auto self = weak.lock()) self->OnLine(line);
   };
   events.on_stderr_line = [weak](std::string line) {
@@ -85,13 +85,13 @@ ChannelEvents ServerLink::EventsForChannel() {
   events.on_output_closed = [weak] {
     if (auto self = weak.lock()) self->OutputClosed();
   };
-  events.on_request_failed = [weak](std::int64_t id, std::string why) {
+  events.on_request_failed = [weak](std::int64_t id, const std::string& why) {
     if (auto self = weak.lock()) self->OnRequestFailed(id, why);
   };
   events.on_redirect = [weak](std::int64_t id, std::string question, std::string target) {
     if (auto self = weak.lock()) self->OnRedirect(id, std::move(question), std::move(target));
   };
-  events.on_session_ended = [weak](std::string why) {
+  events.on_session_ended = [weak](const std::string& why) {
     if (auto self = weak.lock()) self->OnSessionEnded(why);
   };
   return events;
@@ -233,7 +233,7 @@ std::vector<std::string> ServerLink::stderr_tail() const {
   return process_ ? process_->stderr_tail() : std::vector<std::string>();
 }
 
-void ServerLink::StartFailed(StartFailure failure) {
+void ServerLink::StartFailed(const StartFailure& failure) {
   if (start_over_ || started_) return;
   start_over_ = true;
   startup_timer_.cancel();
@@ -245,7 +245,7 @@ void ServerLink::StartFailed(StartFailure failure) {
   if (process_) process_->Stop();
 }
 
-void ServerLink::AbandonStart(StartFailure failure) { StartFailed(std::move(failure)); }
+void ServerLink::AbandonStart(const StartFailure& failure) { StartFailed(failure); }
 
 void ServerLink::OnLine(const std::string& line) {
   if (start_over_ || broken_) return;

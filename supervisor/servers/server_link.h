@@ -148,7 +148,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   void ForgetRequests();
 
   // Ends a start under way with `failure` (step and words), and stops it.
-  void AbandonStart(StartFailure failure);
+  void AbandonStart(const StartFailure& failure);
   // Ends it; `done` gets its status. After a start that failed, `done` is
   // called at its end all the same.
   void Stop(std::function<void(int status)> done = nullptr);
@@ -250,7 +250,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   void RequestTimedOut(std::uint64_t tag);
   void OnExit(int status);
   void OutputClosed();
-  void StartFailed(StartFailure failure);
+  void StartFailed(const StartFailure& failure);
   // Writes `line` (a request's, under `id`), or holds it while the
   // handshake is made where the service moved.
   bool Send(std::string line, std::optional<std::int64_t> id = std::nullopt);

@@ -119,7 +119,7 @@ void Relay::Reply(const Json& id, RpcParams params) {
   session_.replies.Respond(id, Json::object());
 }
 
-void Relay::Cancel(const Json& id, RpcParams params) {
+void Relay::Cancel(const Json& id, const RpcParams& params) {
   Json cancelled = params.Any("id");
   if (params.problem()) return session_.replies.RespondError(id, *params.problem());
   const SessionReplies::Waiting* waiting = session_.replies.Find(cancelled);

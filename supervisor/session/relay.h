@@ -24,9 +24,9 @@ class Relay {
   // its answer to be passed on to request `id`.
   void RequestText(const Json& id, const std::string& alias, const std::string& method,
                    std::string_view params_text, const std::string& what);
-  void Notify(const Json& id, RpcParams params);  // server/notify
-  void Reply(const Json& id, RpcParams params);   // server/reply
-  void Cancel(const Json& id, RpcParams params);  // request/cancel
+  void Notify(const Json& id, RpcParams params);         // server/notify
+  void Reply(const Json& id, RpcParams params);          // server/reply
+  void Cancel(const Json& id, const RpcParams& params);  // request/cancel
 
   // An answer to a request of ours.
   void OnAnswer(SessionServer& server, McpIncoming answer);

@@ -8,6 +8,7 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <thread>
 #include <vector>
@@ -73,7 +74,7 @@ TEST(JsonRpcPeerTest, LinesQueuedBehindAFullPipeComeWholeAndInTheirOrder) {
   Ends ends;
   ::fcntl(ends.ours_write, F_SETPIPE_SZ, 4096);
   constexpr int kLines = 400;
-  const std::string padding(10 * 1024, 'a');
+  const std::string padding(std::size_t{10} * 1024, 'a');
   std::string received;
   std::thread reader([&] { received = ReadAll(ends.theirs_read); });
   {

@@ -67,7 +67,7 @@ class MovingServiceTest : public ::testing::Test {
       ADD_FAILURE() << failure.message;
       io_.stop();
     };
-    if (!events.on_message) events.on_message = [](McpIncoming) {};
+    if (!events.on_message) events.on_message = [](const McpIncoming&) {};
     return ServerLink::Start(io_, declaration_, options_, options, std::move(events));
   }
 
@@ -86,7 +86,7 @@ TEST_F(MovingServiceTest, AHandshakeThatFailsWhereTheServiceMovedFailsWhatWaited
   std::optional<std::string> broken;
   LinkEvents events;
   events.on_started = [&] { link->Request(1, "tools/call", {{"name", "search"}}); };
-  events.on_redirect = [&](std::uint64_t tag, std::string, std::string) {
+  events.on_redirect = [&](std::uint64_t tag, const std::string&, const std::string&) {
     // The person answers later, from the loop.
     boost::asio::post(io_, [&, tag] {
       link->AnswerRedirect(tag, true);
@@ -127,7 +127,7 @@ TEST_F(MovingServiceTest, AMoveIsRecordedWhereThePersonSaidYesNotWhereItsHandsha
   std::optional<McpIncoming> answered;
   LinkEvents events;
   events.on_started = [&] { link->Request(1, "tools/call", {{"name", "search"}}); };
-  events.on_redirect = [&](std::uint64_t tag, std::string, std::string) {
+  events.on_redirect = [&](std::uint64_t tag, const std::string&, const std::string&) {
     boost::asio::post(io_, [&, tag] { link->AnswerRedirect(tag, true); });
   };
   events.on_moved = [&](const std::string& url) { moved.push_back(url); };
