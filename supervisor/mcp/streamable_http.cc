@@ -51,6 +51,9 @@ void HttpHeadReader::TakeLine(std::string_view line) {
     head_.session_id = visible ? std::string(value) : "";
   } else if (name == "location") {
     head_.location = std::string(value);
+  } else if (name == "www-authenticate") {
+    if (!head_.www_authenticate.empty()) head_.www_authenticate += ", ";
+    head_.www_authenticate += value;
   }
 }
 

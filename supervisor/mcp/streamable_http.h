@@ -39,6 +39,9 @@ struct HttpResponseHead {
   std::string content_type;  // lowercase, without parameters: "text/event-stream"
   std::string session_id;    // MCP-Session-Id, "" where none came
   std::string location;      // Location, as sent, for a redirect
+  // WWW-Authenticate, as sent, for a 401: several such headers joined by
+  // ", ", as RFC 9110 (5.3) allows.
+  std::string www_authenticate;
 };
 
 // Reads the head from header lines as they come (the status line first, a

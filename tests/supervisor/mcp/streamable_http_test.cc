@@ -34,6 +34,21 @@ TEST(StreamableHttpTest, TheHeadIsReadWhateverTheCaseOfItsNames) {
   EXPECT_EQ(HeadOf({"HTTP/2 308\r\n"}).status, 308);
 }
 
+TEST(StreamableHttpTest, AChallengeIsKeptAsSentAndSeveralAreJoined) {
+  EXPECT_EQ(HeadOf({"HTTP/1.1 401 Unauthorized\r\n",
+                    "WWW-Authenticate: Bearer resource_metadata=\"https://a/m\"\r\n"})
+                .www_authenticate,
+            "Bearer resource_metadata=\"https://a/m\"");
+  EXPECT_EQ(HeadOf({"HTTP/1.1 401 Unauthorized", "www-authenticate: Basic realm=\"x\"",
+                    "WWW-Authenticate: Bearer scope=\"read\""})
+                .www_authenticate,
+            "Basic realm=\"x\", Bearer scope=\"read\"");
+  // A second head (after a 100 Continue) starts again.
+  EXPECT_EQ(HeadOf({"HTTP/1.1 100 Continue", "WWW-Authenticate: Bearer", "", "HTTP/1.1 200 OK"})
+                .www_authenticate,
+            "");
+}
+
 TEST(StreamableHttpTest, EveryPostAcceptsBothAndTheSessionGoesOnceAgreed) {
   StreamableHttpClient client;
   HttpRequest first = client.Post(R"({"jsonrpc":"2.0","id":1,"method":"initialize"})");

@@ -1,0 +1,63 @@
+#include "supervisor/servers/http_fetch.h"
+
+#include <boost/asio/any_completion_handler.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <memory>
+#include <optional>
+
+namespace bravebot {
+
+namespace {
+
+using FetchHandler = boost::asio::any_completion_handler<void(Result<Fetched>)>;
+
+// One fetch under way: its answer as it comes, and whom to give it.
+struct Fetching {
+  Fetched answer;
+  FetchHandler handler;
+  HttpClient::TransferId id = 0;
+
+  void Finish(Result<Fetched> outcome) {
+    if (handler) std::move(handler)(std::move(outcome));
+  }
+};
+
+}  // namespace
+
+boost::asio::awaitable<Result<Fetched>> Fetch(HttpClient& http, std::string url,
+                                              HttpRequest request,
+                                              std::chrono::milliseconds timeout) {
+  co_return co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable),
+                                                 void(Result<Fetched>)>(
+      [&http, &url, &request, timeout](FetchHandler handler) {
+        auto fetching = std::make_shared<Fetching>();
+        fetching->handler = std::move(handler);
+        fetching->id = http.Send(
+            url, request, timeout,
+            {.on_head = [fetching](const HttpResponseHead& head) { fetching->answer.head = head; },
+             .on_body =
+                 [&http, fetching](std::string_view bytes) {
+                   if (!fetching->handler) return;
+                   if (fetching->answer.body.size() + bytes.size() > kMostFetched) {
+                     http.Cancel(fetching->id);
+                     fetching->Finish(Error(ErrorCode::kRefused,
+                                            "its answer is larger than " +
+                                                std::to_string(kMostFetched / 1024) + " KiB"));
+                     return;
+                   }
+                   fetching->answer.body += bytes;
+                 },
+             .on_done =
+                 [fetching](Status done) {
+                   if (!done) {
+                     fetching->Finish(done.error());
+                   } else {
+                     fetching->Finish(std::move(fetching->answer));
+                   }
+                 }});
+      },
+      boost::asio::use_awaitable);
+}
+
+}  // namespace bravebot
