@@ -58,8 +58,7 @@ Result<std::vector<std::string>> AuthorizationServerMetadataUrls(std::string_vie
   std::string appended_to = url.origin + path;
   if (appended_to.ends_with('/')) appended_to.pop_back();
   return std::vector<std::string>{url.origin + kOAuthServerSuffix + path,
-                                  url.origin + kOpenIdSuffix + path,
-                                  appended_to + kOpenIdSuffix};
+                                  url.origin + kOpenIdSuffix + path, appended_to + kOpenIdSuffix};
 }
 
 Result<ProtectedResourceMetadata> ParseProtectedResourceMetadata(std::string_view body,
@@ -86,7 +85,8 @@ Result<ProtectedResourceMetadata> ParseProtectedResourceMetadata(std::string_vie
                             document.OptionalStrings("authorization_servers"));
   if (!servers || servers->empty()) return document.Refuse("names no authorization server");
   metadata.authorization_servers = std::move(*servers);
-  BRAVEBOT_ASSIGN_OR_RETURN(metadata.scopes_supported, document.OptionalStrings("scopes_supported"));
+  BRAVEBOT_ASSIGN_OR_RETURN(metadata.scopes_supported,
+                            document.OptionalStrings("scopes_supported"));
   return metadata;
 }
 
@@ -111,7 +111,8 @@ Result<AuthorizationServerMetadata> ParseAuthorizationServerMetadata(std::string
   BRAVEBOT_ASSIGN_OR_RETURN(metadata.token_endpoint, document.RequiredString("token_endpoint"));
   BRAVEBOT_ASSIGN_OR_RETURN(metadata.registration_endpoint,
                             document.OptionalString("registration_endpoint"));
-  BRAVEBOT_RETURN_IF_ERROR(CheckEndpoint(metadata.authorization_endpoint, "authorization endpoint"));
+  BRAVEBOT_RETURN_IF_ERROR(
+      CheckEndpoint(metadata.authorization_endpoint, "authorization endpoint"));
   BRAVEBOT_RETURN_IF_ERROR(CheckEndpoint(metadata.token_endpoint, "token endpoint"));
   BRAVEBOT_RETURN_IF_ERROR(CheckEndpoint(metadata.registration_endpoint, "registration endpoint"));
 

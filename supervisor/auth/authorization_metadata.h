@@ -5,9 +5,11 @@
 // Pure: the documents' texts in, checked values out; fetching them is the
 // caller's.
 //
-//   for (const ResourceMetadataUrl& at : *ResourceMetadataUrls(declared, challenge->resource_metadata))
+//   for (const ResourceMetadataUrl& at : *ResourceMetadataUrls(declared,
+//   challenge->resource_metadata))
 //     if (auto body = Fetch(at.url)) return ParseProtectedResourceMetadata(*body, declared, at);
-//   for (const std::string& at : *AuthorizationServerMetadataUrls(resource->authorization_servers[0]))
+//   for (const std::string& at :
+//   *AuthorizationServerMetadataUrls(resource->authorization_servers[0]))
 //     if (auto body = Fetch(at)) return ParseAuthorizationServerMetadata(*body, issuer);
 #ifndef BRAVEBOT_SUPERVISOR_AUTH_AUTHORIZATION_METADATA_H_
 #define BRAVEBOT_SUPERVISOR_AUTH_AUTHORIZATION_METADATA_H_
@@ -71,7 +73,7 @@ struct AuthorizationServerMetadata {
   std::string issuer;
   std::string authorization_endpoint;
   std::string token_endpoint;
-  std::optional<std::string> registration_endpoint;  // RFC 7591, where offered
+  std::optional<std::string> registration_endpoint;           // RFC 7591, where offered
   std::vector<std::string> code_challenge_methods_supported;  // holds "S256"
   bool client_id_metadata_document_supported = false;
   // As given, or RFC 8414's default where absent: authorization_code, implicit.
