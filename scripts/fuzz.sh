@@ -9,7 +9,8 @@ seconds=${1:-45}
 # included, so that running both builds once.
 CC=clang CXX=clang++ scripts/build.sh build-fuzz -DBRAVEBOT_FUZZ=ON -DBRAVEBOT_BENCH=OFF
 for fuzzer in mcp_json_fuzzer add_arguments_fuzzer interpreter_line_fuzzer json_members_fuzzer \
-  bounded_json_fuzzer sse_parser_fuzzer settings_file_fuzzer managed_policy_fuzzer; do
+  bounded_json_fuzzer sse_parser_fuzzer settings_file_fuzzer managed_policy_fuzzer \
+  authorization_challenge_fuzzer; do
   seeds=fuzz/corpus/${fuzzer%_fuzzer}
   corpus=build-fuzz/corpus/${fuzzer%_fuzzer}
   mkdir -p "$corpus" build-fuzz/crashes

@@ -10,5 +10,11 @@ TEST(Sha256Test, KnownVectors) {
   EXPECT_EQ(Sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+TEST(Sha256Test, BytesAreTheHexDigits) {
+  const std::array<std::uint8_t, 32> bytes = Sha256Bytes("abc");
+  EXPECT_EQ(bytes[0], 0xba);
+  EXPECT_EQ(bytes[31], 0xad);
+}
+
 }  // namespace
 }  // namespace bravebot

@@ -1,0 +1,216 @@
+#include "supervisor/auth/authorization_request.h"
+
+#include "base/shown_text.h"
+#include "supervisor/auth/oauth_document.h"
+
+namespace bravebot {
+namespace {
+
+using Fields = std::vector<std::pair<std::string, std::string>>;
+
+bool IsUnreserved(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '.' || c == '_' || c == '~';
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::optional<std::string> Decoded(std::string_view text) {
+  std::string decoded;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') {
+      decoded += ' ';
+    } else if (text[i] == '%') {
+      if (i + 2 >= text.size()) return std::nullopt;
+      const int high = HexValue(text[i + 1]);
+      const int low = HexValue(text[i + 2]);
+      if (high < 0 || low < 0) return std::nullopt;
+      decoded += static_cast<char>(high * 16 + low);
+      i += 2;
+    } else {
+      decoded += text[i];
+    }
+  }
+  return decoded;
+}
+
+const std::string* Field(const Fields& fields, std::string_view name) {
+  for (const auto& [key, value] : fields) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+
+void AddClient(Fields& fields, const std::string& client_id,
+               const std::optional<std::string>& client_secret) {
+  fields.emplace_back("client_id", client_id);
+  if (client_secret) fields.emplace_back("client_secret", *client_secret);
+}
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string PercentEncode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string encoded;
+  encoded.reserve(text.size());
+  for (char c : text) {
+    if (IsUnreserved(c)) {
+      encoded += c;
+    } else {
+      const auto byte = static_cast<unsigned char>(c);
+      encoded += '%';
+      encoded += kHex[byte >> 4];
+      encoded += kHex[byte & 0xf];
+    }
+  }
+  return encoded;
+}
+
+std::string FormEncode(const Fields& fields) {
+  std::string body;
+  for (const auto& [name, value] : fields) {
+    if (!body.empty()) body += '&';
+    body += PercentEncode(name) + "=" + PercentEncode(value);
+  }
+  return body;
+}
+
+std::optional<Fields> FormDecode(std::string_view text) {
+  Fields fields;
+  while (!text.empty()) {
+    const size_t amp = text.find('&');
+    std::string_view pair = text.substr(0, amp);
+    text = amp == std::string_view::npos ? std::string_view() : text.substr(amp + 1);
+    if (pair.empty()) continue;
+    const size_t equals = pair.find('=');
+    std::optional<std::string> name = Decoded(pair.substr(0, equals));
+    std::optional<std::string> value =
+        Decoded(equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1));
+    if (!name || !value) return std::nullopt;
+    fields.emplace_back(std::move(*name), std::move(*value));
+  }
+  return fields;
+}
+
+std::string LoopbackRedirectUri(std::uint16_t port) {
+  return "http://127.0.0.1:" + std::to_string(port) + "/callback";
+}
+
+std::string AuthorizationUrl(const AuthorizationRequest& request) {
+  Fields fields = {{"response_type", "code"},
+                   {"client_id", request.client_id},
+                   {"redirect_uri", request.redirect_uri},
+                   {"code_challenge", request.code_challenge},
+                   {"code_challenge_method", "S256"},
+                   {"state", request.state}};
+  if (request.scope && !request.scope->empty()) fields.emplace_back("scope", *request.scope);
+  fields.emplace_back("resource", request.resource);
+  // RFC 6749 section 3.1: an endpoint's own query is kept, and added to.
+  std::string url = request.authorization_endpoint;
+  if (url.find('?') == std::string::npos) {
+    url += '?';
+  } else if (!url.ends_with('?') && !url.ends_with('&')) {
+    url += '&';
+  }
+  return url + FormEncode(fields);
+}
+
+Result<std::string> ReadAuthorizationRedirect(std::string_view request_target,
+                                              std::string_view expected_state) {
+  const size_t question = request_target.find('?');
+  if (request_target.substr(0, question) != "/callback") {
+    return Error(ErrorCode::kRefused, "the sign-in redirect came to another path than /callback");
+  }
+  std::optional<Fields> fields =
+      FormDecode(question == std::string_view::npos ? std::string_view()
+                                                    : request_target.substr(question + 1));
+  if (!fields) return Error(ErrorCode::kRefused, "the sign-in redirect's query cannot be read");
+  // The state first: an error or a code under another state is not this sign-in's.
+  const std::string* state = Field(*fields, "state");
+  if (state == nullptr || *state != expected_state) {
+    return Error(ErrorCode::kRefused,
+                 "the sign-in redirect carries another state than the one sent, so it is not "
+                 "this sign-in's: it was ignored");
+  }
+  if (const std::string* error = Field(*fields, "error")) {
+    OAuthErrorResponse refused{*error, std::nullopt, std::nullopt};
+    if (const std::string* description = Field(*fields, "error_description")) {
+      refused.error_description = *description;
+    }
+    return Error(ErrorCode::kRefused, "the authorization server refused: " + refused.Shown());
+  }
+  const std::string* code = Field(*fields, "code");
+  if (code == nullptr || code->empty()) {
+    return Error(ErrorCode::kRefused, "the sign-in redirect carries no code");
+  }
+  return *code;
+}
+
+std::string AuthorizationCodeBody(const AuthorizationCodeGrant& grant) {
+  Fields fields = {{"grant_type", "authorization_code"},
+                   {"code", grant.code},
+                   {"redirect_uri", grant.redirect_uri},
+                   {"code_verifier", grant.code_verifier},
+                   {"resource", grant.resource}};
+  AddClient(fields, grant.client_id, grant.client_secret);
+  return FormEncode(fields);
+}
+
+std::string RefreshBody(const RefreshGrant& grant) {
+  Fields fields = {{"grant_type", "refresh_token"},
+                   {"refresh_token", grant.refresh_token},
+                   {"resource", grant.resource}};
+  AddClient(fields, grant.client_id, grant.client_secret);
+  return FormEncode(fields);
+}
+
+Result<TokenResponse> ParseTokenResponse(std::string_view body) {
+  BRAVEBOT_ASSIGN_OR_RETURN(OAuthDocument document,
+                            ReadOAuthDocument(body, "the token endpoint's answer"));
+  TokenResponse response;
+  BRAVEBOT_ASSIGN_OR_RETURN(response.access_token, document.RequiredString("access_token"));
+  BRAVEBOT_ASSIGN_OR_RETURN(response.token_type, document.RequiredString("token_type"));
+  if (!EqualsIgnoringCase(response.token_type, "Bearer")) {
+    return document.Refuse("gives a token of a type other than Bearer, which cannot be sent");
+  }
+  BRAVEBOT_ASSIGN_OR_RETURN(response.expires_in, document.OptionalCount("expires_in"));
+  BRAVEBOT_ASSIGN_OR_RETURN(response.refresh_token, document.OptionalString("refresh_token"));
+  if (response.refresh_token && response.refresh_token->empty()) response.refresh_token.reset();
+  BRAVEBOT_ASSIGN_OR_RETURN(response.scope, document.OptionalString("scope"));
+  return response;
+}
+
+std::string OAuthErrorResponse::Shown() const {
+  std::string shown = EscapeControlCharacters(error);
+  if (error_description && !error_description->empty()) {
+    shown += ": " + EscapeControlCharacters(error_description->substr(0, 500));
+  }
+  return shown;
+}
+
+Result<OAuthErrorResponse> ParseOAuthError(std::string_view body) {
+  BRAVEBOT_ASSIGN_OR_RETURN(OAuthDocument document,
+                            ReadOAuthDocument(body, "the token endpoint's error"));
+  OAuthErrorResponse response;
+  BRAVEBOT_ASSIGN_OR_RETURN(response.error, document.RequiredString("error"));
+  BRAVEBOT_ASSIGN_OR_RETURN(response.error_description,
+                            document.OptionalString("error_description"));
+  BRAVEBOT_ASSIGN_OR_RETURN(response.error_uri, document.OptionalString("error_uri"));
+  return response;
+}
+
+}  // namespace bravebot

@@ -1,0 +1,114 @@
+// What signing in sends and what it reads back (RFC 6749 sections 4.1 and
+// 6, with PKCE, RFC 7636, and the resource indicator, RFC 8707): the
+// authorization url the browser opens, the redirect it comes back to on the
+// loopback (RFC 8252), the token requests' bodies, and the token endpoint's
+// answers. Pure: text in, text out; sending is the caller's.
+//
+//   std::string url = AuthorizationUrl({.authorization_endpoint = metadata.authorization_endpoint,
+//                                       .client_id = id, .redirect_uri = LoopbackRedirectUri(port),
+//                                       .code_challenge = pkce.challenge, .state = state,
+//                                       .scope = scope, .resource = declared_url});
+//   BRAVEBOT_ASSIGN_OR_RETURN(std::string code, ReadAuthorizationRedirect(target, state));
+//   POST AuthorizationCodeBody({...}) to the token endpoint, then ParseTokenResponse(body).
+#ifndef BRAVEBOT_SUPERVISOR_AUTH_AUTHORIZATION_REQUEST_H_
+#define BRAVEBOT_SUPERVISOR_AUTH_AUTHORIZATION_REQUEST_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/result.h"
+
+namespace bravebot {
+
+// The form's content type, for the token requests' Content-Type header.
+inline constexpr char kFormContentType[] = "application/x-www-form-urlencoded";
+
+// `text` percent-encoded: every byte but A-Z a-z 0-9 - . _ ~ as %XX. What
+// comes out is the same in a url's query and in a form's body.
+std::string PercentEncode(std::string_view text);
+
+// name=value pairs joined by '&', each side percent-encoded.
+std::string FormEncode(const std::vector<std::pair<std::string, std::string>>& fields);
+
+// A query or form body read back: '+' is a space, %XX a byte. nullopt for a
+// broken escape.
+std::optional<std::vector<std::pair<std::string, std::string>>> FormDecode(std::string_view text);
+
+// "http://127.0.0.1:PORT/callback": the loopback redirect of RFC 8252
+// section 7.3, by address rather than "localhost" (section 8.3).
+std::string LoopbackRedirectUri(std::uint16_t port);
+
+struct AuthorizationRequest {
+  std::string authorization_endpoint;  // may hold a query of its own, kept
+  std::string client_id;
+  std::string redirect_uri;
+  std::string code_challenge;  // S256's
+  std::string state;
+  std::optional<std::string> scope;  // space-separated; left out where nothing asks for one
+  std::string resource;              // the declared url
+};
+
+// The url the browser opens: response_type=code and every field above.
+std::string AuthorizationUrl(const AuthorizationRequest& request);
+
+// The code of a redirect to the loopback, from its request target
+// ("/callback?code=...&state=..."). kRefused where its path is not
+// /callback, its state is not `expected_state` (a redirect some other page
+// caused), it carries the server's error (saying which), or it has no code.
+Result<std::string> ReadAuthorizationRedirect(std::string_view request_target,
+                                              std::string_view expected_state);
+
+struct AuthorizationCodeGrant {
+  std::string code;
+  std::string code_verifier;
+  std::string redirect_uri;  // the one the authorization url gave
+  std::string resource;      // the declared url
+  std::string client_id;
+  std::optional<std::string> client_secret;  // a pre-registered client's, where it has one
+};
+
+struct RefreshGrant {
+  std::string refresh_token;
+  std::string resource;  // the declared url
+  std::string client_id;
+  std::optional<std::string> client_secret;
+};
+
+// The token requests' bodies, form-encoded (RFC 6749 sections 4.1.3 and 6).
+// A secret goes in the body (client_secret_post).
+std::string AuthorizationCodeBody(const AuthorizationCodeGrant& grant);
+std::string RefreshBody(const RefreshGrant& grant);
+
+struct TokenResponse {
+  std::string access_token;
+  std::string token_type;                  // "Bearer" in some case
+  std::optional<std::int64_t> expires_in;  // seconds from when it was answered
+  std::optional<std::string> refresh_token;
+  std::optional<std::string> scope;  // where it differs from the one asked for
+};
+
+// A token endpoint's answer of 200 (RFC 6749 section 5.1). kRefused where it
+// has no access_token, or a token_type other than Bearer (in any case),
+// which is the only kind this client can send.
+Result<TokenResponse> ParseTokenResponse(std::string_view body);
+
+struct OAuthErrorResponse {
+  std::string error;  // "invalid_grant", "invalid_client", ...
+  std::optional<std::string> error_description;
+  std::optional<std::string> error_uri;
+
+  // "invalid_grant: the code has expired", escaped for a terminal.
+  std::string Shown() const;
+};
+
+// A token endpoint's answer of 400 or 401 (RFC 6749 section 5.2). kRefused
+// where it is not one (no `error`).
+Result<OAuthErrorResponse> ParseOAuthError(std::string_view body);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_AUTH_AUTHORIZATION_REQUEST_H_

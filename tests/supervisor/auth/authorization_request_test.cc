@@ -1,0 +1,170 @@
+#include "supervisor/auth/authorization_request.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace bravebot {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::Pair;
+
+AuthorizationRequest Request() {
+  return {.authorization_endpoint = "https://auth.example.com/authorize",
+          .client_id = "https://bravebot.example/client.json",
+          .redirect_uri = LoopbackRedirectUri(51234),
+          .code_challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+          .state = "af0ifjsldkj",
+          .scope = "files:read files:write",
+          .resource = "https://mcp.example.com/mcp"};
+}
+
+TEST(AuthorizationRequestTest, PercentEncodesAllButTheUnreserved) {
+  EXPECT_EQ(PercentEncode("aZ09-._~"), "aZ09-._~");
+  EXPECT_EQ(PercentEncode("a b+c&d=e/f?g#h%"), "a%20b%2Bc%26d%3De%2Ff%3Fg%23h%25");
+  EXPECT_EQ(PercentEncode("\xc3\xa9"), "%C3%A9");
+}
+
+TEST(AuthorizationRequestTest, TheAuthorizationUrlHoldsEveryField) {
+  EXPECT_EQ(AuthorizationUrl(Request()),
+            "https://auth.example.com/authorize?response_type=code"
+            "&client_id=https%3A%2F%2Fbravebot.example%2Fclient.json"
+            "&redirect_uri=http%3A%2F%2F127.0.0.1%3A51234%2Fcallback"
+            "&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+            "&code_challenge_method=S256&state=af0ifjsldkj"
+            "&scope=files%3Aread%20files%3Awrite"
+            "&resource=https%3A%2F%2Fmcp.example.com%2Fmcp");
+}
+
+TEST(AuthorizationRequestTest, AnEndpointsOwnQueryIsKeptAndNoScopeIsLeftOut) {
+  AuthorizationRequest request = Request();
+  request.authorization_endpoint = "https://auth.example.com/authorize?tenant=a";
+  request.scope.reset();
+  const std::string url = AuthorizationUrl(request);
+  EXPECT_THAT(url, HasSubstr("/authorize?tenant=a&response_type=code&"));
+  EXPECT_THAT(url, Not(HasSubstr("scope=")));
+  auto fields = FormDecode(url.substr(url.find('?') + 1));
+  ASSERT_TRUE(fields.has_value());
+  EXPECT_THAT(*fields, testing::Contains(Pair("resource", "https://mcp.example.com/mcp")));
+}
+
+TEST(AuthorizationRequestTest, FormDecodeReadsPlusAndEscapes) {
+  auto fields = FormDecode("a=b+c&d=%2F%c3%a9&&e&=f");
+  ASSERT_TRUE(fields.has_value());
+  EXPECT_THAT(*fields,
+              ElementsAre(Pair("a", "b c"), Pair("d", "/\xc3\xa9"), Pair("e", ""), Pair("", "f")));
+  EXPECT_FALSE(FormDecode("a=%2").has_value());
+  EXPECT_FALSE(FormDecode("a=%zz").has_value());
+  EXPECT_FALSE(FormDecode("a=%").has_value());
+}
+
+TEST(AuthorizationRequestTest, TheRedirectGivesItsCodeUnderTheRightState) {
+  auto code =
+      ReadAuthorizationRedirect("/callback?code=Splx%2FOzQ&state=af0ifjsldkj", "af0ifjsldkj");
+  ASSERT_TRUE(code.ok()) << code.error().message();
+  EXPECT_EQ(*code, "Splx/OzQ");
+}
+
+TEST(AuthorizationRequestTest, TheRedirectIsRefusedUnderAnotherState) {
+  for (const char* target : {"/callback?code=c&state=other", "/callback?code=c",
+                             "/callback?error=access_denied&state=other"}) {
+    auto code = ReadAuthorizationRedirect(target, "af0ifjsldkj");
+    ASSERT_FALSE(code.ok()) << target;
+    EXPECT_THAT(code.error().message(), HasSubstr("another state")) << target;
+  }
+  EXPECT_FALSE(ReadAuthorizationRedirect("/elsewhere?code=c&state=s", "s").ok());
+  EXPECT_FALSE(ReadAuthorizationRedirect("/callback?state=s", "s").ok());
+  EXPECT_FALSE(ReadAuthorizationRedirect("/callback?code=%&state=s", "s").ok());
+}
+
+TEST(AuthorizationRequestTest, TheRedirectsErrorIsSaid) {
+  auto code = ReadAuthorizationRedirect(
+      "/callback?error=access_denied&error_description=The+person+said+no%1b%5b2J&state=s", "s");
+  ASSERT_FALSE(code.ok());
+  EXPECT_THAT(code.error().message(), HasSubstr("refused: access_denied: The person said no\\x1b"));
+}
+
+TEST(AuthorizationRequestTest, TheCodeGrantsBody) {
+  const std::string body = AuthorizationCodeBody({.code = "Splx/OzQ",
+                                                  .code_verifier = "dBjftJeZ4CVP",
+                                                  .redirect_uri = LoopbackRedirectUri(8080),
+                                                  .resource = "https://mcp.example.com/mcp",
+                                                  .client_id = "s6BhdRkqt3",
+                                                  .client_secret = "7Fjfp0ZBr1KtDRbnfVdmIw"});
+  EXPECT_EQ(body,
+            "grant_type=authorization_code&code=Splx%2FOzQ"
+            "&redirect_uri=http%3A%2F%2F127.0.0.1%3A8080%2Fcallback&code_verifier=dBjftJeZ4CVP"
+            "&resource=https%3A%2F%2Fmcp.example.com%2Fmcp&client_id=s6BhdRkqt3"
+            "&client_secret=7Fjfp0ZBr1KtDRbnfVdmIw");
+  AuthorizationCodeGrant public_client;
+  public_client.code = "c";
+  public_client.client_id = "x";
+  EXPECT_THAT(AuthorizationCodeBody(public_client), Not(HasSubstr("client_secret")));
+}
+
+TEST(AuthorizationRequestTest, TheRefreshGrantsBody) {
+  RefreshGrant grant;
+  grant.refresh_token = "tGzv3JOkF0XG5Qx2TlKWIA";
+  grant.resource = "https://mcp.example.com/mcp";
+  grant.client_id = "s6BhdRkqt3";
+  EXPECT_EQ(RefreshBody(grant),
+            "grant_type=refresh_token&refresh_token=tGzv3JOkF0XG5Qx2TlKWIA"
+            "&resource=https%3A%2F%2Fmcp.example.com%2Fmcp&client_id=s6BhdRkqt3");
+}
+
+TEST(AuthorizationRequestTest, ReadsATokenResponse) {
+  auto response = ParseTokenResponse(
+      R"({"access_token":"2YotnFZFEjr1zCsicMWpAA","token_type":"bearer","expires_in":3600,
+          "refresh_token":"tGzv3JOkF0XG5Qx2TlKWIA","scope":"files:read"})");
+  ASSERT_TRUE(response.ok()) << response.error().message();
+  EXPECT_EQ(response->access_token, "2YotnFZFEjr1zCsicMWpAA");
+  EXPECT_EQ(response->expires_in, 3600);
+  EXPECT_EQ(response->refresh_token, "tGzv3JOkF0XG5Qx2TlKWIA");
+  EXPECT_EQ(response->scope, "files:read");
+  auto lean = ParseTokenResponse(R"({"access_token":"a","token_type":"Bearer"})");
+  ASSERT_TRUE(lean.ok());
+  EXPECT_FALSE(lean->expires_in.has_value());
+  EXPECT_FALSE(lean->refresh_token.has_value());
+  auto quoted =
+      ParseTokenResponse(R"({"access_token":"a","token_type":"BEARER","expires_in":"60"})");
+  ASSERT_TRUE(quoted.ok());
+  EXPECT_EQ(quoted->expires_in, 60);
+}
+
+TEST(AuthorizationRequestTest, RefusesATokenResponseItCannotUse) {
+  for (const char* body : {
+           "",
+           "[]",
+           R"({"token_type":"Bearer"})",
+           R"({"access_token":"","token_type":"Bearer"})",
+           R"({"access_token":"a"})",
+           R"({"access_token":"a","token_type":"mac"})",
+           R"({"access_token":"a","token_type":"DPoP"})",
+           R"({"access_token":"a","token_type":"Bearer","expires_in":-1})",
+           R"({"access_token":"a","token_type":"Bearer","expires_in":1.5})",
+           R"({"access_token":"a","token_type":"Bearer","expires_in":"soon"})",
+           R"({"access_token":7,"token_type":"Bearer"})",
+       }) {
+    EXPECT_FALSE(ParseTokenResponse(body).ok()) << body;
+  }
+  auto secret = ParseTokenResponse(R"({"access_token":"s3cr3t","token_type":"mac"})");
+  ASSERT_FALSE(secret.ok());
+  EXPECT_THAT(secret.error().message(), Not(HasSubstr("s3cr3t")));
+}
+
+TEST(AuthorizationRequestTest, ReadsAnOAuthError) {
+  auto error =
+      ParseOAuthError(R"({"error":"invalid_grant","error_description":"the code\nhas expired"})");
+  ASSERT_TRUE(error.ok()) << error.error().message();
+  EXPECT_EQ(error->error, "invalid_grant");
+  EXPECT_EQ(error->Shown(), "invalid_grant: the code\\nhas expired");
+  EXPECT_FALSE(ParseOAuthError(R"({"error_description":"x"})").ok());
+  EXPECT_FALSE(ParseOAuthError("<html>").ok());
+}
+
+}  // namespace
+}  // namespace bravebot
