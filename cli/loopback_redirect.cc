@@ -11,11 +11,9 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/url/parse.hpp>
-#include <map>
 #include <optional>
 
-#include "base/shown_text.h"
+#include "supervisor/auth/authorization_request.h"
 
 namespace bravebot {
 
@@ -51,35 +49,6 @@ std::string HtmlEscaped(std::string_view text) {
   return escaped;
 }
 
-// What the callback's query says: the code, or why there is none. The
-// state is looked at first: an answer not ours says nothing else we read.
-Result<std::string> Judge(const std::map<std::string, std::string>& query,
-                          const std::string& state, bool repeated) {
-  auto field = [&](const std::string& name) {
-    auto found = query.find(name);
-    return found == query.end() ? std::string() : found->second;
-  };
-  if (field("state") != state) {
-    return Error(ErrorCode::kRefused,
-                 "the browser came back with an answer this sign-in did not ask for (its state "
-                 "differs), so it was refused");
-  }
-  // RFC 6749 (4.1.2): no parameter of an answer comes twice.
-  if (repeated) {
-    return Error(ErrorCode::kRefused,
-                 "the browser came back with a parameter given twice, so the answer was refused");
-  }
-  if (!field("error").empty()) {
-    std::string why = "the authorization server refused the sign-in: " + QuoteLine(field("error"));
-    if (!field("error_description").empty()) why += " (" + QuoteLine(field("error_description")) + ")";
-    return Error(ErrorCode::kRefused, why);
-  }
-  if (field("code").empty()) {
-    return Error(ErrorCode::kRefused, "the browser came back without an authorization code");
-  }
-  return field("code");
-}
-
 http::response<http::string_body> Page(http::status status, const std::string& text) {
   http::response<http::string_body> page(status, 11);
   page.set(http::field::content_type, "text/html; charset=utf-8");
@@ -104,18 +73,12 @@ asio::awaitable<void> Serve(std::shared_ptr<LoopbackRedirect::Waiting> waiting,
       co_await http::async_read(stream, buffer, parser, asio::as_tuple(asio::use_awaitable));
   if (read_error || waiting->outcome) co_return;
   const auto& request = parser.get();
-  auto target = boost::urls::parse_origin_form(request.target());
+  const std::string target(request.target());
   http::response<http::string_body> page;
-  if (request.method() != http::verb::get || !target || target->path() != "/callback") {
+  if (request.method() != http::verb::get || target.substr(0, target.find('?')) != "/callback") {
     page = Page(http::status::not_found, "Nothing here.");
   } else {
-    std::map<std::string, std::string> query;
-    bool repeated = false;
-    for (const auto& param : target->params()) {
-      repeated = repeated || query.contains(param.key);
-      query[param.key] = param.value;
-    }
-    Result<std::string> code = Judge(query, waiting->state, repeated);
+    Result<std::string> code = ReadAuthorizationRedirect(target, waiting->state);
     page = code ? Page(http::status::ok,
                        "Signed in. You can close this page and go back to the terminal.")
                 : Page(http::status::bad_request, "Not signed in: " + code.error().message() + ".");

@@ -128,11 +128,11 @@ asio::awaitable<Result<Client>> ChooseClient(HttpClient& http, const SignInPlan&
                          plan.alias + " --http URL --client-id ID`");
   }
   const std::string step = "registering a client at its authorization server";
-  Result<Fetched> answer = co_await Fetch(
-      http, *server.registration_endpoint,
-      {"POST",
-       {{"Content-Type", "application/json"}, {"Accept", "application/json"}},
-       RegistrationBody(redirect_uri)});
+  HttpRequest registration{"POST",
+                           {{"Content-Type", "application/json"}, {"Accept", "application/json"}},
+                           RegistrationBody(redirect_uri)};
+  Result<Fetched> answer =
+      co_await Fetch(http, *server.registration_endpoint, std::move(registration));
   if (!answer) co_return Failed(plan, step, answer.error());
   if (answer->head.status != 201 && answer->head.status != 200) {
     Result<OAuthErrorResponse> error = ParseOAuthError(answer->body);
@@ -198,14 +198,14 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
   if (!code) co_return Failed(plan, "waiting for the browser", code.error());
 
   const std::string step = "exchanging the code for tokens";
-  Result<Fetched> answer = co_await Fetch(
-      http, server->token_endpoint,
-      PostForm(AuthorizationCodeBody({.code = *code,
-                                      .code_verifier = pkce->verifier,
-                                      .redirect_uri = redirect_uri,
-                                      .resource = plan.service_url,
-                                      .client_id = client->id,
-                                      .client_secret = client->secret})));
+  const AuthorizationCodeGrant grant{.code = *code,
+                                     .code_verifier = pkce->verifier,
+                                     .redirect_uri = redirect_uri,
+                                     .resource = plan.service_url,
+                                     .client_id = client->id,
+                                     .client_secret = client->secret};
+  Result<Fetched> answer =
+      co_await Fetch(http, server->token_endpoint, PostForm(AuthorizationCodeBody(grant)));
   if (!answer) co_return Failed(plan, step, answer.error());
   if (answer->head.status != 200) {
     Result<OAuthErrorResponse> error = ParseOAuthError(answer->body);

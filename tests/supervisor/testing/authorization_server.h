@@ -35,7 +35,7 @@ struct AuthorizationServerOptions {
   bool challenge_names_metadata = true;
   // The issuer's path after the origin ("" or "/tenant"), so its metadata
   // is found only by RFC 8414's path insertion.
-  std::string issuer_path;
+  std::string issuer_path = {};
   // Its metadata only at OpenID discovery's path, not RFC 8414's.
   bool openid_discovery_only = false;
   // What the metadata offers.
@@ -44,22 +44,22 @@ struct AuthorizationServerOptions {
   bool s256 = true;
   // A client registered beforehand, as at a provider's console ("" none),
   // and its secret, then asked for at the token endpoint ("" none).
-  std::string client_id;
-  std::string client_secret;
+  std::string client_id = {};
+  std::string client_secret = {};
   // Client metadata documents by their url, standing in for fetching them:
   // a client_id that is one of these urls is that document's client.
-  std::map<std::string, std::string> client_documents;
+  std::map<std::string, std::string> client_documents = {};
   // The scope the challenge names and the metadata lists.
   std::string scope = "mcp:read mcp:write";
   std::chrono::seconds token_lifetime{3600};
   // The authorization endpoint sends back this state instead of the
   // client's: an answer forged by someone else.
-  std::optional<std::string> forged_state;
+  std::optional<std::string> forged_state = {};
   // Tokens are issued for this resource rather than the one asked for: a
   // token for another audience, which the service refuses.
-  std::optional<std::string> audience_instead;
+  std::optional<std::string> audience_instead = {};
   // The service answers every POST with a 307 to this url.
-  std::optional<std::string> service_redirect;
+  std::optional<std::string> service_redirect = {};
 };
 
 struct RecordedRequest {

@@ -1,0 +1,199 @@
+// Signing in against the tests' authorization server, which refuses what a
+// provider's would (tests/supervisor/testing/authorization_server.h): a
+// passing sign-in here did every step of MCP's authorization specification.
+#include "cli/sign_in.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <nlohmann/json.hpp>
+
+#include "supervisor/auth/authorization_request.h"
+#include "tests/supervisor/testing/authorization_server.h"
+
+namespace bravebot {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+using ::testing::StartsWith;
+using testing::AuthorizationServer;
+using testing::AuthorizationServerOptions;
+using testing::RecordedRequest;
+
+class SignInTest : public ::testing::Test {
+ protected:
+  // Signs in with `plan`, the browser following the authorization url as
+  // a person's click would: to the server, and back to its redirect.
+  Result<SignedIn> SignInWith(SignInPlan plan) {
+    plan.alias = "svc";
+    plan.browser_time = std::chrono::seconds(5);
+    std::optional<Result<SignedIn>> outcome;
+    boost::asio::co_spawn(
+        io_,
+        [&]() -> boost::asio::awaitable<void> {
+          outcome = co_await SignIn(http_, plan, [&](const std::string& url) { Browse(url); });
+        },
+        boost::asio::detached);
+    boost::asio::steady_timer guard(io_, std::chrono::seconds(20));
+    guard.async_wait([&](const boost::system::error_code&) { io_.stop(); });
+    while (!outcome && !io_.stopped()) io_.run_one();
+    if (!outcome) return Error(ErrorCode::kSystem, "the sign-in did not end");
+    return std::move(*outcome);
+  }
+
+  void Browse(const std::string& url) {
+    opened_.push_back(url);
+    browser_.Send(url, {"GET", {}, ""}, std::chrono::seconds(5),
+                  {[this](const HttpResponseHead& head) {
+                     if (!head.location.empty()) {
+                       browser_.Send(head.location, {"GET", {}, ""}, std::chrono::seconds(5),
+                                     {[](const HttpResponseHead&) {}, [](std::string_view) {},
+                                      [](const Status&) {}});
+                     }
+                   },
+                   [](std::string_view) {}, [](const Status&) {}});
+  }
+
+  // The service's answer to a tools/list with `token`.
+  long StatusWith(AuthorizationServer& server, const std::string& token) {
+    long status = 0;
+    HttpClient client(io_, "check");
+    client.Send(server.ServiceUrl(),
+                {"POST",
+                 {{"Content-Type", "application/json"}, {"Authorization", "Bearer " + token}},
+                 R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})"},
+                std::chrono::seconds(5),
+                {[&](const HttpResponseHead& head) { status = head.status; },
+                 [](std::string_view) {}, [&](const Status&) { io_.stop(); }});
+    io_.restart();
+    io_.run();
+    return status;
+  }
+
+  static std::vector<std::string> Paths(const AuthorizationServer& server) {
+    std::vector<std::string> paths;
+    for (const RecordedRequest& request : server.Requests()) {
+      paths.push_back(request.method + " " + request.target.substr(0, request.target.find('?')));
+    }
+    return paths;
+  }
+
+  boost::asio::io_context io_;
+  HttpClient http_{io_, "svc"};
+  HttpClient browser_{io_, "browser"};
+  std::vector<std::string> opened_;
+};
+
+TEST_F(SignInTest, FromA401ARegisteredClientSignsInWithPkceForTheDeclaredUrl) {
+  AuthorizationServer server;
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.ServiceUrl()});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  EXPECT_EQ(StatusWith(server, signed_in->access_token), 200);
+  EXPECT_TRUE(signed_in->refresh_token);
+  ASSERT_TRUE(signed_in->expires);
+  EXPECT_GT(*signed_in->expires, std::chrono::system_clock::now() + std::chrono::minutes(59));
+  EXPECT_EQ(signed_in->token_endpoint, server.Issuer() + "/token");
+  EXPECT_THAT(signed_in->client_id, StartsWith("registered-"));
+  EXPECT_EQ(signed_in->scope, "mcp:read mcp:write");  // the challenge's
+  EXPECT_THAT(Paths(server),
+              ::testing::ElementsAre("POST /mcp", "GET /.well-known/oauth-protected-resource/mcp",
+                                     "GET /.well-known/oauth-authorization-server",
+                                     "POST /register", "GET /authorize", "POST /token",
+                                     "POST /mcp"));
+  ASSERT_EQ(opened_.size(), 1u);
+  EXPECT_THAT(opened_[0], HasSubstr("code_challenge_method=S256"));
+  EXPECT_THAT(opened_[0], HasSubstr("resource=" + PercentEncode(server.ServiceUrl())));
+  // No token went anywhere before there was one.
+  std::vector<RecordedRequest> requests = server.Requests();
+  EXPECT_THAT(requests.front().authorization, IsEmpty());
+  EXPECT_THAT(requests.back().authorization, StartsWith("Bearer "));
+}
+
+TEST_F(SignInTest, AClientThePersonGaveIsUsedWithItsSecretAndNothingRegistered) {
+  AuthorizationServer server({.client_id = "desk", .client_secret = "s3cret"});
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.ServiceUrl(),
+                                           .client_id = "desk",
+                                           .client_secret = "s3cret",
+                                           .scopes = {"mcp:read"}});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  EXPECT_EQ(signed_in->client_id, "desk");
+  EXPECT_EQ(signed_in->scope, "mcp:read");
+  EXPECT_THAT(Paths(server), Not(Contains("POST /register")));
+  EXPECT_THAT(opened_[0], HasSubstr("scope=mcp%3Aread&"));
+  // Without its secret the server refuses the code, and says so.
+  Result<SignedIn> refused =
+      SignInWith({.service_url = server.ServiceUrl(), .client_id = "desk"});
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.error().message(),
+              AllOf(StartsWith("svc could not be signed in to: exchanging the code for tokens: "),
+                    HasSubstr("invalid_client")));
+}
+
+TEST_F(SignInTest, AClientMetadataDocumentComesBeforeRegistering) {
+  const std::string document = "https://client.example/bravebot-mcp.json";
+  AuthorizationServer server(
+      {.client_id_metadata_documents = true,
+       .client_documents = {{document, nlohmann::json{{"client_id", document},
+                                                      {"redirect_uris",
+                                                       {"http://127.0.0.1/callback"}}}
+                                           .dump()}}});
+  Result<SignedIn> signed_in =
+      SignInWith({.service_url = server.ServiceUrl(), .client_metadata_document = document});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  EXPECT_EQ(signed_in->client_id, document);
+  EXPECT_THAT(Paths(server), Not(Contains("POST /register")));
+}
+
+TEST_F(SignInTest, WithoutANamedMetadataTheWellKnownPathsAreFollowed) {
+  AuthorizationServer inserted({.challenge_names_metadata = false, .issuer_path = "/tenant"});
+  Result<SignedIn> signed_in = SignInWith({.service_url = inserted.ServiceUrl()});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  EXPECT_THAT(Paths(inserted), Contains("GET /.well-known/oauth-authorization-server/tenant"));
+
+  AuthorizationServer openid({.issuer_path = "/tenant", .openid_discovery_only = true});
+  signed_in = SignInWith({.service_url = openid.ServiceUrl()});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  EXPECT_THAT(Paths(openid), Contains("GET /tenant/.well-known/openid-configuration"));
+}
+
+TEST_F(SignInTest, AnAnswerWithAnotherStateIsRefusedAndNoCodeExchanged) {
+  AuthorizationServer server({.forged_state = "someone-elses"});
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.ServiceUrl()});
+  ASSERT_FALSE(signed_in);
+  EXPECT_THAT(signed_in.error().message(),
+              AllOf(HasSubstr("waiting for the browser"), HasSubstr("another state")));
+  EXPECT_THAT(Paths(server), Not(Contains("POST /token")));
+}
+
+TEST_F(SignInTest, AServerWithoutS256IsRefusedBeforeTheBrowserOpens) {
+  AuthorizationServer server({.s256 = false});
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.ServiceUrl()});
+  ASSERT_FALSE(signed_in);
+  EXPECT_THAT(signed_in.error().message(), HasSubstr("S256"));
+  EXPECT_THAT(opened_, IsEmpty());
+}
+
+TEST_F(SignInTest, NoWayToAClientSaysToGiveOne) {
+  AuthorizationServer server({.dynamic_registration = false});
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.ServiceUrl()});
+  ASSERT_FALSE(signed_in);
+  EXPECT_THAT(signed_in.error().message(), HasSubstr("--client-id ID"));
+  EXPECT_THAT(opened_, IsEmpty());
+}
+
+TEST_F(SignInTest, AServiceThatAsksNothingHasNoSignIn) {
+  AuthorizationServer server;
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.Origin() + "/nothing"});
+  ASSERT_FALSE(signed_in);
+  EXPECT_THAT(signed_in.error().message(), HasSubstr("answered HTTP 404"));
+}
+
+}  // namespace
+}  // namespace bravebot
