@@ -6,16 +6,6 @@
 namespace bravebot {
 namespace {
 
-std::string EffectivePort(const ServiceUrl& url) {
-  if (!url.port.empty()) return url.port;
-  return url.scheme == "https" ? "443" : "80";
-}
-
-bool SameOrigin(const ServiceUrl& a, const ServiceUrl& b) {
-  return a.scheme == b.scheme && AsciiLowercase(a.host) == AsciiLowercase(b.host) &&
-         EffectivePort(a) == EffectivePort(b);
-}
-
 // What `reaching` names: the host, with its port where one is written.
 std::string Reaching(const ServiceUrl& url) {
   const bool ipv6 = url.host.find(':') != std::string::npos;
@@ -78,7 +68,7 @@ RedirectDecision DecideRedirect(const Redirect& redirect, const ManagedPolicy& p
                   target.error().message() + ", so nothing was sent there");
   }
   Result<ServiceUrl> from = ParseServiceUrl(redirect.request_url);
-  if (from && SameOrigin(*from, *target)) {
+  if (from && IsSameOrigin(*from, *target)) {
     if (redirect.followed >= kMaxSameOriginRedirects) {
       return Refuse(redirect.alias + " was not reached: its replies redirected " +
                     std::to_string(redirect.followed + 1) + " times within " +
