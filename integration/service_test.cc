@@ -710,6 +710,9 @@ TEST_F(ServiceTest, ADeclaredHeaderReachesTheDeclaredServiceAndNoPlaceItMovedTo)
 
   Json asked = session->Call("server/start", {{"alias", "docs"}});
   ASSERT_EQ(asked["result"]["state"], "redirect") << asked.dump();
+  EXPECT_THAT(asked["result"]["question"].get<std::string>(),
+              HasSubstr("Its headers (add --header) are for where it is declared: a yes declares "
+                        "it there without\n  them, and they are never sent there."));
   ASSERT_EQ(moving.requests().size(), 1u);
   EXPECT_THAT(moving.requests()[0], HasSubstr("\r\nAuthorization: Bearer k-moving-52\r\n"));
   EXPECT_EQ(elsewhere.requests().size(), 0u);

@@ -49,8 +49,12 @@ std::string Question(const Redirect& redirect, const ServiceUrl& target) {
          EscapeControlCharacters(Reaching(target)) +
          "\n  Nothing was sent there. A yes declares the server at that address and sends it what "
          "was being\n  sent, and every later request to the server goes there too, in this "
-         "session and the next. Say\n  no unless you know the server moved.\n\n  declare this "
-         "server where its reply points? [y/N]";
+         "session and the next. Say\n  no unless you know the server moved." +
+         (redirect.declared_headers
+              ? "\n  Its headers (add --header) are for where it is declared: a yes declares it "
+                "there without\n  them, and they are never sent there."
+              : "") +
+         "\n\n  declare this server where its reply points? [y/N]";
 }
 
 }  // namespace

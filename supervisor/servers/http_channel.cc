@@ -165,6 +165,7 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
   redirect.target = *target;
   redirect.followed = post->followed;
   redirect.asking = options_.asking;
+  redirect.declared_headers = !options_.headers.empty();
   RedirectDecision next = DecideRedirect(redirect, options_.policy);
   switch (next.action) {
     case RedirectAction::kFollow:

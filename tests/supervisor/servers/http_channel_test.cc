@@ -90,13 +90,15 @@ TEST(HttpChannelTest, SixteenRequestsAndSixtyFourPostsAreUnderWayAtMost) {
 }
 
 std::string Json200(const std::string& extra_headers, const std::string& body) {
-  return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + extra_headers +
-         "Content-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+  std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n";
+  answer.append(extra_headers).append("Content-Length: ").append(std::to_string(body.size()));
+  return answer.append("\r\nConnection: close\r\n\r\n").append(body);
 }
 
 std::string Redirect(const std::string& status, const std::string& location) {
-  return "HTTP/1.1 " + status + "\r\nLocation: " + location +
-         "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+  std::string answer = "HTTP/1.1 ";
+  answer.append(status).append("\r\nLocation: ").append(location);
+  return answer.append("\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 }
 
 constexpr char kDeclaredHeader[] = "\r\nX-Api-Key: k-7f3a9c\r\n";
