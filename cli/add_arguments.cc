@@ -4,6 +4,7 @@
 #include <cctype>
 #include <optional>
 
+#include "confine/service_header.h"
 #include "confine/url.h"
 
 namespace bravebot {
@@ -49,6 +50,21 @@ Error Usage(const std::string& message) {
   return Error(ErrorCode::kUsage, message + kNothingDeclared);
 }
 
+// Why a header's value, typed or read from the environment, cannot be sent,
+// and what to do instead; nothing where it can. The value is never repeated.
+std::optional<std::string> HeaderValueRefusal(const std::string& name, std::string_view value) {
+  if (value.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos) {
+    return "the header " + name +
+           " has a line break or a NUL in its value, which would end the header early: give "
+           "the value on one line" +
+           std::string(kNotRepeated);
+  }
+  if (value.find_first_not_of(" \t") == std::string_view::npos) {
+    return "the header " + name + " has no value: give it as --header " + name + "=VALUE";
+  }
+  return std::nullopt;
+}
+
 // The words with each --option=value before the program split in two, and
 // where each came from, so a message still counts the words as typed.
 struct SplitWords {
@@ -91,6 +107,7 @@ class AddParser {
                                : word == "-e" || word == "--env"   ? TakeVariables()
                                : word == "--dir"                   ? TakeDirectory()
                                : word == "--http"                  ? TakeUrl()
+                               : word == "--header"                ? TakeHeader()
                                : IsFlag(word)                      ? UnknownFlag(word)
                                                                    : TakeAlias());
       if (result_.help) return result_;
@@ -177,6 +194,44 @@ class AddParser {
     return {};
   }
 
+  // --header takes one word: NAME=value, stored, or NAME, whose value is
+  // read from the environment as add runs (ReadHeadersFromEnvironment).
+  Status TakeHeader() {
+    const size_t flag_index = index_;
+    BRAVEBOT_ASSIGN_OR_RETURN(auto word, FlagValue("NAME=VALUE, or NAME to read the value from "
+                                                   "your environment"));
+    const size_t equals = word.find('=');
+    const std::string name = word.substr(0, equals);
+    if (!IsHeaderName(name)) {
+      return Usage("the --header at " + PlaceOf(flag_index) +
+                   " is not NAME=VALUE with NAME a header name (letters, digits and "
+                   "!#$%&'*+-.^_`|~)" +
+                   (word.find(':') != std::string::npos && equals == std::string::npos
+                        ? ": write Authorization=VALUE, not Authorization: VALUE"
+                        : "") +
+                   kNotRepeated);
+    }
+    if (IsSetByTheHttpClient(name)) {
+      return Usage("the header " + name +
+                   " is one bravebot-mcp's HTTP client sets itself on every request to a "
+                   "service, so it cannot be declared: leave it out");
+    }
+    for (const StoredHeader& given : declaration().headers) {
+      if (SameHeaderName(given.name, name)) {
+        return Usage("the header " + name + " is given twice: give each header once");
+      }
+    }
+    if (equals == std::string::npos) {
+      result_.headers_from_environment.push_back(name);
+      declaration().headers.push_back({name, ""});
+      return {};
+    }
+    const std::string value = word.substr(equals + 1);
+    if (std::optional<std::string> why = HeaderValueRefusal(name, value)) return Usage(*why);
+    declaration().headers.push_back({name, value});
+    return {};
+  }
+
   Status TakeAlias() {
     if (alias_seen_) {
       return Usage(PlaceOf(index_) +
@@ -260,6 +315,11 @@ class AddParser {
     if (!alias_seen_) return Usage("add needs an alias: bravebot-mcp add ALIAS -- PROGRAM");
     const bool http = !declaration().url.empty();
     if (http && program_seen_) return Usage("give either --http URL or -- PROGRAM, not both");
+    if (!http && !declaration().headers.empty()) {
+      return Usage(
+          "--header goes with --http URL, for a service: a program is given a value with "
+          "-e NAME=value");
+    }
     if (!http && !program_seen_) {
       return Usage("add needs the server: -- PROGRAM [ARGS...] for a program, or --http URL");
     }
@@ -290,9 +350,31 @@ Result<AddArguments> ParseAddArguments(const std::vector<std::string>& words) {
   return AddParser(words).Parse();
 }
 
+Status ReadHeadersFromEnvironment(AddArguments& arguments, const EnvironmentLookup& getenv) {
+  for (const std::string& name : arguments.headers_from_environment) {
+    const char* value = getenv(name.c_str());
+    if (value == nullptr) {
+      return Usage("the header " + name + " is read from your environment, and no variable " +
+                   name + " is set there: set it" +
+                   (IsValidVariableName(name)
+                        ? ""
+                        : " (env '" + name + "=...' can, a shell's export cannot)") +
+                   ", or give --header " + name + "=VALUE");
+    }
+    if (std::optional<std::string> why = HeaderValueRefusal(name, value)) {
+      return Usage(*why + " (read from the variable " + name + ")");
+    }
+    for (StoredHeader& header : arguments.declaration.headers) {
+      if (header.name == name) header.value = value;
+    }
+  }
+  arguments.headers_from_environment.clear();
+  return {};
+}
+
 bool IsAddFlag(const std::string& word) {
-  static const char* const kFlags[] = {"--stdio", "-h",    "--help", "-s",    "--scope",
-                                       "-e",      "--env", "--dir",  "--http"};
+  static const char* const kFlags[] = {"--stdio", "-h",    "--help", "-s",     "--scope",
+                                       "-e",      "--env", "--dir",  "--http", "--header"};
   return std::find(std::begin(kFlags), std::end(kFlags), word) != std::end(kFlags);
 }
 

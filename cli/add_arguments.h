@@ -3,10 +3,12 @@
 //
 //   add [-s SCOPE] ALIAS [-s SCOPE] [-e NAME=value... | -e NAME]... [--dir PATH]
 //       (-- PROGRAM [ARGS...] | --stdio -- PROGRAM [ARGS...] | --http URL)
+//   add ALIAS --http URL [--header NAME=value | --header NAME]...
 //
 // A refusal never repeats a word that may be a secret: a word -e cannot read,
 // a NAME=value where the alias, -s or --dir expects its word, and a url
-// carrying a password are named by their place alone.
+// carrying a password are named by their place alone; a header by its name,
+// never its value.
 #ifndef BRAVEBOT_CLI_ADD_ARGUMENTS_H_
 #define BRAVEBOT_CLI_ADD_ARGUMENTS_H_
 
@@ -25,12 +27,21 @@ struct AddArguments {
   // `may_read` empty, and PATH not yet added for a program named by PATH.
   Declaration declaration;
   Scope scope = Scope::kLocal;
+  // --header NAME: these headers are in `declaration.headers` with no value
+  // yet, which ReadHeadersFromEnvironment reads.
+  std::vector<std::string> headers_from_environment;
 };
 
 // Reads `words` (what follows "add"). Every refusal is ErrorCode::kUsage.
 Result<AddArguments> ParseAddArguments(const std::vector<std::string>& words);
 
-// Whether `word` is a flag add takes (-s, -e, --dir, --http, --stdio, --help
+// Gives each header of --header NAME the value of the variable NAME in the
+// environment `getenv` reads, as add is run (a declaration keeps the value,
+// as it keeps -e NAME=value). kUsage, naming the header, where the variable
+// is not set or its value cannot be a header's.
+Status ReadHeadersFromEnvironment(AddArguments& arguments, const EnvironmentLookup& getenv);
+
+// Whether `word` is a flag add takes (-s, -e, --dir, --http, --header, --stdio, --help
 // and their other forms), for mcp-run, which takes them too before --.
 bool IsAddFlag(const std::string& word);
 

@@ -22,7 +22,7 @@ namespace {
 
 constexpr char kAddHelp[] =
     R"(usage: bravebot-mcp add [-s SCOPE] ALIAS [options] -- PROGRAM [ARGS...]
-       bravebot-mcp add [-s SCOPE] ALIAS --http URL
+       bravebot-mcp add [-s SCOPE] ALIAS --http URL [--header NAME=value]...
 
 Declares an MCP server in mcp.json of the profile directory. Giving an alias
 that is already declared replaces that declaration.
@@ -39,10 +39,16 @@ that is already declared replaces that declaration.
   -- PROGRAM [ARGS...]      a program on this machine; --stdio -- means the same.
                             Every word after -- is the server's, as it is
   --http URL                a service at this url; takes neither -e nor --dir
+  --header NAME=value       with --http: send this header with every request to
+                            the service's own origin (Authorization=Bearer ...,
+                            say), never elsewhere; one header to each flag
+  --header NAME             the same, with the value of the variable NAME in
+                            your environment as add runs, stored like the first
   -s, --scope SCOPE         which settings file asks for the server once you
                             approve it: local (the default), project or user
 
-A stored value is never shown, only its name. A program given by name is found
+A stored value or header is never shown, only its name. A header the HTTP
+client sets itself (Content-Type, Accept, Host, Mcp-Session-Id, ...) is refused. A program given by name is found
 through PATH, so PATH is named for it unless you stored or named one.
 )";
 
@@ -149,6 +155,9 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   if (arguments->help) {
     context.out << kAddHelp;
     return kExitOk;
+  }
+  if (Status read = ReadHeadersFromEnvironment(*arguments, context.getenv); !read) {
+    return Report(context, "add", read.error());
   }
 
   std::optional<std::string> location = context.ProfileLocation();

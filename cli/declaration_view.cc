@@ -106,6 +106,14 @@ std::string DisplayVariables(const Declaration& declaration) {
   return line;
 }
 
+std::string DisplayHeaders(const Declaration& declaration) {
+  std::string line;
+  for (const std::string& name : declaration.HeaderNames()) {
+    line += (line.empty() ? "" : ", ") + DisplayWord(name) + " (stored)";
+  }
+  return line;
+}
+
 std::string DisplayDeclarationBlock(const Declaration& declaration, const std::string& digest_text,
                                     const std::vector<std::string>& extra_rows) {
   const std::string indent(2 + declaration.alias.size() + 3, ' ');
@@ -114,6 +122,9 @@ std::string DisplayDeclarationBlock(const Declaration& declaration, const std::s
                       DisplayCommandLine(declaration) + "\n";
   if (std::string variables = DisplayVariables(declaration); !variables.empty()) {
     block += indent + "variables: " + variables + "\n";
+  }
+  if (std::string headers = DisplayHeaders(declaration); !headers.empty()) {
+    block += indent + "headers: " + headers + "\n";
   }
   for (const std::string& path : declaration.may_read) {
     block += indent + "may read: " + DisplayWord(path) + "\n";
@@ -132,6 +143,8 @@ nlohmann::json DeclarationSummaryJson(const Declaration& declaration) {
                             {"digest", ComputeDigest(declaration).hex}};
   if (declaration.transport == Transport::kHttp) {
     summary["url"] = declaration.url;
+    // By name alone: a header's value is never given.
+    if (!declaration.headers.empty()) summary["headers"] = declaration.HeaderNames();
     return summary;
   }
   summary["program"] = declaration.program;

@@ -29,14 +29,19 @@ std::string DisplayCommandLine(const Declaration& declaration);
 // one marked.
 std::string DisplayVariables(const Declaration& declaration);
 
+// "Authorization (stored)": every header name of a service, sorted; never a
+// value.
+std::string DisplayHeaders(const Declaration& declaration);
+
 // The block: the alias, transport and command line on the first row, then
-// variables, files it may read, directory, and `digest_text`, each on a row of
+// variables, headers, files it may read, directory, and `digest_text`, each on a row of
 // its own, indented under the command line. Rows end with '\n'.
 std::string DisplayDeclarationBlock(const Declaration& declaration, const std::string& digest_text,
                                     const std::vector<std::string>& extra_rows = {});
 
 // The declaration as JSON for scripts: every field but a stored value, which
-// is given by name with "stored": true.
+// is given by name with "stored": true, and a header's value: "headers" lists
+// a service's header names, where it has any.
 nlohmann::json DeclarationSummaryJson(const Declaration& declaration);
 
 }  // namespace bravebot

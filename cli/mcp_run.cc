@@ -187,6 +187,12 @@ Outcome ListOrCall(const Declaration& declaration, const ServerStartOptions& opt
 
 int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   Result<McpRunArguments> arguments = ParseMcpRunArguments(words);
+  if (arguments && arguments->ad_hoc) {
+    // --header NAME is read as the run begins, as add reads it.
+    if (Status read = ReadHeadersFromEnvironment(*arguments->ad_hoc, context.getenv); !read) {
+      arguments = read.error();
+    }
+  }
   if (!arguments) {
     SayFailure(context, arguments.error().message());
     return kExitUsage;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "confine/service_header.h"
 #include "confine/url.h"
 
 namespace bravebot {
@@ -21,6 +22,20 @@ bool IsAbsoluteNormalPath(std::string_view path) {
 Status CheckUrl(std::string_view url) {
   Result<ServiceUrl> parsed = ParseServiceUrl(url);
   if (!parsed) return Refused("its url is refused: " + parsed.error().message());
+  return {};
+}
+
+Status CheckHeaders(const std::vector<StoredHeader>& headers) {
+  for (size_t i = 0; i < headers.size(); ++i) {
+    if (std::optional<std::string> why = HeaderRefusal(headers[i].name, headers[i].value)) {
+      return Refused(*why);
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (SameHeaderName(headers[i].name, headers[j].name)) {
+        return Refused("the header " + headers[i].name + " is given twice");
+      }
+    }
+  }
   return {};
 }
 
@@ -45,6 +60,22 @@ bool Declaration::StoresVariable(std::string_view name) const {
 bool Declaration::NamesVariable(std::string_view name) const {
   return StoresVariable(name) || std::find(passed_variables.begin(), passed_variables.end(),
                                            name) != passed_variables.end();
+}
+
+std::vector<std::string> Declaration::HeaderNames() const {
+  std::vector<std::string> names;
+  for (const StoredHeader& header : headers) names.push_back(header.name);
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+    return AsciiLowercase(a) < AsciiLowercase(b);
+  });
+  return names;
+}
+
+Declaration Declaration::MovedTo(const std::string& moved_to) const {
+  Declaration moved = *this;
+  moved.url = moved_to;
+  moved.headers.clear();
+  return moved;
 }
 
 bool IsValidAlias(std::string_view alias) {
@@ -92,8 +123,9 @@ Status CheckDeclaration(const Declaration& declaration) {
     }
     if (!declaration.directory.empty()) return Refused("an http server takes no directory");
     if (!declaration.may_read.empty()) return Refused("an http server reads no file");
-    return {};
+    return CheckHeaders(declaration.headers);
   }
+  if (!declaration.headers.empty()) return Refused("a stdio server is sent no header");
   if (declaration.program.empty()) return Refused("it names no program");
   if (!declaration.url.empty()) return Refused("a stdio server has no url");
   if (!IsProgramFoundThroughPath(declaration.program) && declaration.program.front() != '/') {

@@ -34,6 +34,16 @@ struct StoredVariable {
   bool operator==(const StoredVariable&) const = default;
 };
 
+// A header sent with every request to a service's declared origin
+// (`--header NAME=value`), a token in it most often: like a stored variable,
+// its value is never shown, only its name.
+struct StoredHeader {
+  std::string name;
+  std::string value;
+
+  bool operator==(const StoredHeader&) const = default;
+};
+
 struct Declaration {
   std::string alias;
   Transport transport = Transport::kStdio;
@@ -43,8 +53,10 @@ struct Declaration {
   std::string program;
   std::vector<std::string> arguments;
 
-  // http: the service's url.
+  // http: the service's url, and the headers sent to its origin alone, in
+  // the order given.
   std::string url;
+  std::vector<StoredHeader> headers;
 
   std::vector<StoredVariable> stored_variables;  // -e NAME=value, in the order given
   std::vector<std::string> passed_variables;     // -e NAME, read from the environment at start
@@ -55,6 +67,11 @@ struct Declaration {
   std::vector<std::string> VariableNames() const;
   bool StoresVariable(std::string_view name) const;
   bool NamesVariable(std::string_view name) const;  // stored or passed
+  // Every header name, as given, sorted whatever their case.
+  std::vector<std::string> HeaderNames() const;
+  // Where a yes to a move takes it: `moved_to`, without its headers, which
+  // were given for the origin it was declared at and go nowhere else.
+  Declaration MovedTo(const std::string& moved_to) const;
 
   bool operator==(const Declaration&) const = default;
 };

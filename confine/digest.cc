@@ -4,14 +4,17 @@
 #include <utility>
 
 #include "base/sha256.h"
+#include "confine/url.h"
 
 namespace bravebot {
 namespace {
 
 // The fields in the order they are hashed; changing this order or the
 // encoding below changes every digest, and so withdraws every approval.
-constexpr const char* kFieldOrder[] = {"transport", "program",   "argv",
-                                       "url",       "variables", "directory"};
+// "headers" is hashed only for a declaration that has any, so that every
+// digest made before headers could be declared stays as it was.
+constexpr const char* kFieldOrder[] = {"transport", "program",   "argv",   "url",
+                                       "variables", "directory", "headers"};
 
 // Every string is written as its length in eight big-endian bytes, then its
 // bytes, so no two different field values encode alike.
@@ -26,6 +29,13 @@ std::string EncodeList(const std::vector<std::string>& values) {
   AppendString(out, std::to_string(values.size()));
   for (const std::string& value : values) AppendString(out, value);
   return out;
+}
+
+// Header names as HTTP reads them: whatever their case, in no order.
+std::vector<std::string> LowercaseHeaderNames(const Declaration& declaration) {
+  std::vector<std::string> names;
+  for (const std::string& name : declaration.HeaderNames()) names.push_back(AsciiLowercase(name));
+  return names;
 }
 
 std::string EncodeOne(std::string_view value) {
@@ -48,11 +58,14 @@ DeclarationDigest ComputeDigest(const Declaration& declaration) {
   std::string whole;
   AppendString(whole, "bravebot-mcp declaration 1");
   DeclarationDigest digest;
-  for (const auto& [name, encoding] : encoded_fields) {
+  auto hash = [&](const std::string& name, const std::string& encoding) {
     AppendString(whole, name);
     AppendString(whole, encoding);
     digest.fields[name] = Sha256Hex(encoding);
-  }
+  };
+  for (const auto& [name, encoding] : encoded_fields) hash(name, encoding);
+  // The names of its headers, never their values, as with variables.
+  if (!declaration.headers.empty()) hash("headers", EncodeList(LowercaseHeaderNames(declaration)));
   digest.hex = Sha256Hex(whole);
   return digest;
 }
@@ -63,6 +76,8 @@ std::vector<std::string> ChangedFields(const std::map<std::string, std::string>&
   for (const char* field : kFieldOrder) {
     auto old_value = before.find(field);
     auto new_value = after.find(field);
+    // Missing on both sides, as "headers" is for a declaration without any.
+    if (old_value == before.end() && new_value == after.end()) continue;
     if (old_value == before.end() || new_value == after.end() ||
         old_value->second != new_value->second) {
       changed.push_back(field);

@@ -1,7 +1,8 @@
 // The digest of a declaration: what an approval approves. SHA-256 over an
 // unambiguous encoding of the transport, the program, every argument, the url,
-// the sorted variable names and the directory. The alias is not part of it,
-// and nor is any stored value.
+// the sorted variable names and the directory, and, for a service declared
+// with headers, their names (lowercase, sorted). The alias is not part of it,
+// and nor is any stored value or header value.
 //
 // Each of those fields has a digest of its own too, so that a declaration that
 // changed since its approval can say which fields changed ("changed: argv").
@@ -22,7 +23,7 @@ namespace bravebot {
 struct DeclarationDigest {
   std::string hex;  // 64 hex digits
   // One digest per field, keyed by the field's name: transport, program, argv,
-  // url, variables, directory.
+  // url, variables, directory, and headers where it has any.
   std::map<std::string, std::string> fields;
 
   std::string Short() const { return hex.substr(0, kShortDigestLength); }
@@ -32,8 +33,8 @@ struct DeclarationDigest {
 DeclarationDigest ComputeDigest(const Declaration& declaration);
 
 // The names of the fields whose digests differ between `before` and `after`,
-// in the order ComputeDigest lists them. A field missing on either side counts
-// as changed.
+// in the order ComputeDigest lists them. A field missing on one side counts
+// as changed; one missing on both (headers, where neither has any) does not.
 std::vector<std::string> ChangedFields(const std::map<std::string, std::string>& before,
                                        const std::map<std::string, std::string>& after);
 

@@ -25,6 +25,14 @@ std::string AsciiLowercase(std::string_view text) {
   return lower;
 }
 
+bool IsSameOrigin(const ServiceUrl& a, const ServiceUrl& b) {
+  auto port = [](const ServiceUrl& url) {
+    return !url.port.empty() ? url.port : url.scheme == "https" ? "443" : "80";
+  };
+  return a.scheme == b.scheme && AsciiLowercase(a.host) == AsciiLowercase(b.host) &&
+         port(a) == port(b);
+}
+
 bool UrlCarriesCredentials(std::string_view url) {
   const size_t scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) return false;

@@ -29,6 +29,10 @@ bool UrlCarriesCredentials(std::string_view url);
 // name are compared.
 std::string AsciiLowercase(std::string_view text);
 
+// Whether `a` and `b` are one origin: the same scheme, host (whatever its
+// case) and port, a port left out being the scheme's own.
+bool IsSameOrigin(const ServiceUrl& a, const ServiceUrl& b);
+
 // Reads an http or https url. The error (kUsage) never repeats the url, since
 // a url carrying a password is one of the things refused.
 Result<ServiceUrl> ParseServiceUrl(std::string_view url);

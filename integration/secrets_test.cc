@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "integration/profile_fixture.h"
+#include "integration/terminal.h"
 
 namespace bravebot::testing {
 namespace {
@@ -85,6 +86,72 @@ TEST_F(SecretsTest, NoRefusalRepeatsAWordThatMayBeAKey) {
                                                                  {"list", canary_},
                                                                  {"remove", "TOKEN=" + canary_}}) {
     EXPECT_EQ(Checked(words).status, 2) << words[0];
+  }
+}
+
+// A header declared for a service is a stored value too: typed, or read
+// from the environment, it is shown by name and never by value, by every
+// command that shows a declaration and in every refusal.
+TEST_F(SecretsTest, NoCommandShowsAHeadersValue) {
+  const std::string url = "https://mcp.example.com/mcp";
+  EXPECT_EQ(
+      Checked({"add", "docs", "--http", url, "--header", "Authorization=Bearer " + canary_}).status,
+      0);
+  std::vector<std::string> environment = Environment();
+  environment.push_back("X-Api-Key=" + canary_);
+  CommandOutput from_environment = RunCommand(
+      {OurProgram("bravebot-mcp"), "add", "keyed", "--http", url, "--header", "X-Api-Key"},
+      environment, temporary_.path());
+  EXPECT_EQ(from_environment.status, 0) << from_environment.err;
+  EXPECT_THAT(from_environment.out, Not(HasSubstr(kCanary)));
+  EXPECT_THAT(from_environment.out, HasSubstr("headers: X-Api-Key (stored)"));
+  // Both are stored, where only the owner can read them.
+  EXPECT_THAT(Slurp(DeclarationFile()), HasSubstr("\"Bearer " + canary_ + "\""));
+  EXPECT_THAT(Slurp(DeclarationFile()), HasSubstr("\"X-Api-Key\": \"" + canary_ + "\""));
+
+  CommandOutput got = Checked({"get", "docs"});
+  EXPECT_THAT(got.out, HasSubstr("headers: Authorization (stored)"));
+  for (auto words : std::vector<std::vector<std::string>>{{"get", "docs", "--json"},
+                                                          {"get", "keyed"},
+                                                          {"list"},
+                                                          {"list", "--json"},
+                                                          {"reach", "docs"},
+                                                          {"reach", "keyed", "--json"},
+                                                          {"doctor"},
+                                                          {"approve", "docs"}}) {
+    Checked(words);
+  }
+  // The question a person answers names the header, never its value.
+  CommandOutput asked = RunAtTerminal({OurProgram("bravebot-mcp"), "approve", "docs"},
+                                      Environment(), temporary_.path(), "y\n");
+  EXPECT_THAT(asked.out, HasSubstr("headers: Authorization (stored)"));
+  EXPECT_THAT(asked.out, Not(HasSubstr(kCanary)));
+  EXPECT_THAT(asked.err, Not(HasSubstr(kCanary)));
+
+  // Every refusal of a header names it alone.
+  const std::vector<std::vector<std::string>> refused = {
+      {"add", "docs", "--http", url, "--header", "Authorization: Bearer " + canary_},
+      {"add", "docs", "--http", url, "--header", "Bearer " + canary_},
+      {"add", "docs", "--http", url, "--header", "Host=" + canary_},
+      {"add", "docs", "--http", url, "--header", "X-Key=" + canary_ + "\r\nHost: x"},
+      {"add", "docs", "--http", url, "--header", "X-Key=" + canary_, "--header", "x-key=2"},
+      {"add", "docs", "--header", "X-Key=" + canary_, "--", "npx"},
+      {"add", "docs", "--http", url, "--header", "X-Unset-Key"},
+  };
+  for (const auto& words : refused) {
+    CommandOutput output = Checked(words);
+    EXPECT_EQ(output.status, 2) << words.back();
+    EXPECT_THAT(output.err, HasSubstr("nothing was declared")) << words.back();
+  }
+  // A hand edit that breaks a header is reported without quoting it.
+  std::string file = Slurp(DeclarationFile());
+  const std::string bearer = "\"Authorization\": \"Bearer " + canary_ + "\"";
+  ASSERT_NE(file.find(bearer), std::string::npos) << file;
+  file.replace(file.find(bearer), bearer.size(), "\"Host\": \"" + canary_ + "\"");
+  std::ofstream(DeclarationFile()) << file;
+  for (auto words : std::vector<std::vector<std::string>>{
+           {"list"}, {"get", "docs"}, {"get", "docs", "--json"}}) {
+    Checked(words);
   }
 }
 

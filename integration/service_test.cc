@@ -683,5 +683,86 @@ TEST_F(ServiceTest, ANoToAMoveChangesNothingAndAYesToACallsMoveShakesHandsThereF
   EXPECT_THAT(moved.out, ::testing::Not(HasSubstr("unapproved")));
 }
 
+// A header declared with --header goes with every request to the service
+// where it is declared, and to no other place: not to where a reply
+// redirects (nothing at all goes there before a yes), and not to where a yes
+// moved it, in that session or the next, which declares it there without
+// its headers.
+TEST_F(ServiceTest, ADeclaredHeaderReachesTheDeclaredServiceAndNoPlaceItMovedTo) {
+  ScriptedHttpServer here(Handshakes(1));
+  ScriptedHttpServer elsewhere(Handshakes(2));
+  ScriptedHttpServer moving(
+      {{{{Http("301 Moved Permanently", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}}});
+  Declare("here", {"--http", here.Url("/mcp"), "--header", "X-Api-Key=k-here-51"});
+  Declare("docs", {"--http", moving.Url("/mcp"), "--header", "Authorization=Bearer k-moving-52"});
+  Request({"docs", "here"});
+  auto session = Session();
+  OpenAndApprove(*session);
+
+  Json started = session->Call("server/start", {{"alias", "here"}});
+  ASSERT_TRUE(started.contains("result")) << started.dump() << session->Log();
+  EXPECT_TRUE(session->Call("server/stop", {{"alias", "here"}}).contains("result"));
+  std::vector<std::string> at_here = here.requests();
+  ASSERT_GE(at_here.size(), 3u);
+  for (const std::string& request : at_here) {
+    EXPECT_THAT(request, HasSubstr("\r\nX-Api-Key: k-here-51\r\n")) << request;
+  }
+
+  Json asked = session->Call("server/start", {{"alias", "docs"}});
+  ASSERT_EQ(asked["result"]["state"], "redirect") << asked.dump();
+  EXPECT_THAT(asked["result"]["question"].get<std::string>(),
+              HasSubstr("Its headers (add --header) are for where it is declared: a yes declares "
+                        "it there without\n  them, and they are never sent there."));
+  ASSERT_EQ(moving.requests().size(), 1u);
+  EXPECT_THAT(moving.requests()[0], HasSubstr("\r\nAuthorization: Bearer k-moving-52\r\n"));
+  EXPECT_EQ(elsewhere.requests().size(), 0u);
+  Json moved = session->Call("redirect/answer", {{"alias", "docs"}, {"answer", "y"}});
+  ASSERT_TRUE(moved.contains("result")) << moved.dump() << session->Log();
+  session->Call("session/close");
+  ASSERT_GE(elsewhere.requests().size(), 3u);
+
+  // Declared there without it, and approved so: the next session sends it
+  // there unasked, and still without the header.
+  CommandOutput got = RunCommand({OurProgram("bravebot-mcp"), "get", "docs"}, Environment());
+  EXPECT_THAT(got.out, HasSubstr(elsewhere.Url("/mcp")));
+  EXPECT_THAT(got.out, ::testing::Not(HasSubstr("headers:")));
+  EXPECT_THAT(Slurp(Profile() + "/mcp.json"), ::testing::Not(HasSubstr("k-moving-52")));
+  auto next = Session();
+  next->Call("session/open", {{"directory", Checkout()}});
+  Json again = next->Call("server/start", {{"alias", "docs"}});
+  EXPECT_TRUE(again.contains("result")) << again.dump();
+  EXPECT_GE(elsewhere.requests().size(), 6u);
+  for (const std::string& request : elsewhere.requests()) {
+    EXPECT_THAT(request, ::testing::Not(HasSubstr("k-moving-52"))) << request;
+    EXPECT_THAT(request, ::testing::Not(HasSubstr("Authorization"))) << request;
+  }
+  EXPECT_EQ(moving.requests().size(), 1u);
+}
+
+// mcp-run takes --header as add does, by name from the environment too.
+TEST_F(ServiceTest, McpRunSendsTheHeadersItIsGiven) {
+  ScriptedHttpServer service(Handshakes(1));
+  std::vector<std::string> environment = Environment();
+  environment.push_back("X-Api-Key=k-run-53");
+  CommandOutput listed = RunCommand({OurProgram("mcp-run"), "docs", "--http", service.Url("/mcp"),
+                                     "--header", "X-Api-Key", "--header", "X-Team=t-54"},
+                                    environment, temporary_.path());
+  EXPECT_EQ(listed.status, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("docs offers 1 tool"));
+  std::vector<std::string> requests = service.requests();
+  ASSERT_GE(requests.size(), 3u);
+  for (const std::string& request : requests) {
+    EXPECT_THAT(request, HasSubstr("\r\nX-Api-Key: k-run-53\r\n")) << request;
+    EXPECT_THAT(request, HasSubstr("\r\nX-Team: t-54\r\n")) << request;
+  }
+  EXPECT_THAT(listed.out + listed.err, ::testing::Not(HasSubstr("k-run-53")));
+
+  CommandOutput unset = RunCommand(
+      {OurProgram("mcp-run"), "docs", "--http", service.Url("/mcp"), "--header", "X-Unset-Key"},
+      Environment(), temporary_.path());
+  EXPECT_EQ(unset.status, 2);
+  EXPECT_THAT(unset.err, HasSubstr("the header X-Unset-Key is read from your environment"));
+}
+
 }  // namespace
 }  // namespace bravebot::testing

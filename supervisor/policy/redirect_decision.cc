@@ -6,16 +6,6 @@
 namespace bravebot {
 namespace {
 
-std::string EffectivePort(const ServiceUrl& url) {
-  if (!url.port.empty()) return url.port;
-  return url.scheme == "https" ? "443" : "80";
-}
-
-bool SameOrigin(const ServiceUrl& a, const ServiceUrl& b) {
-  return a.scheme == b.scheme && AsciiLowercase(a.host) == AsciiLowercase(b.host) &&
-         EffectivePort(a) == EffectivePort(b);
-}
-
 // What `reaching` names: the host, with its port where one is written.
 std::string Reaching(const ServiceUrl& url) {
   const bool ipv6 = url.host.find(':') != std::string::npos;
@@ -59,8 +49,12 @@ std::string Question(const Redirect& redirect, const ServiceUrl& target) {
          EscapeControlCharacters(Reaching(target)) +
          "\n  Nothing was sent there. A yes declares the server at that address and sends it what "
          "was being\n  sent, and every later request to the server goes there too, in this "
-         "session and the next. Say\n  no unless you know the server moved.\n\n  declare this "
-         "server where its reply points? [y/N]";
+         "session and the next. Say\n  no unless you know the server moved." +
+         (redirect.declared_headers
+              ? "\n  Its headers (add --header) are for where it is declared: a yes declares it "
+                "there without\n  them, and they are never sent there."
+              : "") +
+         "\n\n  declare this server where its reply points? [y/N]";
 }
 
 }  // namespace
@@ -78,7 +72,7 @@ RedirectDecision DecideRedirect(const Redirect& redirect, const ManagedPolicy& p
                   target.error().message() + ", so nothing was sent there");
   }
   Result<ServiceUrl> from = ParseServiceUrl(redirect.request_url);
-  if (from && SameOrigin(*from, *target)) {
+  if (from && IsSameOrigin(*from, *target)) {
     if (redirect.followed >= kMaxSameOriginRedirects) {
       return Refuse(redirect.alias + " was not reached: its replies redirected " +
                     std::to_string(redirect.followed + 1) + " times within " +

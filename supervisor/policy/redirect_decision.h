@@ -27,6 +27,9 @@ struct Redirect {
   int status = 0;            // 301, 302, 303, 307 or 308
   std::string target;        // its Location, made absolute against request_url
   int followed = 0;          // same-origin redirects followed for this request so far
+  // It was declared with headers (add --header), which go to its declared
+  // origin alone: the question says a yes leaves them behind.
+  bool declared_headers = false;
   Asking asking = Asking::kSomebody;
 };
 

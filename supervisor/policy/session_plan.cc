@@ -40,6 +40,15 @@ std::string VariablesRow(const Declaration& declaration) {
   return row;
 }
 
+// The names of a service's headers, never their values.
+std::string HeadersRow(const Declaration& declaration) {
+  std::string row;
+  for (const std::string& name : declaration.HeaderNames()) {
+    row += (row.empty() ? "" : ", ") + name + " (stored)";
+  }
+  return row;
+}
+
 std::optional<std::string> Runs(const Declaration& declaration, const SessionInputs& inputs) {
   return WhereItRuns(declaration, inputs.getenv, *inputs.fs);
 }
@@ -57,6 +66,9 @@ std::string Question(const PlannedServer& server, const SessionInputs& inputs,
   if (runs) text += indent + "runs " + *runs + "\n";
   if (std::string variables = VariablesRow(declaration); !variables.empty()) {
     text += indent + "variables: " + variables + "\n";
+  }
+  if (std::string headers = HeadersRow(declaration); !headers.empty()) {
+    text += indent + "headers: " + headers + "\n";
   }
   for (const std::string& file : declaration.may_read) text += indent + "may read: " + file + "\n";
   text += indent + "digest: " + ComputeDigest(declaration).Short() + "\n";

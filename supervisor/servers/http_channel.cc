@@ -67,7 +67,14 @@ HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options
       events_(std::move(events)),
       url_(options_.url),
       http_(io, options_.alias),
-      end_timer_(io) {}
+      end_timer_(io) {
+  // Every request made here (each POST, the GET stream, the DELETE) goes
+  // through http_, which sends these only to the declared origin.
+  std::vector<std::pair<std::string, std::string>> headers;
+  for (const StoredHeader& header : options_.headers)
+    headers.emplace_back(header.name, header.value);
+  if (!headers.empty()) http_.SendToOriginOnly(options_.url, std::move(headers));
+}
 
 bool HttpChannel::Write(std::string line) {
   if (stopping_) return false;
@@ -158,6 +165,7 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
   redirect.target = *target;
   redirect.followed = post->followed;
   redirect.asking = options_.asking;
+  redirect.declared_headers = !options_.headers.empty();
   RedirectDecision next = DecideRedirect(redirect, options_.policy);
   switch (next.action) {
     case RedirectAction::kFollow:

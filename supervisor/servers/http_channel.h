@@ -11,6 +11,10 @@
 // (ServerChannel::Move, SendHeld, Forget), making the handshake at the new
 // place itself; one anywhere else fails the request with the words
 // DecideRedirect gives, so nothing is sent there.
+//
+// Declared headers (add --header) go with every request to the declared
+// origin, and never to another: not after a redirect elsewhere, not where a
+// yes moved it (HttpClient::SendToOriginOnly).
 #ifndef BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CHANNEL_H_
 #define BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CHANNEL_H_
 

@@ -7,6 +7,7 @@ Result<HttpChannelOptions> ServiceChannelOptions(const Declaration& declaration,
   HttpChannelOptions channel;
   channel.alias = declaration.alias;
   channel.url = declaration.url;
+  channel.headers = declaration.headers;
   channel.asking = asking;
   if (options.policy) {
     // The administrator's file decides for a service as for a program.

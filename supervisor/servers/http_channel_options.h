@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "confine/declaration.h"
@@ -18,6 +19,8 @@ namespace bravebot {
 struct HttpChannelOptions {
   std::string alias;
   std::string url;  // where it is declared
+  // Sent with every request to that url's origin, and to no other.
+  std::vector<StoredHeader> headers;
   // How long a notification or a reply waits to be taken (202).
   std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
   Asking asking = Asking::kOneShot;

@@ -157,6 +157,15 @@ HttpClient::~HttpClient() {
   if (multi_ != nullptr) curl_->multi_cleanup(multi_);
 }
 
+void HttpClient::SendToOriginOnly(const std::string& declared_url,
+                                  std::vector<std::pair<std::string, std::string>> headers) {
+  Result<ServiceUrl> origin = ParseServiceUrl(declared_url);
+  // A url that cannot be read is reached by no request either.
+  if (!origin) return;
+  declared_origin_ = *origin;
+  origin_headers_ = std::move(headers);
+}
+
 HttpClient::TransferId HttpClient::Send(const std::string& url, const HttpRequest& request,
                                         std::chrono::milliseconds timeout, HttpHandlers handlers) {
   const TransferId id = next_id_++;
@@ -212,6 +221,11 @@ Status HttpClient::Start(Transfer& t, const std::string& url, const ServiceUrl& 
       list(t.connect_to, "::" + UrlHost(parsed.host) + ":" + EffectivePort(parsed)));
   for (const auto& [name, value] : request.headers) {
     BRAVEBOT_RETURN_IF_ERROR(list(t.headers, name + ": " + value));
+  }
+  if (declared_origin_ && IsSameOrigin(parsed, *declared_origin_)) {
+    for (const auto& [name, value] : origin_headers_) {
+      BRAVEBOT_RETURN_IF_ERROR(list(t.headers, name + ": " + value));
+    }
   }
   BRAVEBOT_RETURN_IF_ERROR(list(t.headers, "Expect:"));  // no wait for 100 Continue
 

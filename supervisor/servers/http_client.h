@@ -30,6 +30,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "base/result.h"
 #include "confine/url.h"
@@ -68,6 +70,12 @@ class HttpClient {
   // on_done from the loop, as every other outcome is; nothing was sent then.
   TransferId Send(const std::string& url, const HttpRequest& request,
                   std::chrono::milliseconds timeout, HttpHandlers handlers);
+  // Declared headers (add --header), sent with every request from now on
+  // whose url is of the origin of `declared_url`, and with no other: not
+  // after a redirect elsewhere, not where a service moved. Kept here, where
+  // every request is made, so no way of sending one can forget the rule.
+  void SendToOriginOnly(const std::string& declared_url,
+                        std::vector<std::pair<std::string, std::string>> headers);
   // Ends a transfer; its handlers are not called again.
   void Cancel(TransferId id);
   // Backpressure: no transfer reads more of its answer (what came already
@@ -103,6 +111,8 @@ class HttpClient {
 
   boost::asio::io_context& io_;
   std::string alias_;
+  std::optional<ServiceUrl> declared_origin_;  // where origin_headers_ go
+  std::vector<std::pair<std::string, std::string>> origin_headers_;
   const CurlLibrary* curl_ = nullptr;  // nullptr where libcurl could not be set up,
   std::string unloaded_;               // which this says, for every Send
   CURLM* multi_;

@@ -21,8 +21,8 @@ Status RecordServerMove(const ProfileDirectory& profile, const Declaration& befo
                      " was declared anew while it was asked about, so it was left as "
                      "declared");
   }
-  Declaration moved = before;
-  moved.url = url;
+  // Its headers were given for where it was, and are not carried there.
+  const Declaration moved = before.MovedTo(url);
   BRAVEBOT_RETURN_IF_ERROR(declarations.Put(moved, lock));
   BRAVEBOT_ASSIGN_OR_RETURN(DeclarationFile after, declarations.Read());
   // The approval of where it was goes with that declaration, as add does it.
@@ -106,7 +106,9 @@ void RedirectFlow::Moved(SessionServer& server, const std::string& url) {
   if (std::optional<std::string> why = KeepMove(server)) {
     SessionReplies::Log(server.alias() + ": " + *why);
   }
-  server.opened().declaration->url = url;
+  // Without its headers, as it is recorded: a start again in this session
+  // sends them nowhere either.
+  *server.opened().declaration = server.opened().declaration->MovedTo(url);
   // The list said yes to was read where it was: the one there is read and
   // judged as the new declaration's (server/toolsChanged says what came).
   tool_calls_.ReadListAgain(server);

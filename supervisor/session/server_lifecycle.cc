@@ -132,7 +132,7 @@ void ServerLifecycle::Started(SessionServer& server) {
   if (!link.moved_to().empty()) {
     result["movedTo"] = link.moved_to();
     if (std::optional<std::string> why = redirects_.KeepMove(server)) result["moveNote"] = *why;
-    server.opened().declaration->url = link.moved_to();
+    *server.opened().declaration = server.opened().declaration->MovedTo(link.moved_to());
   }
   Json list = session_.gate->TakeList(
       server.alias(), ComputeDigest(*server.opened().declaration).hex, std::move(link.tools()));

@@ -30,7 +30,7 @@ Result<std::string> OptionalString(const json& entry, const char* key) {
 }
 
 const std::set<std::string>& KnownKeys() {
-  static const std::set<std::string> keys = {"transport", "program",  "args", "url",
+  static const std::set<std::string> keys = {"transport", "program",  "args", "url",     "headers",
                                              "env",       "pass_env", "dir",  "may_read"};
   return keys;
 }
@@ -42,6 +42,13 @@ json DeclarationToJson(const Declaration& declaration) {
   entry["transport"] = TransportName(declaration.transport);
   if (declaration.transport == Transport::kHttp) {
     entry["url"] = declaration.url;
+    // Only where there are any: a file without them is as it was before
+    // headers could be declared.
+    if (!declaration.headers.empty()) {
+      json headers = json::object();
+      for (const StoredHeader& header : declaration.headers) headers[header.name] = header.value;
+      entry["headers"] = headers;
+    }
     return entry;
   }
   entry["program"] = declaration.program;
@@ -66,7 +73,7 @@ Result<Declaration> DeclarationFromJson(const std::string& alias, const json& en
       // The key is not quoted: a hand edit may have put anything there.
       return Unusable(
           "it has a key a declaration does not have (those are transport, program, args, url, "
-          "env, pass_env, dir and may_read)");
+          "headers, env, pass_env, dir and may_read)");
     }
   }
   Declaration declaration;
@@ -106,6 +113,14 @@ Result<Declaration> DeclarationFromJson(const std::string& alias, const json& en
     for (const auto& [name, value] : stored.items()) {
       if (!value.is_string()) return Unusable("a stored value in env is not a string");
       declaration.stored_variables.push_back({name, value.get<std::string>()});
+    }
+  }
+  if (entry.contains("headers")) {
+    const json& headers = entry.at("headers");
+    if (!headers.is_object()) return Unusable("headers is not an object of names and values");
+    for (const auto& [name, value] : headers.items()) {
+      if (!value.is_string()) return Unusable("a header's value in headers is not a string");
+      declaration.headers.push_back({name, value.get<std::string>()});
     }
   }
   if (Status usable = CheckDeclaration(declaration); !usable) {

@@ -309,5 +309,99 @@ TEST(AddArgumentsTest, DirAndEnvTogether) {
   EXPECT_EQ(parsed->scope, Scope::kProject);
 }
 
+TEST(AddArgumentsTest, HeadersAreStoredForAServiceInTheOrderGiven) {
+  auto parsed = Parse({"docs", "--http", "https://mcp.example.com/mcp", "--header",
+                       std::string("Authorization=Bearer ") + kSecret, "--header=X-Team=a=b"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_THAT(parsed->declaration.headers,
+              ElementsAre(StoredHeader{"Authorization", std::string("Bearer ") + kSecret},
+                          StoredHeader{"X-Team", "a=b"}));
+  EXPECT_TRUE(parsed->headers_from_environment.empty());
+}
+
+TEST(AddArgumentsTest, AHeaderByNameAloneIsReadFromTheEnvironment) {
+  auto parsed = Parse({"docs", "--header", "Authorization", "--http", "https://x.example/mcp"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_THAT(parsed->headers_from_environment, ElementsAre("Authorization"));
+  const std::string value = std::string("Bearer ") + kSecret;
+  ASSERT_TRUE(ReadHeadersFromEnvironment(*parsed, [&](const char* name) -> const char* {
+                return std::string_view(name) == "Authorization" ? value.c_str() : nullptr;
+              }).ok());
+  EXPECT_THAT(parsed->declaration.headers, ElementsAre(StoredHeader{"Authorization", value}));
+
+  auto unset = Parse({"docs", "--http", "https://x.example/mcp", "--header", "X-Api-Key"});
+  ASSERT_TRUE(unset.ok());
+  Status read =
+      ReadHeadersFromEnvironment(*unset, [](const char*) -> const char* { return nullptr; });
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().code(), ErrorCode::kUsage);
+  EXPECT_THAT(read.error().message(),
+              HasSubstr("the header X-Api-Key is read from your environment, and no variable "
+                        "X-Api-Key is set there: set it (env 'X-Api-Key=...' can, a shell's "
+                        "export cannot), or give --header X-Api-Key=VALUE"));
+
+  auto broken = Parse({"docs", "--http", "https://x.example/mcp", "--header", "Authorization"});
+  ASSERT_TRUE(broken.ok());
+  const std::string two_lines = std::string(kSecret) + "\r\nHost: elsewhere";
+  read = ReadHeadersFromEnvironment(*broken,
+                                    [&](const char*) -> const char* { return two_lines.c_str(); });
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(read.error().message(), HasSubstr("the header Authorization has a line break"));
+  EXPECT_THAT(read.error().message(), Not(HasSubstr(kSecret)));
+}
+
+TEST(AddArgumentsTest, HeadersTheHttpClientSetsAreRefusedWhateverTheirCase) {
+  for (const char* name :
+       {"Content-Type", "accept", "MCP-SESSION-ID", "Mcp-Protocol-Version", "Last-Event-ID", "host",
+        "Content-Length", "Transfer-Encoding", "Connection", "Expect"}) {
+    std::string message =
+        Refusal({"docs", "--http", "https://x.example/mcp", "--header", std::string(name) + "=v"});
+    EXPECT_THAT(message, HasSubstr(std::string("the header ") + name +
+                                   " is one bravebot-mcp's HTTP client sets itself"));
+    EXPECT_THAT(message, HasSubstr("leave it out; nothing was declared"));
+    // By name alone too, before the environment is read.
+    EXPECT_THAT(Refusal({"docs", "--http", "https://x.example/mcp", "--header", name}),
+                HasSubstr("sets itself"));
+  }
+}
+
+TEST(AddArgumentsTest, AMalformedHeaderIsRefusedWithoutRepeatingIt) {
+  const std::string url = "https://x.example/mcp";
+  std::string curl_style =
+      Refusal({"docs", "--http", url, "--header", std::string("Authorization: Bearer ") + kSecret});
+  EXPECT_THAT(curl_style, HasSubstr("the --header at word 4 after add is not NAME=VALUE"));
+  EXPECT_THAT(curl_style, HasSubstr("write Authorization=VALUE, not Authorization: VALUE"));
+  EXPECT_THAT(curl_style, Not(HasSubstr(kSecret)));
+  std::string spaced =
+      Refusal({"docs", "--http", url, "--header", std::string("My Key=") + kSecret});
+  EXPECT_THAT(spaced, HasSubstr("is not NAME=VALUE with NAME a header name"));
+  EXPECT_THAT(spaced, Not(HasSubstr(kSecret)));
+  EXPECT_THAT(Refusal({"docs", "--http", url, "--header", std::string("=").append(kSecret)}),
+              Not(HasSubstr(kSecret)));
+  for (const char* cut : {"\r", "\n", "\r\n"}) {
+    // Appended rather than "X-Key=" + a temporary: a false -Wrestrict of GCC 12 at -O3.
+    std::string message = Refusal({"docs", "--http", url, "--header",
+                                   std::string("X-Key=").append(kSecret).append(cut) + "Host: x"});
+    EXPECT_THAT(message, HasSubstr("the header X-Key has a line break or a NUL in its value"));
+    EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+  }
+  EXPECT_THAT(Refusal({"docs", "--http", url, "--header", std::string("X-Key=a\0b", 9)}),
+              HasSubstr("a line break or a NUL"));
+  EXPECT_THAT(Refusal({"docs", "--http", url, "--header", "X-Key= "}),
+              HasSubstr("the header X-Key has no value: give it as --header X-Key=VALUE"));
+  EXPECT_THAT(Refusal({"docs", "--http", url, "--header"}), HasSubstr("--header takes NAME=VALUE"));
+}
+
+TEST(AddArgumentsTest, AHeaderIsGivenOnceAndOnlyToAService) {
+  EXPECT_THAT(Refusal({"docs", "--http", "https://x.example/mcp", "--header", "X-Key=1", "--header",
+                       "x-key=2"}),
+              HasSubstr("the header x-key is given twice: give each header once"));
+  std::string message =
+      Refusal({"weather", "--header", std::string("X-Key=") + kSecret, "--", "npx"});
+  EXPECT_THAT(message, HasSubstr("--header goes with --http URL"));
+  EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+  EXPECT_TRUE(IsAddFlag("--header"));
+}
+
 }  // namespace
 }  // namespace bravebot

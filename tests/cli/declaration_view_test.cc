@@ -69,5 +69,24 @@ TEST(DeclarationViewTest, HttpShowsItsUrl) {
             "         digest: 256e540f\n");
 }
 
+TEST(DeclarationViewTest, HeadersAreShownByNameAlone) {
+  Declaration docs;
+  docs.alias = "docs";
+  docs.transport = Transport::kHttp;
+  docs.url = "https://mcp.example.com/mcp";
+  docs.headers = {{"X-Team", "team-7"}, {"Authorization", "Bearer sk-live-secret"}};
+  const std::string block = DisplayDeclarationBlock(docs, "256e540f");
+  EXPECT_EQ(block,
+            "  docs   http   https://mcp.example.com/mcp\n"
+            "         headers: Authorization (stored), X-Team (stored)\n"
+            "         digest: 256e540f\n");
+  const std::string json = DeclarationSummaryJson(docs).dump();
+  EXPECT_THAT(json, HasSubstr(R"("headers":["Authorization","X-Team"])"));
+  for (const std::string& shown : {block, json}) {
+    EXPECT_THAT(shown, Not(HasSubstr("sk-live-secret")));
+    EXPECT_THAT(shown, Not(HasSubstr("team-7")));
+  }
+}
+
 }  // namespace
 }  // namespace bravebot

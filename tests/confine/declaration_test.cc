@@ -8,6 +8,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(DeclarationTest, VariableNamesAreSortedAndMarkStored) {
   Declaration declaration;
@@ -87,6 +88,55 @@ TEST(DeclarationTest, ProblemsOfHandEditedDeclarations) {
   Declaration http_program = http;
   http_program.program = "npx";
   EXPECT_THAT(ProblemOf(http_program), HasSubstr("runs no program"));
+}
+
+TEST(DeclarationTest, HeadersOfHandEditedDeclarations) {
+  Declaration http;
+  http.alias = "docs";
+  http.transport = Transport::kHttp;
+  http.url = "https://mcp.example.com/mcp";
+  http.headers = {{"Authorization", "Bearer sk-1"}, {"X-Team", "a"}};
+  EXPECT_TRUE(CheckDeclaration(http));
+
+  Declaration forged = http;
+  forged.headers.push_back({"mcp-session-id", "s-1"});
+  EXPECT_THAT(ProblemOf(forged), HasSubstr("the header mcp-session-id is one bravebot-mcp's HTTP "
+                                           "client sets itself"));
+  Declaration twice = http;
+  twice.headers.push_back({"authorization", "Bearer sk-2"});
+  EXPECT_THAT(ProblemOf(twice), HasSubstr("the header authorization is given twice"));
+  Declaration bad_name = http;
+  bad_name.headers = {{"Bearer sk-1", "x"}};
+  EXPECT_THAT(ProblemOf(bad_name), HasSubstr("a header name is not"));
+  EXPECT_THAT(ProblemOf(bad_name), Not(HasSubstr("sk-1")));
+  Declaration two_lines = http;
+  two_lines.headers = {{"X-Key", "sk-1\r\nHost: x"}};
+  EXPECT_THAT(ProblemOf(two_lines), HasSubstr("line break"));
+  EXPECT_THAT(ProblemOf(two_lines), Not(HasSubstr("sk-1")));
+
+  Declaration stdio;
+  stdio.alias = "ok";
+  stdio.program = "npx";
+  stdio.headers = {{"X-Key", "1"}};
+  EXPECT_THAT(ProblemOf(stdio), HasSubstr("a stdio server is sent no header"));
+}
+
+TEST(DeclarationTest, AMoveLeavesTheHeadersBehind) {
+  Declaration http;
+  http.alias = "docs";
+  http.transport = Transport::kHttp;
+  http.url = "https://mcp.example.com/mcp";
+  http.headers = {{"Authorization", "Bearer sk-1"}};
+  Declaration moved = http.MovedTo("https://elsewhere.example/mcp");
+  EXPECT_EQ(moved.url, "https://elsewhere.example/mcp");
+  EXPECT_TRUE(moved.headers.empty());
+  EXPECT_EQ(moved.alias, "docs");
+}
+
+TEST(DeclarationTest, HeaderNamesAreSortedWhateverTheirCase) {
+  Declaration http;
+  http.headers = {{"x-team", "1"}, {"Authorization", "2"}, {"X-Api-Key", "3"}};
+  EXPECT_THAT(http.HeaderNames(), ElementsAre("Authorization", "X-Api-Key", "x-team"));
 }
 
 TEST(DeclarationTest, TheValueGivenToAServerIsTheStoredOneElseTheNamedOne) {

@@ -97,6 +97,33 @@ TEST(DigestTest, EachFieldChangesItsOwnDigest) {
               ElementsAre("transport", "program", "argv", "url", "variables"));
 }
 
+// Headers came later: a service without any keeps the digest it had, so
+// no approval made before is withdrawn. Their names count, whatever their
+// case or order; their values never.
+TEST(DigestTest, HeaderNamesCountAndTheirValuesDoNot) {
+  Declaration http;
+  http.alias = "docs";
+  http.transport = Transport::kHttp;
+  http.url = "https://mcp.example.com/mcp";
+  const DeclarationDigest bare = ComputeDigest(http);
+  EXPECT_EQ(bare.fields.count("headers"), 0u);
+
+  Declaration token = http;
+  token.headers = {{"Authorization", "Bearer one"}, {"X-Team", "a"}};
+  Declaration other_token = http;
+  other_token.headers = {{"x-team", "b"}, {"authorization", "Bearer two"}};
+  EXPECT_EQ(ComputeDigest(token).hex, ComputeDigest(other_token).hex);
+  EXPECT_NE(ComputeDigest(token).hex, bare.hex);
+  EXPECT_THAT(ChangedFields(bare.fields, ComputeDigest(token).fields), ElementsAre("headers"));
+  EXPECT_THAT(ChangedFields(ComputeDigest(token).fields, bare.fields), ElementsAre("headers"));
+  EXPECT_TRUE(ChangedFields(bare.fields, ComputeDigest(http).fields).empty());
+
+  Declaration other_name = http;
+  other_name.headers = {{"X-Api-Key", "Bearer one"}, {"X-Team", "a"}};
+  EXPECT_THAT(ChangedFields(ComputeDigest(token).fields, ComputeDigest(other_name).fields),
+              ElementsAre("headers"));
+}
+
 TEST(DigestTest, ArgumentBoundariesCount) {
   Declaration joined = Weather();
   joined.arguments = {"-y x"};

@@ -84,6 +84,16 @@ TEST(RedirectDecisionTest, AnotherHostIsAskedAboutInTheSpecsWords) {
               HasSubstr("\n  reaching [::1]:9\n"));
 }
 
+TEST(RedirectDecisionTest, TheQuestionSaysDeclaredHeadersAreLeftBehind) {
+  Redirect redirect = From("https://mcp.example.net/mcp", 301);
+  redirect.declared_headers = true;
+  EXPECT_THAT(DecideRedirect(redirect, kNoPolicy).question,
+              HasSubstr("  no unless you know the server moved.\n"
+                        "  Its headers (add --header) are for where it is declared: a yes "
+                        "declares it there without\n  them, and they are never sent there.\n\n"
+                        "  declare this server where its reply points? [y/N]"));
+}
+
 TEST(RedirectDecisionTest, WhereNobodyCanBeAskedItIsRefusedSayingSo) {
   const std::pair<Asking, std::string> askers[] = {
       {Asking::kOneShot,

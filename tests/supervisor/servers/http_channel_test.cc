@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/asio/steady_timer.hpp>
+#include <functional>
 #include <map>
 
 #include "tests/supervisor/testing/scripted_http_server.h"
@@ -84,6 +86,114 @@ TEST(HttpChannelTest, SixteenRequestsAndSixtyFourPostsAreUnderWayAtMost) {
   // A reply too: a service that asks without end and takes no answer
   // would otherwise hold a connection for each (all of our descriptors).
   EXPECT_FALSE(channel->Write(R"({"jsonrpc":"2.0","id":"s-1","result":{}})"));
+  channel->Stop();
+}
+
+std::string Json200(const std::string& extra_headers, const std::string& body) {
+  std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n";
+  answer.append(extra_headers).append("Content-Length: ").append(std::to_string(body.size()));
+  return answer.append("\r\nConnection: close\r\n\r\n").append(body);
+}
+
+std::string Redirect(const std::string& status, const std::string& location) {
+  std::string answer = "HTTP/1.1 ";
+  answer.append(status).append("\r\nLocation: ").append(location);
+  return answer.append("\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+}
+
+constexpr char kDeclaredHeader[] = "\r\nX-Api-Key: k-7f3a9c\r\n";
+
+HttpChannelOptions WithAHeader(const std::string& url) {
+  HttpChannelOptions options;
+  options.alias = "docs";
+  options.url = url;
+  options.headers = {{"X-Api-Key", "k-7f3a9c"}};
+  return options;
+}
+
+TEST(HttpChannelTest, ADeclaredHeaderGoesWithEveryRequestToTheDeclaredService) {
+  const std::string hello =
+      R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}})";
+  ScriptedHttpServer service(
+      {{{{Json200("Mcp-Session-Id: s-1\r\n", hello)}}},
+       {{{"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"}}}});
+  boost::asio::io_context io;
+  std::shared_ptr<HttpChannel> channel;
+  HttpChannelEvents events;
+  events.on_line = [&](const std::string&) {
+    channel->Write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  };
+  channel = HttpChannel::Open(io, WithAHeader(service.Url("/mcp")), std::move(events));
+  ASSERT_TRUE(channel->Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})"));
+  // Once the POSTs and the GET stream were sent, the stop sends DELETE.
+  boost::asio::steady_timer poll(io);
+  std::function<void()> wait = [&] {
+    poll.expires_after(std::chrono::milliseconds(20));
+    poll.async_wait([&](const boost::system::error_code& error) {
+      if (error) return;
+      std::vector<std::string> requests = service.requests();
+      const bool streamed = std::any_of(requests.begin(), requests.end(),
+                                        [](const std::string& r) { return r.starts_with("GET "); });
+      if (requests.size() < 3 || !streamed) return wait();
+      channel->Stop([&](int) { io.stop(); });
+    });
+  };
+  wait();
+  RunAtMost(io, std::chrono::seconds(10));
+  std::vector<std::string> requests = service.requests();
+  std::vector<std::string> methods;
+  for (const std::string& request : requests) {
+    methods.push_back(request.substr(0, request.find(' ')));
+    EXPECT_THAT(request, ::testing::HasSubstr(kDeclaredHeader)) << request;
+  }
+  EXPECT_THAT(methods, ::testing::IsSupersetOf({"POST", "GET", "DELETE"}));
+}
+
+TEST(HttpChannelTest, ADeclaredHeaderGoesNeitherAfterARedirectElsewhereNorWhereItMoved) {
+  ScriptedHttpServer elsewhere({{{{Json200("", R"({"jsonrpc":"2.0","id":1,"result":{}})")}}},
+                                {{{Json200("", R"({"jsonrpc":"2.0","id":2,"result":{}})")}}}});
+  // Within its origin first (followed, the header with it), then elsewhere.
+  ScriptedHttpServer service({{{{Redirect("308 Permanent Redirect", "/mcp/")}}},
+                              {{{Redirect("307 Temporary Redirect", elsewhere.Url("/mcp"))}}}});
+  boost::asio::io_context io;
+  std::shared_ptr<HttpChannel> channel;
+  HttpChannelEvents events;
+  int answers = 0;
+  events.on_redirect = [&](std::int64_t id, const std::string&, const std::string&) {
+    // A yes: the request goes where it moved, and every later one.
+    channel->Move(id);
+    channel->SendHeld(id);
+  };
+  events.on_line = [&](const std::string&) {
+    if (++answers == 1) {
+      channel->Write(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})");
+    } else {
+      io.stop();
+    }
+  };
+  events.on_request_failed = [&](std::int64_t, const std::string& why) {
+    ADD_FAILURE() << why;
+    io.stop();
+  };
+  HttpChannelOptions options = WithAHeader(service.Url("/mcp"));
+  options.asking = Asking::kSomebody;
+  channel = HttpChannel::Open(io, options, std::move(events));
+  ASSERT_TRUE(channel->Write(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})"));
+  RunAtMost(io, std::chrono::seconds(10));
+  EXPECT_EQ(answers, 2);
+  std::vector<std::string> declared = service.requests();
+  ASSERT_EQ(declared.size(), 2u);
+  EXPECT_THAT(declared[0], ::testing::StartsWith("POST /mcp HTTP/1.1"));
+  EXPECT_THAT(declared[1], ::testing::StartsWith("POST /mcp/ HTTP/1.1"));
+  for (const std::string& request : declared) {
+    EXPECT_THAT(request, ::testing::HasSubstr(kDeclaredHeader));
+  }
+  std::vector<std::string> moved = elsewhere.requests();
+  ASSERT_EQ(moved.size(), 2u);
+  for (const std::string& request : moved) {
+    EXPECT_THAT(request, ::testing::Not(::testing::HasSubstr("k-7f3a9c"))) << request;
+    EXPECT_THAT(request, ::testing::Not(::testing::HasSubstr("X-Api-Key"))) << request;
+  }
   channel->Stop();
 }
 

@@ -49,6 +49,37 @@ TEST(DeclarationFileTest, RoundTripsThroughJson) {
   EXPECT_EQ(*back, declaration);
 }
 
+TEST(DeclarationFileTest, AServicesHeadersRoundTripAndAreWrittenOnlyWhereItHasAny) {
+  Declaration docs;
+  docs.alias = "docs";
+  docs.transport = Transport::kHttp;
+  docs.url = "https://mcp.example.com/mcp";
+  // A file from before headers could be declared reads as it did, and is
+  // written as it was.
+  EXPECT_EQ(DeclarationToJson(docs).dump(),
+            R"({"transport":"http","url":"https://mcp.example.com/mcp"})");
+  docs.headers = {{"Authorization", "Bearer sk-1"}, {"X-Team", "a=b"}};
+  nlohmann::json entry = DeclarationToJson(docs);
+  EXPECT_EQ(entry["headers"]["Authorization"], "Bearer sk-1");
+  Result<Declaration> back = DeclarationFromJson("docs", entry);
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(*back, docs);
+
+  auto file = Read(R"({"version": 1, "servers": {
+      "listed": {"transport": "http", "url": "https://a.example/", "headers": ["x"]},
+      "number": {"transport": "http", "url": "https://a.example/", "headers": {"X-Key": 12345}},
+      "forged": {"transport": "http", "url": "https://a.example/", "headers": {"Host": "b"}},
+      "program": {"transport": "stdio", "program": "npx", "headers": {"X-Key": "sk-2"}}}})");
+  ASSERT_TRUE(file.ok());
+  EXPECT_TRUE(file->declarations.empty());
+  EXPECT_THAT(file->FindUnusable("listed")->problem, HasSubstr("headers is not an object"));
+  EXPECT_THAT(file->FindUnusable("number")->problem, HasSubstr("value in headers is not a string"));
+  EXPECT_THAT(file->FindUnusable("number")->problem, Not(HasSubstr("12345")));
+  EXPECT_THAT(file->FindUnusable("forged")->problem, HasSubstr("the header Host is one"));
+  EXPECT_THAT(file->FindUnusable("program")->problem, HasSubstr("sent no header"));
+  EXPECT_THAT(file->FindUnusable("program")->problem, Not(HasSubstr("sk-2")));
+}
+
 TEST(DeclarationFileTest, HandEditedEntriesAreUnusableNotFatal) {
   auto file = Read(R"({"version": 1, "servers": {
       "good": {"transport": "stdio", "program": "npx"},
