@@ -17,7 +17,7 @@ namespace {
 const CommandSpec* const kCommands[] = {
     &kAddCommand,    &kApproveCommand, &kDisableCommand, &kDoctorCommand, &kEnableCommand,
     &kForgetCommand, &kGatewayCommand, &kGetCommand,     &kImportCommand, &kListCommand,
-    &kReachCommand,  &kRemoveCommand,  &kSessionCommand,
+    &kLoginCommand,  &kLogoutCommand,  &kReachCommand,   &kRemoveCommand, &kSessionCommand,
 };
 
 std::string Usage() {

@@ -75,7 +75,8 @@ struct CommandSpec {
 
 // The commands, each defined in its own *_command.cc.
 extern const CommandSpec kAddCommand, kApproveCommand, kDisableCommand, kDoctorCommand,
-    kEnableCommand, kForgetCommand, kGetCommand, kImportCommand, kListCommand, kReachCommand,
+    kEnableCommand, kForgetCommand, kGetCommand, kImportCommand, kListCommand, kLoginCommand,
+    kLogoutCommand, kReachCommand,
     kGatewayCommand, kRemoveCommand, kSessionCommand;
 
 // list, its refusals starting "bravebot-mcp COMMAND:": doctor prints list's

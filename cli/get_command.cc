@@ -1,4 +1,5 @@
 // bravebot-mcp get: shows one declaration in full, with the whole digest.
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -6,6 +7,7 @@
 #include "cli/declaration_lookup.h"
 #include "cli/declaration_view.h"
 #include "cli/profile_access.h"
+#include "cli/sign_in_words.h"
 #include "cli/simple_options.h"
 #include "confine/digest.h"
 #include "supervisor/policy/managed_policy.h"
@@ -44,8 +46,16 @@ int RunGet(const SimpleOptions& options, CommandContext& context) {
   const bool approved = approvals->Approves(ComputeDigest(*declaration).hex);
   const ManagedDecision managed = AdministratorDecision(
       LoadManagedPolicy(ManagedFilePath(context.getenv)), *declaration, context.getenv, context.fs);
+  const std::optional<StoredToken> token = KeptToken(**profile, *declaration);
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
   if (options.json) {
     nlohmann::json summary = DeclarationSummaryJson(*declaration);
+    if (declaration->transport == Transport::kHttp) {
+      summary["signed_in"] = token.has_value();
+      if (token && token->expires_at) summary["token_expires_at"] = *token->expires_at;
+    }
     summary["file"] = store.path();
     summary["approved"] = approved;
     if (!managed.allowed) summary["not_started"] = managed.reason;
@@ -56,7 +66,10 @@ int RunGet(const SimpleOptions& options, CommandContext& context) {
               << DisplayDeclarationBlock(
                      *declaration, ComputeDigest(*declaration).hex,
                      {std::string(approved ? "approved" : "unapproved") +
-                      (managed.allowed ? "" : "  not started: " + managed.reason)});
+                      (managed.allowed ? "" : "  not started: " + managed.reason) +
+                      (declaration->transport == Transport::kHttp
+                           ? "  " + SignInWords(token, now)
+                           : "")});
   return kExitOk;
 }
 

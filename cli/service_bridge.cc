@@ -24,6 +24,7 @@
 #include "cli/stop_on_signal.h"
 #include "supervisor/mcp/line_splitter.h"
 #include "supervisor/servers/http_channel.h"
+#include "supervisor/servers/service_token.h"
 
 // Boost.Asio, as the program bridge is, and libcurl runs on it: its epoll
 // reactor takes a regular file or /dev/null given as standard input or
@@ -343,6 +344,9 @@ int BridgeService(const Declaration& declaration, const ServerStartOptions& opti
   if (!channel) {
     err << "mcp-run: " << EscapeControlCharacters(channel.error().message()) << "\n";
     return kExitFailed;
+  }
+  if (std::optional<std::string> bearer = ServiceTokenNow(declaration, options)) {
+    channel->headers.push_back({"Authorization", "Bearer " + *bearer});
   }
   // Set from the thread that takes signals, and read once that thread can
   // set it no more.

@@ -9,6 +9,8 @@ packages=(
   clang-tidy binutils
   nettle-dev nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libseccomp-dev libcap-dev libboost1.81-dev libcurl4-openssl-dev libtomlplusplus-dev bubblewrap
+  # The sign-in tests' browser ($BROWSER) follows the authorization url with curl.
+  curl
   # validate-protocol.py checks the supervisor's messages against its JSON Schema.
   python3-jsonschema
 )

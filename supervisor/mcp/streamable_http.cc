@@ -106,6 +106,13 @@ Result<AnswerBody> ReadAnswerHead(std::string_view alias, const HttpRequest& req
                      " with HTTP 404 for its MCP session: the service ended that session, and "
                      "a new one begins only with a new handshake");
   }
+  if (status == 401) {
+    // MCP's authorization: the service asks for a token, got none or one it
+    // no longer takes. Signing in is the person's, at a terminal.
+    return Refused(alias, request,
+                   "HTTP 401: it asks for a sign-in, which `bravebot-mcp login " +
+                       std::string(alias) + "` makes");
+  }
   if (status < 200 || status >= 300) {
     return Refused(alias, request, "HTTP " + std::to_string(status));
   }

@@ -1,9 +1,13 @@
 #include "supervisor/servers/channel_factory.h"
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <utility>
 
 #include "supervisor/servers/http_channel.h"
+#include "supervisor/servers/service_token.h"
 
 namespace bravebot {
 namespace {
@@ -54,16 +58,31 @@ class ConfinedChannelFactory : public ChannelFactory {
                              const ServerStartOptions& options, const ChannelSettings& settings,
                              ChannelEvents events, Opened opened) {
     auto abandoned = std::make_shared<bool>(false);
-    boost::asio::post(io, [&io, abandoned, declaration, options, settings,
-                           events = std::move(events), opened = std::move(opened)]() mutable {
-      if (*abandoned) return;
-      Result<HttpChannelOptions> channel =
-          ServiceChannelOptions(declaration, options, settings.asking);
-      if (!channel) return opened(Error(ErrorCode::kNotStarted, channel.error().message()));
-      channel->alias = settings.alias;
-      opened(std::shared_ptr<ServerChannel>(
-          HttpChannel::Open(io, std::move(*channel), ServiceEvents(events))));
-    });
+    boost::asio::co_spawn(
+        io,
+        [&io, abandoned, declaration, options, settings, events = std::move(events),
+         opened = std::move(opened)]() mutable -> boost::asio::awaitable<void> {
+          // co_spawn may run it at once, inside Open: the loop's turn first.
+          co_await boost::asio::post(io, boost::asio::use_awaitable);
+          if (*abandoned) co_return;
+          // The token login kept, refreshed first where it expired: a
+          // transfer of its own, before the service is sent anything.
+          HttpClient refreshing(io, settings.alias);
+          std::optional<std::string> bearer =
+              co_await ServiceToken(refreshing, declaration, options);
+          if (*abandoned) co_return;
+          Result<HttpChannelOptions> channel =
+              ServiceChannelOptions(declaration, options, settings.asking);
+          if (!channel) {
+            opened(Error(ErrorCode::kNotStarted, channel.error().message()));
+            co_return;
+          }
+          channel->alias = settings.alias;
+          if (bearer) channel->headers.push_back({"Authorization", "Bearer " + *bearer});
+          opened(std::shared_ptr<ServerChannel>(
+              HttpChannel::Open(io, std::move(*channel), ServiceEvents(events))));
+        },
+        boost::asio::detached);
     return [abandoned] { *abandoned = true; };
   }
 };

@@ -101,6 +101,10 @@ TEST(StreamableHttpTest, AFailedAnswerIsSaidInOurWords) {
   EXPECT_EQ(message({"HTTP/1.1 500 SERVER WORDS", "Content-Type: text/plain"}, true),
             "docs answered POST with HTTP 500");
   EXPECT_EQ(message({"HTTP/1.1 404 Not Found"}, true), "docs answered POST with HTTP 404");
+  // A service that asks for a sign-in says how to make one.
+  EXPECT_EQ(message({"HTTP/1.1 401 Unauthorized", "WWW-Authenticate: Bearer"}, true),
+            "docs answered POST with HTTP 401: it asks for a sign-in, which `bravebot-mcp login "
+            "docs` makes");
   EXPECT_EQ(message({"HTTP/1.1 202 Accepted"}, true),
             "docs answered POST with HTTP 202 and no answer, where a request needs one");
   EXPECT_EQ(message({"HTTP/1.1 200 OK", "Content-Type: text/html"}, true),

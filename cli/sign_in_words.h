@@ -1,0 +1,43 @@
+// Between a declaration, the sign-in (cli/sign_in.h) and mcp-tokens: the
+// plan login signs in with, the entry it stores, and how long it holds.
+#ifndef BRAVEBOT_CLI_SIGN_IN_WORDS_H_
+#define BRAVEBOT_CLI_SIGN_IN_WORDS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "base/result.h"
+#include "cli/sign_in.h"
+#include "confine/declaration.h"
+#include "supervisor/store/profile_directory.h"
+#include "supervisor/store/token_file.h"
+
+namespace bravebot {
+
+// How to sign in to `declaration`'s service. kRefused for a program (its
+// keys are given with -e) and for a service that sends an Authorization
+// header of its own (add --header), which a token would stand beside.
+Result<SignInPlan> SignInPlanFor(const Declaration& declaration);
+
+// What mcp-tokens keeps of `signed_in`, for the declaration of `digest`
+// and the service's `origin`.
+StoredToken ToStoredToken(const SignedIn& signed_in, std::string digest, std::string origin);
+
+// " until 2026-12-06 10:30 UTC", or "" where the server gave no lifetime.
+std::string SignedInUntil(const StoredToken& token);
+
+// A service's sign-in, as get, list and doctor say it: "signed in until
+// 2026-12-06 10:30 UTC", "signed in; its token expired at ..., and is
+// renewed at its next start", "its sign-in expired at ...", or "not signed
+// in".
+std::string SignInWords(const std::optional<StoredToken>& token, std::int64_t now_seconds);
+
+// The token kept for `declaration` in `profile`, for those words: nothing
+// for a program, or where none is kept or the file cannot be read.
+std::optional<StoredToken> KeptToken(const ProfileDirectory& profile,
+                                     const Declaration& declaration);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CLI_SIGN_IN_WORDS_H_

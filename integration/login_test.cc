@@ -1,0 +1,198 @@
+// bravebot-mcp login and logout against the tests' authorization server
+// (tests/supervisor/testing/authorization_server.h), the browser a script
+// named by $BROWSER that follows the authorization url as a person's click
+// would: to the server, and on to the loopback it redirects to.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "integration/profile_fixture.h"
+#include "tests/supervisor/testing/authorization_server.h"
+
+namespace bravebot::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::RecordedRequest;
+using Json = nlohmann::json;
+
+class LoginTest : public ProfileTest {
+ protected:
+  void SetUp() override {
+    std::ofstream(Browser()) << "#!/bin/sh\nexec curl -sS -L --max-redirs 3 -o /dev/null \"$1\"\n";
+    ::chmod(Browser().c_str(), 0755);
+  }
+  std::string Browser() const { return temporary_.Join("browser"); }
+
+  CommandOutput Run(const std::string& command, const std::string& alias,
+                    std::vector<std::string> environment = {}) const {
+    std::vector<std::string> whole = Environment();
+    whole.push_back("BROWSER=" + Browser());
+    whole.insert(whole.end(), environment.begin(), environment.end());
+    return RunCommand({OurProgram("bravebot-mcp"), command, alias}, whole, temporary_.path());
+  }
+
+  std::string Digest(const std::string& alias) const {
+    Json got = Json::parse(Mcp({"get", alias, "--json"}).out, nullptr, false);
+    return got.is_object() ? got.value("digest", "") : "";
+  }
+
+  Json Tokens() const {
+    Json tokens = Json::parse(Slurp(Profile() + "/mcp-tokens"), nullptr, false);
+    return tokens.is_object() ? tokens["tokens"] : Json::array();
+  }
+};
+
+TEST_F(LoginTest, ASignInIsKeptForTheDeclarationNeverShownAndForgottenAtLogout) {
+  AuthorizationServer server;
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  CommandOutput login = Run("login", "svc");
+  ASSERT_EQ(login.status, 0) << login.out << login.err;
+  EXPECT_THAT(login.out, HasSubstr("To sign in to svc, open this address in a browser (opening "
+                                   "it now):\n  " +
+                                   server.Issuer() + "/authorize?"));
+  EXPECT_THAT(login.out, HasSubstr("Signed in to svc until "));
+  EXPECT_EQ(server.TokensIssued("authorization_code"), 1);
+
+  struct stat file {};
+  ASSERT_EQ(::stat((Profile() + "/mcp-tokens").c_str(), &file), 0);
+  EXPECT_EQ(file.st_mode & 0777, 0600);
+  Json tokens = Tokens();
+  ASSERT_EQ(tokens.size(), 1u);
+  EXPECT_EQ(tokens[0]["origin"], server.Origin());
+  const std::string access = tokens[0]["access_token"];
+  const std::string refresh = tokens[0]["refresh_token"];
+  for (const std::string& shown : {login.out, login.err, Mcp({"get", "svc"}).out,
+                                   Mcp({"list"}).out, Mcp({"get", "svc", "--json"}).out}) {
+    EXPECT_THAT(shown, Not(HasSubstr(access)));
+    EXPECT_THAT(shown, Not(HasSubstr(refresh)));
+  }
+
+  CommandOutput logout = Run("logout", "svc");
+  EXPECT_EQ(logout.status, 0) << logout.err;
+  EXPECT_EQ(logout.out, "Signed out of svc: its tokens are forgotten.\n");
+  EXPECT_TRUE(Tokens().empty());
+  EXPECT_EQ(Run("logout", "svc").out, "svc was not signed in: nothing changed\n");
+}
+
+TEST_F(LoginTest, ADeclarationChangedOrRemovedDropsItsTokens) {
+  AuthorizationServer server;
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  ASSERT_EQ(Run("login", "svc").status, 0);
+  ASSERT_EQ(Tokens().size(), 1u);
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.Origin() + "/other"}).status, 0);
+  EXPECT_TRUE(Tokens().empty());
+
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  ASSERT_EQ(Run("login", "svc").status, 0);
+  ASSERT_EQ(Mcp({"remove", "svc"}).status, 0);
+  EXPECT_TRUE(Tokens().empty());
+}
+
+TEST_F(LoginTest, WhatHasNoSignInIsRefusedInWords) {
+  AuthorizationServer server;
+  ASSERT_EQ(Mcp({"add", "prog", "--", "/bin/cat"}).status, 0);
+  CommandOutput program = Run("login", "prog");
+  EXPECT_EQ(program.status, 1);
+  EXPECT_THAT(program.err, HasSubstr("bravebot-mcp login: prog is a program, not a service"));
+
+  ASSERT_EQ(Mcp({"add", "own", "--http", server.ServiceUrl(), "--header",
+                 "Authorization=Bearer abc"})
+                .status,
+            0);
+  EXPECT_THAT(Run("login", "own").err, HasSubstr("sends an Authorization header of its own"));
+
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  CommandOutput incognito = Run("login", "svc", {"BRAVEBOT_INCOGNITO=1"});
+  EXPECT_EQ(incognito.status, 1);
+  EXPECT_THAT(incognito.err, HasSubstr("so nothing can be signed in to in one"));
+  EXPECT_EQ(server.TokensIssued("authorization_code"), 0);
+
+  CommandOutput nobody = Run("login", "nobody");
+  EXPECT_EQ(nobody.status, 1);
+  EXPECT_THAT(nobody.err, HasSubstr("nobody"));
+}
+
+TEST_F(LoginTest, AForgedAnswerSignsNothingIn) {
+  AuthorizationServer server({.forged_state = "someone-elses"});
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  CommandOutput login = Run("login", "svc");
+  EXPECT_EQ(login.status, 1);
+  EXPECT_THAT(login.err, HasSubstr("another state"));
+  EXPECT_TRUE(Tokens().empty());
+}
+
+TEST_F(LoginTest, McpRunSendsTheTokenOnceSignedInAndSaysToSignInBefore) {
+  AuthorizationServer server;
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  const std::vector<std::string> list = {OurProgram("mcp-run"), "svc"};
+  CommandOutput before = RunCommand(list, Environment(), temporary_.path());
+  EXPECT_EQ(before.status, 1);
+  EXPECT_THAT(before.err, HasSubstr("svc answered POST with HTTP 401: it asks for a sign-in, "
+                                    "which `bravebot-mcp login svc` makes"));
+  ASSERT_EQ(Run("login", "svc").status, 0);
+  CommandOutput listed = RunCommand(list, Environment(), temporary_.path());
+  EXPECT_EQ(listed.status, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("whoami"));
+  EXPECT_EQ(server.Requests().back().authorization,
+            "Bearer " + Tokens()[0]["access_token"].get<std::string>());
+
+  // An incognito run uses no stored token.
+  std::vector<std::string> incognito = Environment();
+  incognito.push_back("BRAVEBOT_INCOGNITO=1");
+  EXPECT_THAT(RunCommand(list, incognito, temporary_.path()).err,
+              HasSubstr("it asks for a sign-in"));
+}
+
+TEST_F(LoginTest, ATokenAboutToExpireIsRefreshedAndTheNewOneKept) {
+  // Under the minute within which a token is refreshed before it is sent.
+  AuthorizationServer server({.token_lifetime = std::chrono::seconds(30)});
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  ASSERT_EQ(Run("login", "svc").status, 0);
+  const std::string first = Tokens()[0]["access_token"];
+  const std::string first_refresh = Tokens()[0]["refresh_token"];
+  server.ExpireAccessTokens();
+  CommandOutput listed =
+      RunCommand({OurProgram("mcp-run"), "svc"}, Environment(), temporary_.path());
+  EXPECT_EQ(listed.status, 0) << listed.err;
+  EXPECT_EQ(server.TokensIssued("refresh_token"), 1);
+  ASSERT_EQ(Tokens().size(), 1u);
+  EXPECT_NE(Tokens()[0]["access_token"], first);
+  // The server rotates refresh tokens: the new one is kept, or the next
+  // refresh would fail.
+  EXPECT_NE(Tokens()[0]["refresh_token"], first_refresh);
+  for (const RecordedRequest& request : server.Requests()) {
+    if (request.target == "/mcp") EXPECT_NE(request.authorization, "Bearer " + first);
+  }
+}
+
+TEST_F(LoginTest, TheTokenIsNeverSentWhereTheServiceRedirects) {
+  AuthorizationServer elsewhere;
+  AuthorizationServer server({.service_redirect = elsewhere.ServiceUrl()});
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  // A token kept for it, as login keeps one: for this declaration and origin.
+  std::ofstream(Profile() + "/mcp-tokens")
+      << Json{{"version", 1},
+              {"tokens",
+               Json::array({Json{{"digest", Digest("svc")},
+                                 {"origin", server.Origin()},
+                                 {"access_token", "planted-token"},
+                                 {"token_endpoint", server.Issuer() + "/token"},
+                                 {"client_id", "c"}}})}}
+             .dump();
+  ::chmod((Profile() + "/mcp-tokens").c_str(), 0600);
+  CommandOutput run = RunCommand({OurProgram("mcp-run"), "svc"}, Environment(), temporary_.path());
+  EXPECT_EQ(run.status, 1);
+  ASSERT_FALSE(server.Requests().empty());
+  EXPECT_EQ(server.Requests().front().authorization, "Bearer planted-token");
+  for (const RecordedRequest& request : elsewhere.Requests()) {
+    EXPECT_EQ(request.authorization, "") << request.target;
+  }
+}
+
+}  // namespace
+}  // namespace bravebot::testing

@@ -1,0 +1,41 @@
+// The token a service is sent, where `login` kept one (mcp-tokens): the
+// access token of the declaration's digest and the service's origin,
+// refreshed first where it expired or is about to (RFC 6749 section 6, the
+// resource set to the declared url), the new tokens kept. Not in an
+// incognito session, which uses no stored token and stores none.
+//
+//   std::optional<std::string> bearer = co_await ServiceToken(http, declaration, options);
+//   if (bearer) channel.headers.push_back({"Authorization", "Bearer " + *bearer});
+#ifndef BRAVEBOT_SUPERVISOR_SERVERS_SERVICE_TOKEN_H_
+#define BRAVEBOT_SUPERVISOR_SERVERS_SERVICE_TOKEN_H_
+
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "confine/declaration.h"
+#include "supervisor/servers/http_client.h"
+#include "supervisor/servers/server_start_options.h"
+
+namespace bravebot {
+
+// A token this close to its end is refreshed before it is sent.
+inline constexpr auto kRefreshAhead = std::chrono::seconds(60);
+
+// The access token to send `declaration`'s service; nothing where none is
+// kept, or where it expired and could not be refreshed (the service then
+// answers 401, which says to sign in). Never fails otherwise: a token file
+// that cannot be read sends no token, as none would be.
+boost::asio::awaitable<std::optional<std::string>> ServiceToken(HttpClient& http,
+                                                                Declaration declaration,
+                                                                ServerStartOptions options);
+
+// The same on a loop of its own, for a front end that has none running
+// yet (mcp-run's bridge).
+std::optional<std::string> ServiceTokenNow(const Declaration& declaration,
+                                           const ServerStartOptions& options);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_SERVERS_SERVICE_TOKEN_H_
