@@ -14,6 +14,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -61,7 +62,11 @@ class ConnectingPageTest : public SupervisorTest, public ::testing::WithParamInt
  protected:
   void SetUp() override {
     SupervisorTest::SetUp();
-    const std::string source = BRAVEBOT_SOURCE_DIRECTORY;
+    // BRAVEBOT_PAGES_SOURCE where set: the pages and the fixtures staged
+    // where an unprivileged user can read them (scripts/test-as-user.sh).
+    const char* staged = std::getenv("BRAVEBOT_PAGES_SOURCE");
+    const std::string source =
+        staged != nullptr && *staged != '\0' ? staged : BRAVEBOT_SOURCE_DIRECTORY;
     fixture_path_ = source + "/integration/fixtures/tool_lists/" + GetParam().fixture;
     fixture_ = Json::parse(Slurped(fixture_path_), nullptr, false);
     ASSERT_FALSE(fixture_.is_discarded()) << fixture_path_;
