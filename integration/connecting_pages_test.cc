@@ -182,8 +182,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Page{"connecting-gmail.md", "gmail.json", "seenLater"},
                       Page{"connecting-google-calendar.md", "google-calendar.json", "seenLater"},
                       Page{"connecting-github.md", "github.json", "remoteOnly"}),
-    [](const ::testing::TestParamInfo<Page>& info) {
-      std::string name = info.param.fixture;
+    [](const ::testing::TestParamInfo<Page>& page) {
+      std::string name = page.param.fixture;
       name = name.substr(0, name.find('.'));
       for (char& c : name) {
         if (c == '-') c = '_';
