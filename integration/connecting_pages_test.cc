@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ struct Page {
   const char* fixture;  // under integration/fixtures/tool_lists/
   const char* later;    // the fixture's list of tools not pinned: remoteOnly or seenLater
 };
+
+// Names the page in a test's failure, rather than the struct's bytes.
+void PrintTo(const Page& page, std::ostream* out) { *out << page.page; }
 
 std::string Slurped(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -112,6 +116,10 @@ class ConnectingPageTest : public SupervisorTest, public ::testing::WithParamInt
     EXPECT_THAT(opened.dump(), Not(HasSubstr("decide nothing")));
     Json started = StartAndOffer(*session, alias_);
     ASSERT_TRUE(started.contains("result")) << started.dump();
+    size_t served = 0;
+    for (const std::string& list : lists) served += fixture_[list].size();
+    EXPECT_THAT(started["result"].value("offer", ""),
+                HasSubstr(alias_ + " offers " + std::to_string(served) + " tools"));
     int writing = 0;
     int reading = 0;
     for (const std::string& list : lists) {
