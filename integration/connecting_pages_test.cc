@@ -93,8 +93,8 @@ class ConnectingPageTest : public SupervisorTest, public ::testing::WithParamInt
   // as the tool list server offering `lists` of the fixture, and asked for as
   // the page's add does, with a yes at a terminal.
   void SetUpAsThePageSays(const std::vector<std::string>& lists) {
-    // A copy outside the checkout, so the server is given one file to read
-    // wherever the checkout lies.
+    // A copy in the test's own directory: the server is given that one file
+    // to read, wherever the source tree lies and whoever may enter it.
     const std::string copy = temporary_.Join(GetParam().fixture);
     std::filesystem::copy_file(fixture_path_, copy);
     std::vector<std::string> words = {"--", OurProgram("fake_servers/tool_list_server"), copy};
