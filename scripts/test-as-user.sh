@@ -23,6 +23,9 @@ trap 'rm -rf "$stage"' EXIT
 cp -a "$build/bin" "$stage/bin"
 [ -d .peers ] && cp -a .peers "$stage/peers"
 cp integration/gateway/agent.mjs "$stage/agent.mjs"
+mkdir -p "$stage/source/docs" "$stage/source/integration/fixtures"
+cp docs/connecting-*.md "$stage/source/docs/"
+cp -r integration/fixtures/tool_lists "$stage/source/integration/fixtures/"
 chmod -R a+rX "$stage"
 chmod 755 "$stage"
 mkdir "$stage/tmp"
@@ -36,7 +39,7 @@ run_as_user() {
   echo "as-user: $suite $* as $user"
   runuser -u "$user" -- env -i HOME="$(getent passwd "$user" | cut -d: -f6)" PATH=/usr/bin:/bin \
     BRAVEBOT_BIN="$stage/bin" BRAVEBOT_PEERS="$stage/peers" BRAVEBOT_TEST_TMPDIR="$stage/tmp" \
-    BRAVEBOT_AGENT_SCRIPT="$stage/agent.mjs" \
+    BRAVEBOT_AGENT_SCRIPT="$stage/agent.mjs" BRAVEBOT_PAGES_SOURCE="$stage/source" \
     TMPDIR="$stage/tmp" sh -c "cd '$stage/tmp' && '$stage/bin/$suite' --gtest_brief=${GTEST_BRIEF:-1} $*" ||
     status=1
 }
