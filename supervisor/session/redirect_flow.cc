@@ -4,6 +4,7 @@
 #include "confine/digest.h"
 #include "supervisor/store/approval_store.h"
 #include "supervisor/store/declaration_store.h"
+#include "supervisor/store/token_store.h"
 #include "supervisor/tools/call_decision.h"
 
 namespace bravebot {
@@ -23,13 +24,18 @@ Status RecordServerMove(const ProfileDirectory& profile, const Declaration& befo
   }
   // Its headers were given for where it was, and are not carried there.
   const Declaration moved = before.MovedTo(url);
+  // A token file that cannot be read stops the move before mcp.json is touched.
+  BRAVEBOT_RETURN_IF_ERROR(TokenStore(profile).Read());
   BRAVEBOT_RETURN_IF_ERROR(declarations.Put(moved, lock));
   BRAVEBOT_ASSIGN_OR_RETURN(DeclarationFile after, declarations.Read());
   // The approval of where it was goes with that declaration, as add does it.
-  return ApprovalStore(profile).Change(lock, [&](ApprovalFile& file) {
+  BRAVEBOT_RETURN_IF_ERROR(ApprovalStore(profile).Change(lock, [&](ApprovalFile& file) {
     file.Approve(moved);
     file.KeepOnlyThoseOf(after.declarations);
-  });
+  }));
+  // Its tokens do not follow it to the new address: signing in there is anew.
+  return TokenStore(profile).Change(
+      lock, [&](TokenFile& file) { file.KeepOnlyThoseOf(after.declarations); });
 }
 
 }  // namespace

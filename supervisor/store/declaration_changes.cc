@@ -2,6 +2,7 @@
 
 #include "supervisor/store/approval_store.h"
 #include "supervisor/store/declaration_store.h"
+#include "supervisor/store/token_store.h"
 
 namespace bravebot {
 namespace {
@@ -14,14 +15,20 @@ Result<std::optional<Declaration>> ChangeKeepingApprovalsInStep(const ProfileDir
   BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, profile.Lock());
   DeclarationStore declarations(profile);
   ApprovalStore approvals(profile);
-  // An approval file that cannot be read stops the change before mcp.json is
-  // touched, so the two never disagree.
+  TokenStore tokens(profile);
+  // An approval or token file that cannot be read stops the change before
+  // mcp.json is touched, so they never disagree.
   BRAVEBOT_RETURN_IF_ERROR(approvals.Read());
+  BRAVEBOT_RETURN_IF_ERROR(tokens.Read());
   Result<std::optional<Declaration>> changed = change(declarations, lock);
   if (!changed) return changed;
   BRAVEBOT_ASSIGN_OR_RETURN(DeclarationFile now, declarations.Read());
   BRAVEBOT_RETURN_IF_ERROR(
       approvals.Change(lock, [&](ApprovalFile& file) { file.KeepOnlyThoseOf(now.declarations); }));
+  // A declaration changed or removed drops its tokens: its digest is no
+  // declared one now.
+  BRAVEBOT_RETURN_IF_ERROR(
+      tokens.Change(lock, [&](TokenFile& file) { file.KeepOnlyThoseOf(now.declarations); }));
   return changed;
 }
 

@@ -1,7 +1,8 @@
-// Changing what is declared, and with it what is approved: an approval that
-// no declaration resolves to any more goes, in the same hold of the profile
-// directory's lock, so no reader ever sees a declaration replaced and its old
-// approval still standing.
+// Changing what is declared, and with it what is approved and the tokens
+// signing in stored: an approval or a token that no declaration resolves to
+// any more goes, in the same hold of the profile directory's lock, so no
+// reader ever sees a declaration replaced and its old approval or tokens
+// still standing.
 #ifndef BRAVEBOT_SUPERVISOR_STORE_DECLARATION_CHANGES_H_
 #define BRAVEBOT_SUPERVISOR_STORE_DECLARATION_CHANGES_H_
 

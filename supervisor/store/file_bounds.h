@@ -28,6 +28,9 @@ inline constexpr FileBound kDeclarationFileBound{16 * kMiB, "mcp.json"};
 inline constexpr FileBound kApprovalFileBound{16 * kMiB, "mcp-approved"};
 inline constexpr FileBound kProjectsFileBound{16 * kMiB, "mcp-projects"};
 inline constexpr FileBound kToolsFileBound{16 * kMiB, "mcp-tools"};
+// mcp-tokens: an entry of a few KiB (a token may be a long JWT) a signed-in
+// service, of which a person has a handful.
+inline constexpr FileBound kTokenFileBound{16 * kMiB, "mcp-tokens"};
 
 // The administrator's file, a few lines of mcp.allow and mcp.deny.
 inline constexpr FileBound kAdministratorFileBound{1 * kMiB, "an administrator's file"};

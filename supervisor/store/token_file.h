@@ -1,0 +1,64 @@
+// mcp-tokens: the tokens signing in to a service earned, one entry per
+// declaration and origin. Pure: text in, values out.
+//
+//   {"version": 1, "tokens": [
+//     {"digest": "<the declaration's 64 hex digits>", "origin": "https://mcp.example.com",
+//      "access_token": "...", "refresh_token": "...", "expires_at": 1765000000,
+//      "scope": "files:read", "token_endpoint": "https://auth.example.com/token",
+//      "client_id": "..."}]}
+//
+// Keyed by the declaration's digest, so a declaration changed, removed or
+// moved to another url finds none of its old tokens, and by the origin they
+// may be sent to. The file holds secrets: nothing read from it is ever shown.
+#ifndef BRAVEBOT_SUPERVISOR_STORE_TOKEN_FILE_H_
+#define BRAVEBOT_SUPERVISOR_STORE_TOKEN_FILE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "confine/declaration.h"
+
+namespace bravebot {
+
+inline constexpr int kTokenFormatVersion = 1;
+
+struct StoredToken {
+  std::string digest;  // the declaration's, 64 hex digits
+  std::string origin;  // "https://host[:port]", the only place the token goes
+  std::string access_token;
+  std::optional<std::string> refresh_token;
+  // When the access token stops being good, in seconds since 1970 (UTC);
+  // nothing where the server did not say.
+  std::optional<std::int64_t> expires_at;
+  std::optional<std::string> scope;
+  std::string token_endpoint;  // where a refresh goes
+  std::string client_id;       // the client the tokens were issued to
+
+  bool operator==(const StoredToken&) const = default;
+};
+
+struct TokenFile {
+  std::vector<StoredToken> tokens;
+
+  const StoredToken* Find(std::string_view digest, std::string_view origin) const;
+  // Puts `token` in place of the one of its digest and origin, if any.
+  void Put(StoredToken token);
+  // Forgets every token of `digest`; returns how many.
+  size_t Forget(std::string_view digest);
+  // Forgets every token whose digest none of `declarations` has now (one
+  // changed, removed or moved); returns how many.
+  size_t KeepOnlyThoseOf(const std::vector<Declaration>& declarations);
+};
+
+// Reads the text of mcp-tokens. Anything but the format above makes the
+// whole file kCorrupt, naming `shown_path` and the entry, never quoting it.
+Result<TokenFile> ParseTokenFile(std::string_view text, const std::string& shown_path);
+std::string SerializeTokenFile(const TokenFile& file);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_SUPERVISOR_STORE_TOKEN_FILE_H_

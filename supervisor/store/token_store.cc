@@ -1,0 +1,48 @@
+#include "supervisor/store/token_store.h"
+
+#include "base/files.h"
+#include "supervisor/store/file_bounds.h"
+
+namespace bravebot {
+
+Result<TokenFile> TokenStore::Read() const {
+  Result<std::string> text = ReadFileAt(profile_.fd(), kTokenFileName, path(), kTokenFileBound);
+  if (!text) {
+    if (text.error().code() == ErrorCode::kNotFound) return TokenFile{};
+    return text.error();
+  }
+  return ParseTokenFile(*text, path());
+}
+
+Status TokenStore::Change(const FileLock& /*held*/, const std::function<void(TokenFile&)>& change) {
+  RemoveAbandonedTemporaries(profile_.fd(), kTokenFileName);
+  Result<std::string> text = ReadFileAt(profile_.fd(), kTokenFileName, path(), kTokenFileBound);
+  const bool existed = text.ok();
+  if (!text && text.error().code() != ErrorCode::kNotFound) return text.error();
+  BRAVEBOT_ASSIGN_OR_RETURN(TokenFile file, existed ? ParseTokenFile(*text, path()) : TokenFile{});
+  change(file);
+  if (!existed && file.tokens.empty()) return {};
+  return ReplaceFileAt(profile_.fd(), kTokenFileName, SerializeTokenFile(file), 0600, path());
+}
+
+Result<std::optional<StoredToken>> FindToken(const ProfileDirectory& profile,
+                                             std::string_view digest, std::string_view origin) {
+  BRAVEBOT_ASSIGN_OR_RETURN(TokenFile file, TokenStore(profile).Read());
+  const StoredToken* token = file.Find(digest, origin);
+  return token == nullptr ? std::optional<StoredToken>() : std::optional<StoredToken>(*token);
+}
+
+Status PutToken(const ProfileDirectory& profile, StoredToken token) {
+  BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, profile.Lock());
+  return TokenStore(profile).Change(lock, [&](TokenFile& file) { file.Put(std::move(token)); });
+}
+
+Result<size_t> ForgetTokens(const ProfileDirectory& profile, std::string_view digest) {
+  BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, profile.Lock());
+  size_t forgotten = 0;
+  BRAVEBOT_RETURN_IF_ERROR(
+      TokenStore(profile).Change(lock, [&](TokenFile& file) { forgotten = file.Forget(digest); }));
+  return forgotten;
+}
+
+}  // namespace bravebot
