@@ -4,7 +4,9 @@
 #include <cctype>
 #include <optional>
 
+#include "confine/paths.h"
 #include "confine/service_header.h"
+#include "confine/sign_in_client.h"
 #include "confine/url.h"
 
 namespace bravebot {
@@ -108,6 +110,9 @@ class AddParser {
                                : word == "--dir"                   ? TakeDirectory()
                                : word == "--http"                  ? TakeUrl()
                                : word == "--header"                ? TakeHeader()
+                               : word == "--client-id"             ? TakeClientId()
+                               : word == "--client-secret-file"    ? TakeClientSecretFile()
+                               : word == kOAuthScopeFlag           ? TakeOAuthScope()
                                : IsFlag(word)                      ? UnknownFlag(word)
                                                                    : TakeAlias());
       if (result_.help) return result_;
@@ -232,6 +237,48 @@ class AddParser {
     return {};
   }
 
+  Status TakeClientId() {
+    if (!declaration().sign_in.id.empty()) return Usage("--client-id is given twice");
+    const size_t value_index = index_ + 1;
+    BRAVEBOT_ASSIGN_OR_RETURN(auto id, FlagValue("the id of a client registered with the "
+                                                 "service's authorization server"));
+    if (!IsClientId(id)) {
+      return Usage("the client id at " + PlaceOf(value_index) +
+                   " is not printable ASCII without spaces, at most " +
+                   std::to_string(kMaxClientIdLength) + " bytes" + kNotRepeated);
+    }
+    declaration().sign_in.id = id;
+    return {};
+  }
+
+  // The secret itself is never a word of the command line, where ps and a
+  // shell's history would keep it: only the file it is read from, as add
+  // runs (ReadClientSecretFile).
+  Status TakeClientSecretFile() {
+    if (!result_.client_secret_file.empty()) return Usage("--client-secret-file is given twice");
+    BRAVEBOT_ASSIGN_OR_RETURN(auto file, FlagValue("the file the client's secret is read from"));
+    if (file.empty()) return Usage("--client-secret-file takes a file, and its word is empty");
+    result_.client_secret_file = file;
+    return {};
+  }
+
+  Status TakeOAuthScope() {
+    const size_t value_index = index_ + 1;
+    BRAVEBOT_ASSIGN_OR_RETURN(auto scope, FlagValue("a scope to ask for at sign-in"));
+    if (!IsScopeToken(scope)) {
+      return Usage(std::string("the ") + kOAuthScopeFlag + " at " + PlaceOf(value_index) +
+                   " is not a scope: printable ASCII without spaces, '\"' and '\\'; give one "
+                   "scope to each " +
+                   kOAuthScopeFlag);
+    }
+    std::vector<std::string>& scopes = declaration().sign_in.scopes;
+    if (std::find(scopes.begin(), scopes.end(), scope) != scopes.end()) {
+      return Usage("the scope " + scope + " is given twice: give each scope once");
+    }
+    scopes.push_back(scope);
+    return {};
+  }
+
   Status TakeAlias() {
     if (alias_seen_) {
       return Usage(PlaceOf(index_) +
@@ -320,6 +367,16 @@ class AddParser {
           "--header goes with --http URL, for a service: a program is given a value with "
           "-e NAME=value");
     }
+    if (!http && (!declaration().sign_in.empty() || !result_.client_secret_file.empty())) {
+      return Usage(std::string("--client-id, --client-secret-file and ") + kOAuthScopeFlag +
+                   " go with --http URL, for a service that signs in: a program signs in "
+                   "nowhere");
+    }
+    if (!result_.client_secret_file.empty() && declaration().sign_in.id.empty()) {
+      return Usage(
+          "--client-secret-file is the secret of the client --client-id names: give "
+          "--client-id ID too");
+    }
     if (!http && !program_seen_) {
       return Usage("add needs the server: -- PROGRAM [ARGS...] for a program, or --http URL");
     }
@@ -372,9 +429,45 @@ Status ReadHeadersFromEnvironment(AddArguments& arguments, const EnvironmentLook
   return {};
 }
 
+// Trailing line ends, as an editor or `echo` leaves them after a secret.
+std::string_view WithoutTrailingLineEnds(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+  return text;
+}
+
+Status ReadClientSecretFile(AddArguments& arguments, const FileSystemView& fs,
+                            const std::string& cwd) {
+  if (arguments.client_secret_file.empty()) return {};
+  const std::string& file = arguments.client_secret_file;
+  const std::string path = file.front() == '/' ? file : JoinPath(cwd, file);
+  const FileKind kind = fs.KindOf(path, Follow::kYes);
+  if (kind == FileKind::kMissing) {
+    return Usage("--client-secret-file names " + path + ", and there is no file there");
+  }
+  if (kind != FileKind::kRegular) {
+    return Usage("--client-secret-file names " + path + ", which is not a file");
+  }
+  // Up to a byte more than a secret and its line end ("\r\n") may have: a
+  // file that long is refused without being read whole.
+  const size_t enough = kMaxClientSecretLength + 2;
+  std::optional<std::string> content = fs.ReadPrefix(path, enough + 1);
+  if (!content) return Usage("the client secret in " + path + " cannot be read");
+  const std::string secret =
+      content->size() > enough ? *content : std::string(WithoutTrailingLineEnds(*content));
+  if (std::optional<std::string> why = ClientSecretRefusal(secret)) {
+    return Usage(*why + " (read from " + path + "): the file holds the secret alone, on one line" +
+                 " (the secret is not repeated here)");
+  }
+  arguments.declaration.sign_in.secret = secret;
+  arguments.client_secret_file.clear();
+  return {};
+}
+
 bool IsAddFlag(const std::string& word) {
-  static const char* const kFlags[] = {"--stdio", "-h",    "--help", "-s",     "--scope",
-                                       "-e",      "--env", "--dir",  "--http", "--header"};
+  static const char* const kFlags[] = {
+      "--stdio",      "-h",    "--help", "-s",       "--scope",     "-e",
+      "--env",        "--dir", "--http", "--header", "--client-id", "--client-secret-file",
+      kOAuthScopeFlag};
   return std::find(std::begin(kFlags), std::end(kFlags), word) != std::end(kFlags);
 }
 

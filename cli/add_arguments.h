@@ -4,6 +4,7 @@
 //   add [-s SCOPE] ALIAS [-s SCOPE] [-e NAME=value... | -e NAME]... [--dir PATH]
 //       (-- PROGRAM [ARGS...] | --stdio -- PROGRAM [ARGS...] | --http URL)
 //   add ALIAS --http URL [--header NAME=value | --header NAME]...
+//       [--client-id ID [--client-secret-file FILE]] [--oauth-scope SCOPE]...
 //
 // A refusal never repeats a word that may be a secret: a word -e cannot read,
 // a NAME=value where the alias, -s or --dir expects its word, and a url
@@ -17,6 +18,7 @@
 
 #include "base/result.h"
 #include "confine/declaration.h"
+#include "confine/filesystem.h"
 #include "supervisor/store/scope.h"
 
 namespace bravebot {
@@ -30,7 +32,14 @@ struct AddArguments {
   // --header NAME: these headers are in `declaration.headers` with no value
   // yet, which ReadHeadersFromEnvironment reads.
   std::vector<std::string> headers_from_environment;
+  // --client-secret-file FILE, as typed: ReadClientSecretFile reads it into
+  // `declaration.sign_in.secret`.
+  std::string client_secret_file;
 };
+
+// The flag of a scope asked for at sign-in. Not --scope: add's -s/--scope
+// names the settings file (local, project or user) already.
+inline constexpr const char* kOAuthScopeFlag = "--oauth-scope";
 
 // Reads `words` (what follows "add"). Every refusal is ErrorCode::kUsage.
 Result<AddArguments> ParseAddArguments(const std::vector<std::string>& words);
@@ -41,8 +50,17 @@ Result<AddArguments> ParseAddArguments(const std::vector<std::string>& words);
 // is not set or its value cannot be a header's.
 Status ReadHeadersFromEnvironment(AddArguments& arguments, const EnvironmentLookup& getenv);
 
-// Whether `word` is a flag add takes (-s, -e, --dir, --http, --header, --stdio, --help
-// and their other forms), for mcp-run, which takes them too before --.
+// Reads the secret of --client-secret-file FILE (a relative FILE is of
+// `cwd`) through `fs` into the declaration, as add is run: its content, line
+// ends after it trimmed. kUsage, naming the file, never the content, where
+// there is no such file or its secret is empty, longer than
+// kMaxClientSecretLength or holds a control character.
+Status ReadClientSecretFile(AddArguments& arguments, const FileSystemView& fs,
+                            const std::string& cwd);
+
+// Whether `word` is a flag add takes (-s, -e, --dir, --http, --header,
+// --client-id, --client-secret-file, --oauth-scope, --stdio, --help and
+// their other forms), for mcp-run, which takes them too before --.
 bool IsAddFlag(const std::string& word);
 
 // How a refusal names a flag it does not know: "the option --frobnicate", up

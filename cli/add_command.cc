@@ -23,6 +23,8 @@ namespace {
 constexpr char kAddHelp[] =
     R"(usage: bravebot-mcp add [-s SCOPE] ALIAS [options] -- PROGRAM [ARGS...]
        bravebot-mcp add [-s SCOPE] ALIAS --http URL [--header NAME=value]...
+                        [--client-id ID [--client-secret-file FILE]]
+                        [--oauth-scope SCOPE]...
 
 Declares an MCP server in mcp.json of the profile directory. Giving an alias
 that is already declared replaces that declaration.
@@ -44,12 +46,19 @@ that is already declared replaces that declaration.
                             say), never elsewhere; one header to each flag
   --header NAME             the same, with the value of the variable NAME in
                             your environment as add runs, stored like the first
+  --client-id ID            with --http: sign in as this client, registered with
+                            the service's authorization server beforehand
+  --client-secret-file FILE that client's secret, read from FILE as add runs
+                            and stored like a value; never typed on the line
+  --oauth-scope SCOPE       with --http: a scope to ask for at sign-in; one to
+                            each flag (without it, the one the service names)
   -s, --scope SCOPE         which settings file asks for the server once you
                             approve it: local (the default), project or user
 
-A stored value or header is never shown, only its name. A header the HTTP
-client sets itself (Content-Type, Accept, Host, Mcp-Session-Id, ...) is refused. A program given by name is found
-through PATH, so PATH is named for it unless you stored or named one.
+A stored value or header is never shown, only its name, and a client secret
+only as set. A header the HTTP client sets itself (Content-Type, Accept, Host,
+Mcp-Session-Id, ...) is refused. A program given by name is found through
+PATH, so PATH is named for it unless you stored or named one.
 )";
 
 // Every refusal of add, whatever refused it, ends by saying nothing changed.
@@ -157,6 +166,9 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
     return kExitOk;
   }
   if (Status read = ReadHeadersFromEnvironment(*arguments, context.getenv); !read) {
+    return Report(context, "add", read.error());
+  }
+  if (Status read = ReadClientSecretFile(*arguments, context.fs, context.cwd); !read) {
     return Report(context, "add", read.error());
   }
 

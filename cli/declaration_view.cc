@@ -6,6 +6,7 @@
 #include "base/shown_text.h"
 #include "base/utf8.h"
 #include "confine/digest.h"
+#include "confine/sign_in_client.h"
 
 namespace bravebot {
 namespace {
@@ -126,6 +127,7 @@ std::string DisplayDeclarationBlock(const Declaration& declaration, const std::s
   if (std::string headers = DisplayHeaders(declaration); !headers.empty()) {
     block += indent + "headers: " + headers + "\n";
   }
+  for (const std::string& row : SignInClientRows(declaration.sign_in)) block += indent + row + "\n";
   for (const std::string& path : declaration.may_read) {
     block += indent + "may read: " + DisplayWord(path) + "\n";
   }
@@ -145,6 +147,13 @@ nlohmann::json DeclarationSummaryJson(const Declaration& declaration) {
     summary["url"] = declaration.url;
     // By name alone: a header's value is never given.
     if (!declaration.headers.empty()) summary["headers"] = declaration.HeaderNames();
+    // The client secret by whether there is one alone.
+    if (!declaration.sign_in.empty()) {
+      nlohmann::json oauth = {{"client_secret_stored", !declaration.sign_in.secret.empty()}};
+      if (!declaration.sign_in.id.empty()) oauth["client_id"] = declaration.sign_in.id;
+      if (!declaration.sign_in.scopes.empty()) oauth["scopes"] = declaration.sign_in.scopes;
+      summary["oauth"] = oauth;
+    }
     return summary;
   }
   summary["program"] = declaration.program;

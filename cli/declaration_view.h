@@ -34,14 +34,16 @@ std::string DisplayVariables(const Declaration& declaration);
 std::string DisplayHeaders(const Declaration& declaration);
 
 // The block: the alias, transport and command line on the first row, then
-// variables, headers, files it may read, directory, and `digest_text`, each on a row of
-// its own, indented under the command line. Rows end with '\n'.
+// variables, headers, the OAuth client's id, "client secret: set" and scopes,
+// files it may read, directory, and `digest_text`, each on a row of its own,
+// indented under the command line. Rows end with '\n'.
 std::string DisplayDeclarationBlock(const Declaration& declaration, const std::string& digest_text,
                                     const std::vector<std::string>& extra_rows = {});
 
 // The declaration as JSON for scripts: every field but a stored value, which
 // is given by name with "stored": true, and a header's value: "headers" lists
-// a service's header names, where it has any.
+// a service's header names, where it has any, and "oauth" its client id,
+// scopes and whether a client secret is stored, where it has any of them.
 nlohmann::json DeclarationSummaryJson(const Declaration& declaration);
 
 }  // namespace bravebot

@@ -188,9 +188,13 @@ Outcome ListOrCall(const Declaration& declaration, const ServerStartOptions& opt
 int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   Result<McpRunArguments> arguments = ParseMcpRunArguments(words);
   if (arguments && arguments->ad_hoc) {
-    // --header NAME is read as the run begins, as add reads it.
+    // --header NAME and --client-secret-file are read as the run begins, as
+    // add reads them.
     if (Status read = ReadHeadersFromEnvironment(*arguments->ad_hoc, context.getenv); !read) {
       arguments = read.error();
+    } else if (Status secret = ReadClientSecretFile(*arguments->ad_hoc, context.fs, context.cwd);
+               !secret) {
+      arguments = secret.error();
     }
   }
   if (!arguments) {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "confine/service_header.h"
+#include "confine/sign_in_client.h"
 #include "confine/url.h"
 
 namespace bravebot {
@@ -123,9 +124,16 @@ Status CheckDeclaration(const Declaration& declaration) {
     }
     if (!declaration.directory.empty()) return Refused("an http server takes no directory");
     if (!declaration.may_read.empty()) return Refused("an http server reads no file");
-    return CheckHeaders(declaration.headers);
+    BRAVEBOT_RETURN_IF_ERROR(CheckHeaders(declaration.headers));
+    if (std::optional<std::string> why = SignInClientRefusal(declaration.sign_in)) {
+      return Refused(*why);
+    }
+    return {};
   }
   if (!declaration.headers.empty()) return Refused("a stdio server is sent no header");
+  if (!declaration.sign_in.empty()) {
+    return Refused("a stdio server signs in nowhere, so it takes no OAuth client or scope");
+  }
   if (declaration.program.empty()) return Refused("it names no program");
   if (!declaration.url.empty()) return Refused("a stdio server has no url");
   if (!IsProgramFoundThroughPath(declaration.program) && declaration.program.front() != '/') {

@@ -44,6 +44,21 @@ struct StoredHeader {
   bool operator==(const StoredHeader&) const = default;
 };
 
+// The OAuth client a service is signed in to as (`add --http URL
+// --client-id ID --client-secret-file FILE --scope SCOPE`): a client
+// registered with the service's authorization server beforehand, and the
+// scopes asked for at sign-in. The secret, like a stored value, is never
+// shown: only whether there is one. All empty for a service that registers
+// itself at sign-in, and for every program.
+struct SignInClient {
+  std::string id;
+  std::string secret;
+  std::vector<std::string> scopes;  // in the order given
+
+  bool empty() const { return id.empty() && secret.empty() && scopes.empty(); }
+  bool operator==(const SignInClient&) const = default;
+};
+
 struct Declaration {
   std::string alias;
   Transport transport = Transport::kStdio;
@@ -57,6 +72,7 @@ struct Declaration {
   // the order given.
   std::string url;
   std::vector<StoredHeader> headers;
+  SignInClient sign_in;  // http only
 
   std::vector<StoredVariable> stored_variables;  // -e NAME=value, in the order given
   std::vector<std::string> passed_variables;     // -e NAME, read from the environment at start

@@ -1,5 +1,6 @@
 #include "confine/digest.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 
@@ -11,10 +12,10 @@ namespace {
 
 // The fields in the order they are hashed; changing this order or the
 // encoding below changes every digest, and so withdraws every approval.
-// "headers" is hashed only for a declaration that has any, so that every
-// digest made before headers could be declared stays as it was.
-constexpr const char* kFieldOrder[] = {"transport", "program",   "argv",   "url",
-                                       "variables", "directory", "headers"};
+// "headers" and "oauth" are hashed only for a declaration that has any, so
+// that every digest made before they could be declared stays as it was.
+constexpr const char* kFieldOrder[] = {"transport", "program",   "argv",    "url",
+                                       "variables", "directory", "headers", "oauth"};
 
 // Every string is written as its length in eight big-endian bytes, then its
 // bytes, so no two different field values encode alike.
@@ -44,6 +45,15 @@ std::string EncodeOne(std::string_view value) {
   return out;
 }
 
+// The client id, whether a secret is set (never the secret, as a stored
+// variable's value is not hashed) and the scopes, sorted: they are a set.
+std::string EncodeSignInClient(const SignInClient& client) {
+  std::vector<std::string> scopes = client.scopes;
+  std::sort(scopes.begin(), scopes.end());
+  return EncodeOne(client.id) + EncodeOne(client.secret.empty() ? "no secret" : "secret") +
+         EncodeList(scopes);
+}
+
 }  // namespace
 
 DeclarationDigest ComputeDigest(const Declaration& declaration) {
@@ -66,6 +76,7 @@ DeclarationDigest ComputeDigest(const Declaration& declaration) {
   for (const auto& [name, encoding] : encoded_fields) hash(name, encoding);
   // The names of its headers, never their values, as with variables.
   if (!declaration.headers.empty()) hash("headers", EncodeList(LowercaseHeaderNames(declaration)));
+  if (!declaration.sign_in.empty()) hash("oauth", EncodeSignInClient(declaration.sign_in));
   digest.hex = Sha256Hex(whole);
   return digest;
 }

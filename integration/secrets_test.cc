@@ -155,6 +155,73 @@ TEST_F(SecretsTest, NoCommandShowsAHeadersValue) {
   }
 }
 
+// An OAuth client's secret is read from a file as add runs and stored like
+// a value: every view shows it as set, and no refusal, hand-edited or typed,
+// quotes it. Nothing but mcp.json holds it.
+TEST_F(SecretsTest, NoCommandShowsAClientSecret) {
+  const std::string url = "https://mcp.example.com/mcp";
+  std::ofstream(temporary_.Join("client-secret")) << canary_ << "\n";
+  CommandOutput added =
+      Checked({"add", "docs", "--http", url, "--client-id", "app-7", "--client-secret-file",
+               "client-secret", "--oauth-scope", "read", "--oauth-scope", "write"});
+  EXPECT_EQ(added.status, 0) << added.err;
+  EXPECT_THAT(added.out, HasSubstr("client secret: set"));
+  // Stored as read, its line end trimmed, where only the owner can read it.
+  EXPECT_THAT(Slurp(DeclarationFile()), HasSubstr("\"client_secret\": \"" + canary_ + "\""));
+
+  CommandOutput got = Checked({"get", "docs"});
+  EXPECT_THAT(got.out, HasSubstr("client id: app-7"));
+  EXPECT_THAT(got.out, HasSubstr("client secret: set"));
+  EXPECT_THAT(got.out, HasSubstr("oauth scopes: read, write"));
+  EXPECT_THAT(Checked({"get", "docs", "--json"}).out, HasSubstr("\"client_secret_stored\": true"));
+  for (auto words : std::vector<std::vector<std::string>>{{"list"},
+                                                          {"list", "--json"},
+                                                          {"reach", "docs"},
+                                                          {"reach", "docs", "--json"},
+                                                          {"doctor"},
+                                                          {"approve", "docs"}}) {
+    Checked(words);
+  }
+  CommandOutput asked = RunAtTerminal({OurProgram("bravebot-mcp"), "approve", "docs"},
+                                      Environment(), temporary_.path(), "y\n");
+  EXPECT_THAT(asked.out, HasSubstr("client secret: set"));
+  EXPECT_THAT(asked.out, Not(HasSubstr(kCanary)));
+  EXPECT_THAT(asked.err, Not(HasSubstr(kCanary)));
+
+  // Every refusal says what is wrong without the secret.
+  std::ofstream(temporary_.Join("two-lines")) << canary_ << "\nsecond\n";
+  std::ofstream(temporary_.Join("too-long")) << canary_ << std::string(4096, 'k');
+  const std::vector<std::vector<std::string>> refused = {
+      {"add", "docs", "--http", url, "--client-id", "app-7", "--client-secret-file", "two-lines"},
+      {"add", "docs", "--http", url, "--client-id", "app-7", "--client-secret-file", "too-long"},
+      {"add", "docs", "--http", url, "--client-secret-file", "client-secret"},
+      {"add", "docs", "--client-id", "app-7", "--client-secret-file", "client-secret", "--", "npx"},
+      {"add", "docs", "--http", url, "--client-id", "app " + canary_},
+      {"add", "docs", "--http", url, "--client-id", "app-7", "--client-secret-file", "none"},
+  };
+  for (const auto& words : refused) {
+    CommandOutput output = Checked(words);
+    EXPECT_EQ(output.status, 2) << words.back();
+    EXPECT_THAT(output.err, HasSubstr("nothing was declared")) << words.back();
+  }
+  // A hand edit that breaks the secret is reported without quoting it.
+  std::string file = Slurp(DeclarationFile());
+  const std::string stored = "\"client_secret\": \"" + canary_ + "\"";
+  ASSERT_NE(file.find(stored), std::string::npos) << file;
+  file.replace(file.find(stored), stored.size(), "\"client_secret\": \"" + canary_ + "\\u0007\"");
+  std::ofstream(DeclarationFile()) << file;
+  for (auto words : std::vector<std::vector<std::string>>{
+           {"list"}, {"get", "docs"}, {"get", "docs", "--json"}, {"doctor"}}) {
+    Checked(words);
+  }
+  // Nothing else in the profile directory holds it: not the approvals, not
+  // a settings file.
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(Profile())) {
+    if (!entry.is_regular_file() || entry.path() == DeclarationFile()) continue;
+    EXPECT_THAT(Slurp(entry.path().string()), Not(HasSubstr(kCanary))) << entry.path();
+  }
+}
+
 TEST_F(SecretsTest, BrokenFilesAreReportedWithoutQuotingThem) {
   std::filesystem::create_directories(Profile());
   std::ofstream(DeclarationFile())

@@ -53,6 +53,7 @@ bool IsAllUtf8(const Declaration& declaration) {
   words.insert(words.end(), declaration.arguments.begin(), declaration.arguments.end());
   for (const StoredVariable& stored : declaration.stored_variables) words.push_back(stored.value);
   for (const StoredHeader& header : declaration.headers) words.push_back(header.value);
+  words.push_back(declaration.sign_in.secret);
   return std::all_of(words.begin(), words.end(), IsValidUtf8);
 }
 

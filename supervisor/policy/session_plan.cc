@@ -6,6 +6,7 @@
 #include "confine/digest.h"
 #include "confine/paths.h"
 #include "confine/reach.h"
+#include "confine/sign_in_client.h"
 #include "supervisor/policy/runner_lines.h"
 #include "supervisor/store/settings_file.h"
 
@@ -70,6 +71,7 @@ std::string Question(const PlannedServer& server, const SessionInputs& inputs,
   if (std::string headers = HeadersRow(declaration); !headers.empty()) {
     text += indent + "headers: " + headers + "\n";
   }
+  for (const std::string& row : SignInClientRows(declaration.sign_in)) text += indent + row + "\n";
   for (const std::string& file : declaration.may_read) text += indent + "may read: " + file + "\n";
   text += indent + "digest: " + ComputeDigest(declaration).Short() + "\n";
   if (const ServerApproval* last = inputs.approvals->LastUnderAlias(declaration.alias);

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "confine/sign_in_client.h"
+
 namespace bravebot {
 namespace {
 
@@ -30,9 +32,48 @@ Result<std::string> OptionalString(const json& entry, const char* key) {
 }
 
 const std::set<std::string>& KnownKeys() {
-  static const std::set<std::string> keys = {"transport", "program",  "args", "url",     "headers",
-                                             "env",       "pass_env", "dir",  "may_read"};
+  static const std::set<std::string> keys = {"transport", "program", "args",     "url", "headers",
+                                             "oauth",     "env",     "pass_env", "dir", "may_read"};
   return keys;
+}
+
+json SignInClientToJson(const SignInClient& client) {
+  json oauth = json::object();
+  if (!client.id.empty()) oauth["client_id"] = client.id;
+  if (!client.secret.empty()) oauth["client_secret"] = client.secret;
+  if (!client.scopes.empty()) oauth["scopes"] = client.scopes;
+  return oauth;
+}
+
+// "oauth": {"client_id": ..., "client_secret": ..., "scopes": [...]}, each
+// member optional here; CheckDeclaration holds them to the rules after. A
+// member given must say something: an empty id or secret is refused, not
+// read as none.
+Result<SignInClient> SignInClientFromJson(const json& oauth) {
+  if (!oauth.is_object()) return Unusable("oauth is not an object");
+  for (const auto& [key, value] : oauth.items()) {
+    if (key != "client_id" && key != "client_secret" && key != "scopes") {
+      return Unusable(
+          "oauth has a key it does not have (those are client_id, client_secret and "
+          "scopes)");
+    }
+  }
+  SignInClient client;
+  BRAVEBOT_ASSIGN_OR_RETURN(client.id, OptionalString(oauth, "client_id"));
+  if (oauth.contains("client_id") && !IsClientId(client.id)) {
+    return Unusable("its oauth client_id is not printable ASCII without spaces, at most " +
+                    std::to_string(kMaxClientIdLength) + " bytes");
+  }
+  // The secret is never quoted, nor is any part of it.
+  if (oauth.contains("client_secret") && !oauth.at("client_secret").is_string()) {
+    return Unusable("oauth client_secret is not a string");
+  }
+  client.secret = oauth.value("client_secret", std::string());
+  if (oauth.contains("client_secret")) {
+    if (std::optional<std::string> why = ClientSecretRefusal(client.secret)) return Unusable(*why);
+  }
+  BRAVEBOT_ASSIGN_OR_RETURN(client.scopes, StringList(oauth, "scopes"));
+  return client;
 }
 
 }  // namespace
@@ -49,6 +90,8 @@ json DeclarationToJson(const Declaration& declaration) {
       for (const StoredHeader& header : declaration.headers) headers[header.name] = header.value;
       entry["headers"] = headers;
     }
+    // Only where it is declared, for the same reason.
+    if (!declaration.sign_in.empty()) entry["oauth"] = SignInClientToJson(declaration.sign_in);
     return entry;
   }
   entry["program"] = declaration.program;
@@ -73,7 +116,7 @@ Result<Declaration> DeclarationFromJson(const std::string& alias, const json& en
       // The key is not quoted: a hand edit may have put anything there.
       return Unusable(
           "it has a key a declaration does not have (those are transport, program, args, url, "
-          "headers, env, pass_env, dir and may_read)");
+          "headers, oauth, env, pass_env, dir and may_read)");
     }
   }
   Declaration declaration;
@@ -122,6 +165,9 @@ Result<Declaration> DeclarationFromJson(const std::string& alias, const json& en
       if (!value.is_string()) return Unusable("a header's value in headers is not a string");
       declaration.headers.push_back({name, value.get<std::string>()});
     }
+  }
+  if (entry.contains("oauth")) {
+    BRAVEBOT_ASSIGN_OR_RETURN(declaration.sign_in, SignInClientFromJson(entry.at("oauth")));
   }
   if (Status usable = CheckDeclaration(declaration); !usable) {
     return Unusable(usable.error().message());

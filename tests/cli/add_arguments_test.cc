@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "confine/sign_in_client.h"
+#include "tests/fake_filesystem.h"
+
 namespace bravebot {
 namespace {
 
@@ -401,6 +404,129 @@ TEST(AddArgumentsTest, AHeaderIsGivenOnceAndOnlyToAService) {
   EXPECT_THAT(message, HasSubstr("--header goes with --http URL"));
   EXPECT_THAT(message, Not(HasSubstr(kSecret)));
   EXPECT_TRUE(IsAddFlag("--header"));
+}
+
+TEST(AddArgumentsTest, AClientIdSecretFileAndScopesAreTakenForAService) {
+  auto parsed = Parse({"docs", "--http", "https://mcp.example.com/mcp", "--client-id", "app-7",
+                       "--client-secret-file=secret.txt", "--oauth-scope", "read:issues",
+                       "--oauth-scope=write"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  EXPECT_EQ(parsed->declaration.sign_in.id, "app-7");
+  EXPECT_THAT(parsed->declaration.sign_in.scopes, ElementsAre("read:issues", "write"));
+  EXPECT_EQ(parsed->client_secret_file, "secret.txt");
+  EXPECT_TRUE(parsed->declaration.sign_in.secret.empty());
+  // -s/--scope is still the settings file's.
+  EXPECT_EQ(parsed->scope, Scope::kLocal);
+  for (const char* flag : {"--client-id", "--client-secret-file", "--oauth-scope"}) {
+    EXPECT_TRUE(IsAddFlag(flag)) << flag;
+  }
+}
+
+TEST(AddArgumentsTest, TheClientSecretIsReadFromItsFileAsAddRuns) {
+  testing::FakeFileSystem fs;
+  fs.AddFile("/home/u/app/secret.txt", std::string(kSecret) + "\r\n\n");
+  auto parsed = Parse({"docs", "--http", "https://x.example/mcp", "--client-id", "app-7",
+                       "--client-secret-file", "secret.txt"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  ASSERT_TRUE(ReadClientSecretFile(*parsed, fs, "/home/u/app"));
+  EXPECT_EQ(parsed->declaration.sign_in.secret, kSecret);
+  EXPECT_TRUE(parsed->client_secret_file.empty());
+
+  // The longest secret, with its line end.
+  fs.AddFile("/keys/long", std::string(kMaxClientSecretLength, 'k') + "\r\n");
+  parsed->client_secret_file = "/keys/long";
+  ASSERT_TRUE(ReadClientSecretFile(*parsed, fs, "/home/u/app"));
+  EXPECT_EQ(parsed->declaration.sign_in.secret, std::string(kMaxClientSecretLength, 'k'));
+
+  // No file, no secret: nothing read.
+  auto without = Parse({"docs", "--http", "https://x.example/mcp", "--client-id", "app-7"});
+  ASSERT_TRUE(without.ok());
+  ASSERT_TRUE(ReadClientSecretFile(*without, fs, "/home/u/app"));
+  EXPECT_TRUE(without->declaration.sign_in.secret.empty());
+}
+
+// Reads FILE's content as the secret; returns the refusal's message.
+std::string SecretFileRefusal(const std::string& content) {
+  testing::FakeFileSystem fs;
+  fs.AddFile("/keys/secret", content);
+  auto parsed = Parse({"docs", "--http", "https://x.example/mcp", "--client-id", "app-7",
+                       "--client-secret-file", "/keys/secret"});
+  EXPECT_TRUE(parsed.ok());
+  if (!parsed.ok()) return "";
+  Status read = ReadClientSecretFile(*parsed, fs, "/home/u");
+  EXPECT_FALSE(read);
+  if (read) return "";
+  EXPECT_EQ(read.error().code(), ErrorCode::kUsage);
+  EXPECT_TRUE(parsed->declaration.sign_in.secret.empty());
+  return read.error().message();
+}
+
+TEST(AddArgumentsTest, AClientSecretFileIsRefusedWithoutRepeatingIt) {
+  EXPECT_THAT(SecretFileRefusal("\n"), HasSubstr("the client secret is empty (read from "
+                                                 "/keys/secret)"));
+  EXPECT_THAT(SecretFileRefusal(""), HasSubstr("the client secret is empty"));
+  EXPECT_THAT(SecretFileRefusal(std::string(4097, 'k')),
+              HasSubstr("the client secret is longer than 4096 bytes"));
+  EXPECT_THAT(SecretFileRefusal(std::string(4096, 'k') + "\r\nmore"),
+              HasSubstr("the client secret is longer than 4096 bytes"));
+  for (const std::string& content :
+       {std::string(kSecret) + "\nsecond line", std::string(kSecret) + "\t", std::string("a\0b", 3),
+        std::string(kSecret) + "\x7f"}) {
+    std::string message = SecretFileRefusal(content);
+    EXPECT_THAT(message, HasSubstr("the client secret holds a control character"));
+    EXPECT_THAT(message, Not(HasSubstr(kSecret)));
+  }
+
+  testing::FakeFileSystem fs;
+  fs.AddDirectory("/keys");
+  auto parsed = Parse({"docs", "--http", "https://x.example/mcp", "--client-id", "app-7",
+                       "--client-secret-file", "gone"});
+  ASSERT_TRUE(parsed.ok());
+  Status read = ReadClientSecretFile(*parsed, fs, "/keys");
+  ASSERT_FALSE(read);
+  EXPECT_THAT(read.error().message(),
+              HasSubstr("--client-secret-file names /keys/gone, and there is no file there"));
+  parsed->client_secret_file = "/keys";
+  read = ReadClientSecretFile(*parsed, fs, "/");
+  ASSERT_FALSE(read);
+  EXPECT_THAT(read.error().message(), HasSubstr("which is not a file"));
+}
+
+TEST(AddArgumentsTest, TheSignInOptionsAreRefusedWhereTheyCannotBeRead) {
+  const std::string url = "https://x.example/mcp";
+  EXPECT_THAT(Refusal({"docs", "--http", url, "--client-secret-file", "s"}),
+              HasSubstr("--client-secret-file is the secret of the client --client-id names: "
+                        "give --client-id ID too"));
+  EXPECT_THAT(Refusal({"docs", "--http", url, "--client-id", "a", "--client-id", "b"}),
+              HasSubstr("--client-id is given twice"));
+  EXPECT_THAT(Refusal({"docs", "--http", url, "--client-id", "a", "--client-secret-file", "s",
+                       "--client-secret-file", "t"}),
+              HasSubstr("--client-secret-file is given twice"));
+  std::string spaced = Refusal({"docs", "--http", url, "--client-id", std::string("a ") + kSecret});
+  EXPECT_THAT(spaced, HasSubstr("the client id at word 5 after add is not printable ASCII "
+                                "without spaces, at most 512 bytes"));
+  EXPECT_THAT(spaced, Not(HasSubstr(kSecret)));
+  EXPECT_THAT(Refusal({"docs", "--http", url, "--client-id", std::string(513, 'a')}),
+              HasSubstr("at most 512 bytes"));
+  EXPECT_TRUE(Parse({"docs", "--http", url, "--client-id", std::string(512, 'a')}).ok());
+  EXPECT_THAT(Refusal({"docs", "--http", url, "--client-id"}), HasSubstr("--client-id takes"));
+
+  EXPECT_THAT(Refusal({"docs", "--http", url, "--oauth-scope", "read", "--oauth-scope", "read"}),
+              HasSubstr("the scope read is given twice: give each scope once"));
+  for (const char* bad : {"read write", "a\"b", "a\\b", "caf\xc3\xa9"}) {
+    EXPECT_THAT(Refusal({"docs", "--http", url, "--oauth-scope", bad}),
+                HasSubstr("the --oauth-scope at word 5 after add is not a scope"))
+        << bad;
+  }
+  EXPECT_TRUE(Parse({"docs", "--http", url, "--oauth-scope", "!#[]{}~"}).ok());
+
+  for (std::vector<std::string> words :
+       {std::vector<std::string>{"weather", "--client-id", "a", "--", "npx"},
+        std::vector<std::string>{"weather", "--oauth-scope", "read", "--", "npx"},
+        std::vector<std::string>{"weather", "--client-secret-file", "s", "--", "npx"}}) {
+    EXPECT_THAT(Refusal(words), HasSubstr("--client-id, --client-secret-file and --oauth-scope "
+                                          "go with --http URL"));
+  }
 }
 
 }  // namespace

@@ -88,5 +88,30 @@ TEST(DeclarationViewTest, HeadersAreShownByNameAlone) {
   }
 }
 
+TEST(DeclarationViewTest, TheOAuthClientIsShownWithItsSecretAsSetAlone) {
+  Declaration docs;
+  docs.alias = "docs";
+  docs.transport = Transport::kHttp;
+  docs.url = "https://mcp.example.com/mcp";
+  docs.headers = {{"X-Team", "team-7"}};
+  docs.sign_in = {"app-7", "sk-client-secret", {"read", "write"}};
+  const std::string block = DisplayDeclarationBlock(docs, "256e540f");
+  EXPECT_EQ(block,
+            "  docs   http   https://mcp.example.com/mcp\n"
+            "         headers: X-Team (stored)\n"
+            "         client id: app-7\n"
+            "         client secret: set\n"
+            "         oauth scopes: read, write\n"
+            "         digest: 256e540f\n");
+  const std::string json = DeclarationSummaryJson(docs).dump();
+  EXPECT_THAT(json, HasSubstr(R"("oauth":{"client_id":"app-7","client_secret_stored":true,)"
+                              R"("scopes":["read","write"]})"));
+  for (const std::string& shown : {block, json}) {
+    EXPECT_THAT(shown, Not(HasSubstr("sk-client-secret")));
+  }
+  docs.sign_in = {};
+  EXPECT_THAT(DeclarationSummaryJson(docs).dump(), Not(HasSubstr("oauth")));
+}
+
 }  // namespace
 }  // namespace bravebot

@@ -121,6 +121,48 @@ TEST(DeclarationTest, HeadersOfHandEditedDeclarations) {
   EXPECT_THAT(ProblemOf(stdio), HasSubstr("a stdio server is sent no header"));
 }
 
+TEST(DeclarationTest, TheOAuthClientOfHandEditedDeclarations) {
+  Declaration http;
+  http.alias = "docs";
+  http.transport = Transport::kHttp;
+  http.url = "https://mcp.example.com/mcp";
+  http.sign_in = {"app-7", "sk-client-1", {"read", "write"}};
+  EXPECT_TRUE(CheckDeclaration(http));
+  EXPECT_FALSE(http.sign_in.empty());
+  EXPECT_TRUE(SignInClient().empty());
+
+  Declaration scopes_alone = http;
+  scopes_alone.sign_in = {"", "", {"read"}};
+  EXPECT_TRUE(CheckDeclaration(scopes_alone));
+
+  Declaration no_id = http;
+  no_id.sign_in.id.clear();
+  EXPECT_THAT(ProblemOf(no_id), HasSubstr("it has a client secret and no client id"));
+  EXPECT_THAT(ProblemOf(no_id), Not(HasSubstr("sk-client-1")));
+  Declaration spaced_id = http;
+  spaced_id.sign_in.id = "app 7";
+  EXPECT_THAT(ProblemOf(spaced_id), HasSubstr("its client id is not printable ASCII"));
+  Declaration two_lines = http;
+  two_lines.sign_in.secret = "sk-client-1\nmore";
+  EXPECT_THAT(ProblemOf(two_lines), HasSubstr("the client secret holds a control character"));
+  EXPECT_THAT(ProblemOf(two_lines), Not(HasSubstr("sk-client-1")));
+  Declaration long_secret = http;
+  long_secret.sign_in.secret = std::string(4097, 's');
+  EXPECT_THAT(ProblemOf(long_secret), HasSubstr("longer than 4096 bytes"));
+  Declaration bad_scope = http;
+  bad_scope.sign_in.scopes = {"read", "a\\b"};
+  EXPECT_THAT(ProblemOf(bad_scope), HasSubstr("a scope is not printable ASCII"));
+  Declaration twice = http;
+  twice.sign_in.scopes = {"read", "read"};
+  EXPECT_THAT(ProblemOf(twice), HasSubstr("the scope read is given twice"));
+
+  Declaration stdio;
+  stdio.alias = "ok";
+  stdio.program = "npx";
+  stdio.sign_in.scopes = {"read"};
+  EXPECT_THAT(ProblemOf(stdio), HasSubstr("a stdio server signs in nowhere"));
+}
+
 TEST(DeclarationTest, AMoveLeavesTheHeadersBehind) {
   Declaration http;
   http.alias = "docs";

@@ -124,6 +124,65 @@ TEST(DigestTest, HeaderNamesCountAndTheirValuesDoNot) {
               ElementsAre("headers"));
 }
 
+// The OAuth client came later still: a service declared without one keeps
+// the digest it had, with or without headers. These values were computed apart
+// from this code, by the Python program docs/files.md gives.
+TEST(DigestTest, AServiceWithoutAnOAuthClientKeepsItsDigest) {
+  Declaration http;
+  http.alias = "docs";
+  http.transport = Transport::kHttp;
+  http.url = "https://mcp.example.com/mcp";
+  EXPECT_EQ(ComputeDigest(http).hex,
+            "a426e488118476d9f8572ab0cf506e947d360f579989816a31adff8b63ddda9d");
+  EXPECT_EQ(ComputeDigest(http).fields.count("oauth"), 0u);
+  http.headers = {{"Authorization", "x"}};
+  EXPECT_EQ(ComputeDigest(http).hex,
+            "981dc8a53a4ee7351d6b85f964e1e0d302f6beab001055538eda3f2767c936ee");
+
+  Declaration client = http;
+  client.headers.clear();
+  client.sign_in = {"app-7", "x", {"write", "read"}};
+  EXPECT_EQ(ComputeDigest(client).hex,
+            "7623628e2ef8e891ae89dcbf9827afb48a9282b940c84d5483f73916f83d87cc");
+}
+
+// The client id, whether there is a secret and the scopes (in no order)
+// count; the secret's value never does, as a stored value's does not.
+TEST(DigestTest, TheOAuthClientCountsButNotItsSecret) {
+  Declaration http;
+  http.alias = "docs";
+  http.transport = Transport::kHttp;
+  http.url = "https://mcp.example.com/mcp";
+  const DeclarationDigest bare = ComputeDigest(http);
+
+  Declaration client = http;
+  client.sign_in = {"app-7", "secret-one", {"read", "write"}};
+  Declaration other_secret = http;
+  other_secret.sign_in = {"app-7", "secret-two", {"write", "read"}};
+  EXPECT_EQ(ComputeDigest(client).hex, ComputeDigest(other_secret).hex);
+  EXPECT_THAT(ChangedFields(bare.fields, ComputeDigest(client).fields), ElementsAre("oauth"));
+  EXPECT_THAT(ChangedFields(ComputeDigest(client).fields, bare.fields), ElementsAre("oauth"));
+
+  Declaration no_secret = client;
+  no_secret.sign_in.secret.clear();
+  Declaration other_id = client;
+  other_id.sign_in.id = "app-8";
+  Declaration fewer_scopes = client;
+  fewer_scopes.sign_in.scopes = {"read"};
+  Declaration scopes_only = http;
+  scopes_only.sign_in.scopes = {"read"};
+  for (const Declaration* changed : {&no_secret, &other_id, &fewer_scopes, &scopes_only}) {
+    EXPECT_THAT(ChangedFields(ComputeDigest(client).fields, ComputeDigest(*changed).fields),
+                ElementsAre("oauth"));
+  }
+
+  // After the headers, as kFieldOrder lists them.
+  Declaration both = client;
+  both.headers = {{"X-Team", "a"}};
+  EXPECT_THAT(ChangedFields(bare.fields, ComputeDigest(both).fields),
+              ElementsAre("headers", "oauth"));
+}
+
 TEST(DigestTest, ArgumentBoundariesCount) {
   Declaration joined = Weather();
   joined.arguments = {"-y x"};

@@ -80,6 +80,59 @@ TEST(DeclarationFileTest, AServicesHeadersRoundTripAndAreWrittenOnlyWhereItHasAn
   EXPECT_THAT(file->FindUnusable("program")->problem, Not(HasSubstr("sk-2")));
 }
 
+TEST(DeclarationFileTest, AServicesOAuthClientRoundTripsAndIsWrittenOnlyWhereItHasOne) {
+  Declaration docs;
+  docs.alias = "docs";
+  docs.transport = Transport::kHttp;
+  docs.url = "https://mcp.example.com/mcp";
+  docs.sign_in = {"app-7", "sk-client-1", {"read", "write"}};
+  nlohmann::json entry = DeclarationToJson(docs);
+  EXPECT_EQ(entry["oauth"].dump(),
+            R"({"client_id":"app-7","client_secret":"sk-client-1","scopes":["read","write"]})");
+  Result<Declaration> back = DeclarationFromJson("docs", entry);
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(*back, docs);
+
+  // Without a secret or scopes, those members are left out.
+  docs.sign_in = {"app-7", "", {}};
+  EXPECT_EQ(DeclarationToJson(docs)["oauth"].dump(), R"({"client_id":"app-7"})");
+  docs.sign_in = {"", "", {"read"}};
+  EXPECT_EQ(DeclarationToJson(docs)["oauth"].dump(), R"({"scopes":["read"]})");
+  back = DeclarationFromJson("docs", DeclarationToJson(docs));
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(*back, docs);
+  docs.sign_in = {};
+  EXPECT_FALSE(DeclarationToJson(docs).contains("oauth"));
+
+  auto file = Read(R"({"version": 1, "servers": {
+      "listed": {"transport": "http", "url": "https://a.example/", "oauth": ["x"]},
+      "extra": {"transport": "http", "url": "https://a.example/", "oauth": {"client": "a"}},
+      "number": {"transport": "http", "url": "https://a.example/",
+                 "oauth": {"client_id": "a", "client_secret": 12345}},
+      "empty_id": {"transport": "http", "url": "https://a.example/", "oauth": {"client_id": ""}},
+      "lines": {"transport": "http", "url": "https://a.example/",
+                "oauth": {"client_id": "a", "client_secret": "sk-3\nx"}},
+      "no_id": {"transport": "http", "url": "https://a.example/",
+                "oauth": {"client_secret": "sk-4"}},
+      "scope": {"transport": "http", "url": "https://a.example/",
+                "oauth": {"scopes": ["read write"]}},
+      "program": {"transport": "stdio", "program": "npx", "oauth": {"client_id": "a"}}}})");
+  ASSERT_TRUE(file.ok());
+  EXPECT_TRUE(file->declarations.empty());
+  EXPECT_THAT(file->FindUnusable("listed")->problem, HasSubstr("oauth is not an object"));
+  EXPECT_THAT(file->FindUnusable("extra")->problem, HasSubstr("oauth has a key it does not have"));
+  EXPECT_THAT(file->FindUnusable("number")->problem,
+              HasSubstr("oauth client_secret is not a string"));
+  EXPECT_THAT(file->FindUnusable("number")->problem, Not(HasSubstr("12345")));
+  EXPECT_THAT(file->FindUnusable("empty_id")->problem, HasSubstr("its oauth client_id is not"));
+  EXPECT_THAT(file->FindUnusable("lines")->problem, HasSubstr("holds a control character"));
+  EXPECT_THAT(file->FindUnusable("lines")->problem, Not(HasSubstr("sk-3")));
+  EXPECT_THAT(file->FindUnusable("no_id")->problem, HasSubstr("a client secret and no client id"));
+  EXPECT_THAT(file->FindUnusable("no_id")->problem, Not(HasSubstr("sk-4")));
+  EXPECT_THAT(file->FindUnusable("scope")->problem, HasSubstr("a scope is not printable ASCII"));
+  EXPECT_THAT(file->FindUnusable("program")->problem, HasSubstr("a stdio server signs in"));
+}
+
 TEST(DeclarationFileTest, HandEditedEntriesAreUnusableNotFatal) {
   auto file = Read(R"({"version": 1, "servers": {
       "good": {"transport": "stdio", "program": "npx"},
