@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 #include <ostream>
 
+#include "base/shown_text.h"
 #include "cli/browser.h"
 #include "cli/command.h"
 #include "cli/declaration_lookup.h"
@@ -38,7 +39,8 @@ Result<SignedIn> SignInAtTerminal(const SignInPlan& plan, CommandContext& contex
   std::optional<Result<SignedIn>> outcome;
   auto open = [&context, &plan](const std::string& url) {
     context.out << "To sign in to " << plan.alias
-                << ", open this address in a browser (opening it now):\n  " << url << "\n"
+                << ", open this address in a browser (opening it now):\n  "
+                << EscapeControlCharacters(url) << "\n"
                 << std::flush;
     (void)OpenInBrowser(url);  // the address is printed whether or not a browser opened
   };
@@ -63,9 +65,17 @@ int RunLogin(const SimpleOptions& options, CommandContext& context) {
 
   Result<SignedIn> signed_in = SignInAtTerminal(*plan, context);
   if (!signed_in) return Report(context, "login", signed_in.error());
-  StoredToken token = ToStoredToken(*signed_in, ComputeDigest(*declaration).hex, service->origin);
-  Status stored = PutToken(*profile, token);
-  if (!stored) return Report(context, "login", stored.error());
+  StoredToken token = ToStoredToken(*signed_in, options.alias, ComputeDigest(*declaration).hex,
+                                    service->origin);
+  Result<bool> kept = PutTokenWhileDeclared(*profile, token);
+  if (!kept) return Report(context, "login", kept.error());
+  if (!*kept) {
+    return Report(context, "login",
+                  Error(ErrorCode::kRefused, options.alias +
+                                                 " was changed or removed while it was signed in "
+                                                 "to, so its tokens were not kept: run login "
+                                                 "again for it as it is declared now"));
+  }
   context.out << "Signed in to " << options.alias << SignedInUntil(token) << ".\n";
   return kExitOk;
 }

@@ -28,7 +28,7 @@ int RunLogout(const SimpleOptions& options, CommandContext& context) {
   if (!profile) return Report(context, "logout", profile.error());
   Result<Declaration> declaration = FindDeclaration(*profile, options.alias);
   if (!declaration) return Report(context, "logout", declaration.error());
-  Result<size_t> forgotten = ForgetTokens(*profile, ComputeDigest(*declaration).hex);
+  Result<size_t> forgotten = ForgetTokens(*profile, options.alias, ComputeDigest(*declaration).hex);
   if (!forgotten) return Report(context, "logout", forgotten.error());
   if (*forgotten == 0) {
     context.out << options.alias << " was not signed in: nothing changed\n";

@@ -28,12 +28,15 @@ struct LoopbackRedirect::Waiting {
   asio::steady_timer deadline;  // cancelled when the answer comes
   std::string state;
   std::optional<Result<std::string>> outcome;
+  int connections = 0;  // being served now
 };
 
 namespace {
 
 constexpr auto kBrowserTime = std::chrono::seconds(10);  // a connection's whole request
 constexpr std::uint32_t kMostHead = 16 * 1024;
+// A browser opens a few; more at once is someone holding the listener.
+constexpr int kMostConnections = 16;
 
 std::string HtmlEscaped(std::string_view text) {
   std::string escaped;
@@ -94,8 +97,10 @@ asio::awaitable<void> Listen(std::shared_ptr<LoopbackRedirect::Waiting> waiting)
     auto [error, socket] =
         co_await waiting->acceptor.async_accept(asio::as_tuple(asio::use_awaitable));
     if (error) co_return;  // closed: the answer came, or the time ran out
+    if (waiting->connections >= kMostConnections) continue;  // the socket closes here
+    ++waiting->connections;
     asio::co_spawn(waiting->acceptor.get_executor(), Serve(waiting, std::move(socket)),
-                   asio::detached);
+                   [waiting](const std::exception_ptr&) { --waiting->connections; });
   }
 }
 

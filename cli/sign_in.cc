@@ -1,5 +1,6 @@
 #include "cli/sign_in.h"
 
+#include <algorithm>
 #include <boost/asio/this_coro.hpp>
 
 #include "cli/loopback_redirect.h"
@@ -7,6 +8,7 @@
 #include "supervisor/auth/authorization_metadata.h"
 #include "supervisor/auth/authorization_request.h"
 #include "supervisor/auth/client_registration.h"
+#include "supervisor/auth/oauth_url.h"
 #include "supervisor/auth/pkce.h"
 #include "supervisor/mcp/mcp_connection.h"
 #include "supervisor/mcp/mcp_startup.h"
@@ -18,6 +20,8 @@ namespace bravebot {
 namespace asio = boost::asio;
 
 namespace {
+
+constexpr std::int64_t kLongestLifetime = std::int64_t{10} * 366 * 24 * 3600;
 
 // "weather could not be signed in to: STEP: WHY".
 Error Failed(const SignInPlan& plan, const std::string& step, const Error& why) {
@@ -159,6 +163,26 @@ std::optional<std::string> ScopeToAsk(const SignInPlan& plan,
   return joined;
 }
 
+// Plain http is for the tests' servers on this machine: an authorization
+// server of a service elsewhere is reached by https alone, so that a
+// service's metadata cannot point signing in at this machine's own ports.
+Status ReachedAsSecurely(const SignInPlan& plan, const AuthorizationServerMetadata& server) {
+  Result<OAuthUrl> service = ReadOAuthUrl(plan.service_url);
+  if (service && service->loopback) return {};
+  std::vector<std::string> endpoints = {server.issuer, server.authorization_endpoint,
+                                        server.token_endpoint};
+  if (server.registration_endpoint) endpoints.push_back(*server.registration_endpoint);
+  for (const std::string& endpoint : endpoints) {
+    Result<OAuthUrl> url = ReadOAuthUrl(endpoint);
+    if (!url || !url->https) {
+      return Failed(plan, "reading its authorization server's metadata",
+                    "an endpoint it names is not https, which a service elsewhere than this "
+                    "machine cannot be signed in to through");
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
@@ -170,6 +194,7 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
   Result<AuthorizationServerMetadata> server =
       co_await FindServerMetadata(http, plan, resource->authorization_servers.front());
   if (!server) co_return server.error();
+  if (Status secure = ReachedAsSecurely(plan, *server); !secure) co_return secure.error();
   if (!server->SupportsGrant("authorization_code")) {
     co_return Failed(plan, "reading its authorization server's metadata",
                      "it offers no authorization code grant, the only one this client uses");
@@ -222,7 +247,10 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
                      .token_endpoint = server->token_endpoint,
                      .client_id = client->id};
   if (tokens->expires_in) {
-    signed_in.expires = std::chrono::system_clock::now() + std::chrono::seconds(*tokens->expires_in);
+    // A lifetime past ten years is read as ten years: the time it gives
+    // must fit the clock's count.
+    const std::int64_t lifetime = std::min<std::int64_t>(*tokens->expires_in, kLongestLifetime);
+    signed_in.expires = std::chrono::system_clock::now() + std::chrono::seconds(lifetime);
   }
   co_return signed_in;
 }

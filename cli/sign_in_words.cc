@@ -44,6 +44,12 @@ Result<SignInPlan> SignInPlanFor(const Declaration& declaration) {
                        "would have no place: declare it again without that header to sign in");
     }
   }
+  if (!ReadSecureOAuthUrl(declaration.url, "its url")) {
+    return Error(ErrorCode::kRefused,
+                 declaration.alias +
+                     " is declared at a plain http url, where a token would travel in the clear: "
+                     "declare it at its https url to sign in");
+  }
   SignInPlan plan{.alias = declaration.alias,
                   .service_url = declaration.url,
                   .scopes = declaration.sign_in.scopes,
@@ -53,8 +59,10 @@ Result<SignInPlan> SignInPlanFor(const Declaration& declaration) {
   return plan;
 }
 
-StoredToken ToStoredToken(const SignedIn& signed_in, std::string digest, std::string origin) {
-  StoredToken token{.digest = std::move(digest),
+StoredToken ToStoredToken(const SignedIn& signed_in, std::string alias, std::string digest,
+                          std::string origin) {
+  StoredToken token{.alias = std::move(alias),
+                    .digest = std::move(digest),
                     .origin = std::move(origin),
                     .access_token = signed_in.access_token,
                     .refresh_token = signed_in.refresh_token,
@@ -93,7 +101,7 @@ std::optional<StoredToken> KeptToken(const ProfileDirectory& profile,
   Result<OAuthUrl> service = ReadOAuthUrl(declaration.url);
   if (!service) return std::nullopt;
   Result<std::optional<StoredToken>> token =
-      FindToken(profile, ComputeDigest(declaration).hex, service->origin);
+      FindToken(profile, declaration.alias, ComputeDigest(declaration).hex, service->origin);
   return token ? *token : std::nullopt;
 }
 

@@ -20,9 +20,10 @@ namespace bravebot {
 // header of its own (add --header), which a token would stand beside.
 Result<SignInPlan> SignInPlanFor(const Declaration& declaration);
 
-// What mcp-tokens keeps of `signed_in`, for the declaration of `digest`
-// and the service's `origin`.
-StoredToken ToStoredToken(const SignedIn& signed_in, std::string digest, std::string origin);
+// What mcp-tokens keeps of `signed_in`, for the declaration `alias` of
+// `digest` and the service's `origin`.
+StoredToken ToStoredToken(const SignedIn& signed_in, std::string alias, std::string digest,
+                          std::string origin);
 
 // " until 2026-12-06 10:30 UTC", or "" where the server gave no lifetime.
 std::string SignedInUntil(const StoredToken& token);

@@ -76,6 +76,7 @@ Declaration Declaration::MovedTo(const std::string& moved_to) const {
   Declaration moved = *this;
   moved.url = moved_to;
   moved.headers.clear();
+  moved.sign_in.secret.clear();
   return moved;
 }
 

@@ -85,8 +85,9 @@ struct Declaration {
   bool NamesVariable(std::string_view name) const;  // stored or passed
   // Every header name, as given, sorted whatever their case.
   std::vector<std::string> HeaderNames() const;
-  // Where a yes to a move takes it: `moved_to`, without its headers, which
-  // were given for the origin it was declared at and go nowhere else.
+  // Where a yes to a move takes it: `moved_to`, without its headers and its
+  // client secret, which were given for the origin it was declared at and
+  // go nowhere else (the new place's authorization server could be anyone's).
   Declaration MovedTo(const std::string& moved_to) const;
 
   bool operator==(const Declaration&) const = default;

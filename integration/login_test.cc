@@ -178,7 +178,8 @@ TEST_F(LoginTest, TheTokenIsNeverSentWhereTheServiceRedirects) {
   std::ofstream(Profile() + "/mcp-tokens")
       << Json{{"version", 1},
               {"tokens",
-               Json::array({Json{{"digest", Digest("svc")},
+               Json::array({Json{{"alias", "svc"},
+                                 {"digest", Digest("svc")},
                                  {"origin", server.Origin()},
                                  {"access_token", "planted-token"},
                                  {"token_endpoint", server.Issuer() + "/token"},

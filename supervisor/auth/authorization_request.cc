@@ -1,5 +1,7 @@
 #include "supervisor/auth/authorization_request.h"
 
+#include <algorithm>
+
 #include "base/shown_text.h"
 #include "supervisor/auth/oauth_document.h"
 
@@ -144,7 +146,7 @@ Result<std::string> ReadAuthorizationRedirect(std::string_view request_target,
   if (state == nullptr || *state != expected_state) {
     return Error(ErrorCode::kRefused,
                  "the sign-in redirect carries another state than the one sent, so it is not "
-                 "this sign-in's: it was ignored");
+                 "this sign-in's: it was refused");
   }
   if (const std::string* error = Field(*fields, "error")) {
     OAuthErrorResponse refused{*error, std::nullopt, std::nullopt};
@@ -178,11 +180,20 @@ std::string RefreshBody(const RefreshGrant& grant) {
   return FormEncode(fields);
 }
 
+bool IsSendableToken(std::string_view token) {
+  return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) {
+    return c >= 0x21 && c <= 0x7e;
+  });
+}
+
 Result<TokenResponse> ParseTokenResponse(std::string_view body) {
   BRAVEBOT_ASSIGN_OR_RETURN(OAuthDocument document,
                             ReadOAuthDocument(body, "the token endpoint's answer"));
   TokenResponse response;
   BRAVEBOT_ASSIGN_OR_RETURN(response.access_token, document.RequiredString("access_token"));
+  if (!IsSendableToken(response.access_token)) {
+    return document.Refuse("gives an access token with a character no header can carry");
+  }
   BRAVEBOT_ASSIGN_OR_RETURN(response.token_type, document.RequiredString("token_type"));
   if (!EqualsIgnoringCase(response.token_type, "Bearer")) {
     return document.Refuse("gives a token of a type other than Bearer, which cannot be sent");
@@ -190,6 +201,9 @@ Result<TokenResponse> ParseTokenResponse(std::string_view body) {
   BRAVEBOT_ASSIGN_OR_RETURN(response.expires_in, document.OptionalCount("expires_in"));
   BRAVEBOT_ASSIGN_OR_RETURN(response.refresh_token, document.OptionalString("refresh_token"));
   if (response.refresh_token && response.refresh_token->empty()) response.refresh_token.reset();
+  if (response.refresh_token && !IsSendableToken(*response.refresh_token)) {
+    return document.Refuse("gives a refresh token with a character no form can carry");
+  }
   BRAVEBOT_ASSIGN_OR_RETURN(response.scope, document.OptionalString("scope"));
   return response;
 }

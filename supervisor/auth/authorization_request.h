@@ -91,6 +91,11 @@ struct TokenResponse {
   std::optional<std::string> scope;  // where it differs from the one asked for
 };
 
+// Whether `token` can go in an Authorization header and a form as it is:
+// visible ASCII, as RFC 6750's b64token and RFC 6749's tokens are. Anything
+// else (a line break above all) would let a server write headers of its own.
+bool IsSendableToken(std::string_view token);
+
 // A token endpoint's answer of 200 (RFC 6749 section 5.1). kRefused where it
 // has no access_token, or a token_type other than Bearer (in any case),
 // which is the only kind this client can send.

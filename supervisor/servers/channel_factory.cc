@@ -65,18 +65,20 @@ class ConfinedChannelFactory : public ChannelFactory {
           // co_spawn may run it at once, inside Open: the loop's turn first.
           co_await boost::asio::post(io, boost::asio::use_awaitable);
           if (*abandoned) co_return;
-          // The token login kept, refreshed first where it expired: a
-          // transfer of its own, before the service is sent anything.
-          HttpClient refreshing(io, settings.alias);
-          std::optional<std::string> bearer =
-              co_await ServiceToken(refreshing, declaration, options);
-          if (*abandoned) co_return;
+          // The administrator's file first: a service it refuses is sent
+          // nothing, not even a refresh of its token.
           Result<HttpChannelOptions> channel =
               ServiceChannelOptions(declaration, options, settings.asking);
           if (!channel) {
             opened(Error(ErrorCode::kNotStarted, channel.error().message()));
             co_return;
           }
+          // The token login kept, refreshed first where it expired: a
+          // transfer of its own, before the service is sent anything.
+          HttpClient refreshing(io, settings.alias);
+          std::optional<std::string> bearer =
+              co_await ServiceToken(refreshing, declaration, options);
+          if (*abandoned) co_return;
           channel->alias = settings.alias;
           if (bearer) channel->headers.push_back({"Authorization", "Bearer " + *bearer});
           opened(std::shared_ptr<ServerChannel>(

@@ -26,13 +26,19 @@ boost::asio::awaitable<std::optional<std::string>> ServiceToken(HttpClient& http
                                                                 Declaration declaration,
                                                                 ServerStartOptions options) {
   if (options.incognito || options.profile == nullptr) co_return std::nullopt;
-  Result<OAuthUrl> service = ReadOAuthUrl(declaration.url);
+  // Never in the clear: a plain http service (but the machine itself) gets
+  // no token, as login signs in to none.
+  Result<OAuthUrl> service = ReadSecureOAuthUrl(declaration.url, "its url");
   if (!service) co_return std::nullopt;
   const std::string digest = ComputeDigest(declaration).hex;
-  Result<std::optional<StoredToken>> found = FindToken(*options.profile, digest, service->origin);
+  Result<std::optional<StoredToken>> found =
+      FindToken(*options.profile, declaration.alias, digest, service->origin);
   if (!found || !*found) co_return std::nullopt;
-  StoredToken token = std::move(**found);
+  const StoredToken old = std::move(**found);
+  StoredToken token = old;
   const bool fresh = !token.expires_at || *token.expires_at > SecondsNow() + kRefreshAhead.count();
+  // A hand-edited file's token that no header can carry is not sent.
+  if (!IsSendableToken(token.access_token)) co_return std::nullopt;
   if (fresh) co_return token.access_token;
   if (!token.refresh_token) co_return std::nullopt;
 
@@ -58,8 +64,11 @@ boost::asio::awaitable<std::optional<std::string>> ServiceToken(HttpClient& http
                          : std::nullopt;
   if (renewed->scope) token.scope = renewed->scope;
   // Kept before it is used: a refresh token rotated and then lost would
-  // leave the person to sign in again.
-  if (!PutToken(*options.profile, token)) co_return std::nullopt;
+  // leave the person to sign in again. Not where a logout, a change of the
+  // declaration or another session's refresh came while this one was sent:
+  // what they left stands, and this token is not sent.
+  Result<bool> renewed_here = RenewToken(*options.profile, old, token);
+  if (!renewed_here || !*renewed_here) co_return std::nullopt;
   co_return token.access_token;
 }
 

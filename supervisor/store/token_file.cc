@@ -40,7 +40,8 @@ Result<StoredToken> ReadEntry(const json& entry, size_t index, const std::string
     into = member->get<std::string>();
     return {};
   };
-  std::optional<std::string> digest, origin, access, endpoint, client;
+  std::optional<std::string> alias, digest, origin, access, endpoint, client;
+  BRAVEBOT_RETURN_IF_ERROR(text("alias", true, alias));
   BRAVEBOT_RETURN_IF_ERROR(text("digest", true, digest));
   BRAVEBOT_RETURN_IF_ERROR(text("origin", true, origin));
   BRAVEBOT_RETURN_IF_ERROR(text("access_token", true, access));
@@ -51,6 +52,8 @@ Result<StoredToken> ReadEntry(const json& entry, size_t index, const std::string
   if (!IsDigest(*digest)) {
     return Corrupt(shown_path, where + "whose \"digest\" is not 64 lowercase hex digits");
   }
+  if (!IsValidAlias(*alias)) return Corrupt(shown_path, where + "whose \"alias\" is no alias");
+  token.alias = std::move(*alias);
   token.digest = std::move(*digest);
   token.origin = std::move(*origin);
   token.access_token = std::move(*access);
@@ -71,16 +74,18 @@ Result<StoredToken> ReadEntry(const json& entry, size_t index, const std::string
 
 }  // namespace
 
-const StoredToken* TokenFile::Find(std::string_view digest, std::string_view origin) const {
+const StoredToken* TokenFile::Find(std::string_view alias, std::string_view digest,
+                                   std::string_view origin) const {
   for (const StoredToken& token : tokens) {
-    if (token.digest == digest && token.origin == origin) return &token;
+    if (token.alias == alias && token.digest == digest && token.origin == origin) return &token;
   }
   return nullptr;
 }
 
 void TokenFile::Put(StoredToken token) {
   for (StoredToken& stored : tokens) {
-    if (stored.digest == token.digest && stored.origin == token.origin) {
+    if (stored.alias == token.alias && stored.digest == token.digest &&
+        stored.origin == token.origin) {
       stored = std::move(token);
       return;
     }
@@ -88,16 +93,20 @@ void TokenFile::Put(StoredToken token) {
   tokens.push_back(std::move(token));
 }
 
-size_t TokenFile::Forget(std::string_view digest) {
-  return std::erase_if(tokens, [&](const StoredToken& token) { return token.digest == digest; });
+size_t TokenFile::Forget(std::string_view alias, std::string_view digest) {
+  return std::erase_if(tokens, [&](const StoredToken& token) {
+    return token.alias == alias && token.digest == digest;
+  });
 }
 
 size_t TokenFile::KeepOnlyThoseOf(const std::vector<Declaration>& declarations) {
-  std::set<std::string, std::less<>> declared;
-  for (const Declaration& declaration : declarations)
-    declared.insert(ComputeDigest(declaration).hex);
-  return std::erase_if(tokens,
-                       [&](const StoredToken& token) { return !declared.contains(token.digest); });
+  std::set<std::pair<std::string, std::string>> declared;
+  for (const Declaration& declaration : declarations) {
+    declared.emplace(declaration.alias, ComputeDigest(declaration).hex);
+  }
+  return std::erase_if(tokens, [&](const StoredToken& token) {
+    return !declared.contains({token.alias, token.digest});
+  });
 }
 
 Result<TokenFile> ParseTokenFile(std::string_view text, const std::string& shown_path) {
@@ -119,7 +128,7 @@ Result<TokenFile> ParseTokenFile(std::string_view text, const std::string& shown
   TokenFile file;
   for (size_t i = 0; i < entries->size(); ++i) {
     BRAVEBOT_ASSIGN_OR_RETURN(StoredToken token, ReadEntry((*entries)[i], i + 1, shown_path));
-    if (file.Find(token.digest, token.origin) != nullptr) {
+    if (file.Find(token.alias, token.digest, token.origin) != nullptr) {
       return Corrupt(shown_path, "has two entries for one declaration and origin (the " +
                                      std::to_string(i + 1) + ". of \"tokens\" is the second)");
     }
@@ -132,6 +141,7 @@ std::string SerializeTokenFile(const TokenFile& file) {
   json entries = json::array();
   for (const StoredToken& token : file.tokens) {
     json entry = json::object();
+    entry["alias"] = token.alias;
     entry["digest"] = token.digest;
     entry["origin"] = token.origin;
     entry["access_token"] = token.access_token;

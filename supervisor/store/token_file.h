@@ -2,12 +2,12 @@
 // declaration and origin. Pure: text in, values out.
 //
 //   {"version": 1, "tokens": [
-//     {"digest": "<the declaration's 64 hex digits>", "origin": "https://mcp.example.com",
+//     {"alias": "docs", "digest": "<the declaration's 64 hex digits>", "origin": "https://mcp.example.com",
 //      "access_token": "...", "refresh_token": "...", "expires_at": 1765000000,
 //      "scope": "files:read", "token_endpoint": "https://auth.example.com/token",
 //      "client_id": "..."}]}
 //
-// Keyed by the declaration's digest, so a declaration changed, removed or
+// Keyed by the declaration's alias and digest, so a declaration changed, removed or
 // moved to another url finds none of its old tokens, and by the origin they
 // may be sent to. The file holds secrets: nothing read from it is ever shown.
 #ifndef BRAVEBOT_SUPERVISOR_STORE_TOKEN_FILE_H_
@@ -27,6 +27,9 @@ namespace bravebot {
 inline constexpr int kTokenFormatVersion = 1;
 
 struct StoredToken {
+  // The declaration's alias and digest: two aliases declared alike (one
+  // service, two accounts) each keep their own.
+  std::string alias;
   std::string digest;  // the declaration's, 64 hex digits
   std::string origin;  // "https://host[:port]", the only place the token goes
   std::string access_token;
@@ -44,13 +47,14 @@ struct StoredToken {
 struct TokenFile {
   std::vector<StoredToken> tokens;
 
-  const StoredToken* Find(std::string_view digest, std::string_view origin) const;
-  // Puts `token` in place of the one of its digest and origin, if any.
+  const StoredToken* Find(std::string_view alias, std::string_view digest,
+                          std::string_view origin) const;
+  // Puts `token` in place of the one of its alias, digest and origin, if any.
   void Put(StoredToken token);
-  // Forgets every token of `digest`; returns how many.
-  size_t Forget(std::string_view digest);
-  // Forgets every token whose digest none of `declarations` has now (one
-  // changed, removed or moved); returns how many.
+  // Forgets every token of `alias` and `digest`; returns how many.
+  size_t Forget(std::string_view alias, std::string_view digest);
+  // Forgets every token whose alias and digest no declaration of
+  // `declarations` has now (one changed, removed or moved); returns how many.
   size_t KeepOnlyThoseOf(const std::vector<Declaration>& declarations);
 };
 

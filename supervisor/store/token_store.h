@@ -4,9 +4,9 @@
 // it cannot be read: it is refused, and left for the person to mend or move.
 //
 //   BRAVEBOT_ASSIGN_OR_RETURN(std::optional<StoredToken> token,
-//                             FindToken(profile, ComputeDigest(declaration).hex, origin));
-//   BRAVEBOT_RETURN_IF_ERROR(PutToken(profile, signed_in));
-//   BRAVEBOT_RETURN_IF_ERROR(ForgetTokens(profile, digest));  // logout
+//                             FindToken(profile, alias, ComputeDigest(declaration).hex, origin));
+//   BRAVEBOT_ASSIGN_OR_RETURN(bool kept, PutTokenWhileDeclared(profile, signed_in));
+//   BRAVEBOT_RETURN_IF_ERROR(ForgetTokens(profile, alias, digest));  // logout
 #ifndef BRAVEBOT_SUPERVISOR_STORE_TOKEN_STORE_H_
 #define BRAVEBOT_SUPERVISOR_STORE_TOKEN_STORE_H_
 
@@ -42,17 +42,28 @@ class TokenStore {
   const ProfileDirectory& profile_;
 };
 
-// The token of `digest` and `origin`, if one is stored. Reads without the
-// lock: every writer replaces the file whole.
-Result<std::optional<StoredToken>> FindToken(const ProfileDirectory& profile,
+// The token of the declaration `alias` with `digest`, for `origin`, if one
+// is stored. Reads without the lock: every writer replaces the file whole.
+Result<std::optional<StoredToken>> FindToken(const ProfileDirectory& profile, std::string_view alias,
                                              std::string_view digest, std::string_view origin);
 
-// Stores `token` in place of the one of its digest and origin, taking the
-// profile directory's lock.
-Status PutToken(const ProfileDirectory& profile, StoredToken token);
+// Stores `token`, taking the lock, where a declaration of its alias and
+// digest is in mcp.json as the lock is held: a sign-in that took minutes
+// keeps nothing for a declaration changed or removed meanwhile. False
+// where there is none now.
+Result<bool> PutTokenWhileDeclared(const ProfileDirectory& profile, StoredToken token);
 
-// Forgets every token of `digest`, taking the lock; returns how many.
-Result<size_t> ForgetTokens(const ProfileDirectory& profile, std::string_view digest);
+// Puts `renewed` in place of `old`, taking the lock, where the entry stored
+// is still `old`'s with the same refresh token: not where a logout, a
+// change of the declaration or another refresh came first. False then, and
+// `renewed` is not to be used.
+Result<bool> RenewToken(const ProfileDirectory& profile, const StoredToken& old,
+                        StoredToken renewed);
+
+// Forgets every token of the declaration `alias` with `digest`, taking the
+// lock; returns how many.
+Result<size_t> ForgetTokens(const ProfileDirectory& profile, std::string_view alias,
+                            std::string_view digest);
 
 }  // namespace bravebot
 

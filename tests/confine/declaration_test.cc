@@ -163,15 +163,19 @@ TEST(DeclarationTest, TheOAuthClientOfHandEditedDeclarations) {
   EXPECT_THAT(ProblemOf(stdio), HasSubstr("a stdio server signs in nowhere"));
 }
 
-TEST(DeclarationTest, AMoveLeavesTheHeadersBehind) {
+TEST(DeclarationTest, AMoveLeavesTheHeadersAndTheClientSecretBehind) {
   Declaration http;
   http.alias = "docs";
   http.transport = Transport::kHttp;
   http.url = "https://mcp.example.com/mcp";
   http.headers = {{"Authorization", "Bearer sk-1"}};
+  http.sign_in = {.id = "desk", .secret = "s3cret", .scopes = {"read"}};
   Declaration moved = http.MovedTo("https://elsewhere.example/mcp");
   EXPECT_EQ(moved.url, "https://elsewhere.example/mcp");
   EXPECT_TRUE(moved.headers.empty());
+  // The next login there may meet another authorization server.
+  EXPECT_EQ(moved.sign_in.secret, "");
+  EXPECT_EQ(moved.sign_in.id, "desk");
   EXPECT_EQ(moved.alias, "docs");
 }
 

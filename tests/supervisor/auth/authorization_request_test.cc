@@ -125,6 +125,13 @@ TEST(AuthorizationRequestTest, ReadsATokenResponse) {
   EXPECT_EQ(response->expires_in, 3600);
   EXPECT_EQ(response->refresh_token, "tGzv3JOkF0XG5Qx2TlKWIA");
   EXPECT_EQ(response->scope, "files:read");
+  // A line break in a token would end the Authorization header early and
+  // write the server's own after it.
+  EXPECT_FALSE(ParseTokenResponse(R"({"access_token":"a\r\nX-Evil: 1","token_type":"Bearer"})"));
+  EXPECT_FALSE(ParseTokenResponse(
+      R"({"access_token":"a","token_type":"Bearer","refresh_token":"r\nx"})"));
+  EXPECT_FALSE(IsSendableToken("a b"));
+  EXPECT_TRUE(IsSendableToken("2YotnFZFEjr1zCsicMWpAA-._~+/="));
   auto lean = ParseTokenResponse(R"({"access_token":"a","token_type":"Bearer"})");
   ASSERT_TRUE(lean.ok());
   EXPECT_FALSE(lean->expires_in.has_value());

@@ -20,8 +20,10 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::TemporaryDirectory;
 
-StoredToken Token(const std::string& digest, const std::string& access = "2YotnFZFEjr1zCsicMWpAA") {
+StoredToken Token(const std::string& digest, const std::string& access = "2YotnFZFEjr1zCsicMWpAA",
+                  const std::string& alias = "docs") {
   StoredToken token;
+  token.alias = alias;
   token.digest = digest;
   token.origin = "https://mcp.example.com";
   token.access_token = access;
@@ -64,10 +66,10 @@ TEST(TokenFileTest, PutReplacesTheTokenOfItsDigestAndOrigin) {
   elsewhere.origin = "https://other.example.com";
   file.Put(elsewhere);
   ASSERT_EQ(file.tokens.size(), 2u);
-  EXPECT_EQ(file.Find(std::string(64, 'a'), "https://mcp.example.com")->access_token, "second");
-  EXPECT_EQ(file.Find(std::string(64, 'a'), "https://other.example.com")->access_token, "third");
-  EXPECT_EQ(file.Find(std::string(64, 'b'), "https://mcp.example.com"), nullptr);
-  EXPECT_EQ(file.Forget(std::string(64, 'a')), 2u);
+  EXPECT_EQ(file.Find("docs", std::string(64, 'a'), "https://mcp.example.com")->access_token, "second");
+  EXPECT_EQ(file.Find("docs", std::string(64, 'a'), "https://other.example.com")->access_token, "third");
+  EXPECT_EQ(file.Find("docs", std::string(64, 'b'), "https://mcp.example.com"), nullptr);
+  EXPECT_EQ(file.Forget("docs", std::string(64, 'a')), 2u);
   EXPECT_TRUE(file.tokens.empty());
 }
 
@@ -75,9 +77,11 @@ TEST(TokenFileTest, KeepsOnlyTheTokensOfDeclarationsThatStillAre) {
   const Declaration kept = Service("kept", "https://mcp.example.com/mcp");
   const Declaration gone = Service("gone", "https://gone.example.com/mcp");
   TokenFile file;
-  file.Put(Token(ComputeDigest(kept).hex));
-  file.Put(Token(ComputeDigest(gone).hex));
-  EXPECT_EQ(file.KeepOnlyThoseOf({kept}), 1u);
+  file.Put(Token(ComputeDigest(kept).hex, "k", "kept"));
+  file.Put(Token(ComputeDigest(gone).hex, "g", "gone"));
+  // Declared alike under another alias: not the declaration the token is for.
+  file.Put(Token(ComputeDigest(kept).hex, "o", "other"));
+  EXPECT_EQ(file.KeepOnlyThoseOf({kept}), 2u);
   ASSERT_EQ(file.tokens.size(), 1u);
   EXPECT_EQ(file.tokens[0].digest, ComputeDigest(kept).hex);
 }
@@ -119,6 +123,13 @@ class TokenStoreTest : public ::testing::Test {
     profile_.emplace(std::move(*profile));
   }
   std::string FilePath() const { return temporary_.Join("profile/mcp-tokens"); }
+  // Stores `token` whatever is declared, as the lock holder may.
+  Status Put(StoredToken token) const {
+    Result<FileLock> lock = profile_->Lock();
+    if (!lock) return lock.error();
+    return TokenStore(*profile_).Change(*lock,
+                                        [&](TokenFile& file) { file.Put(std::move(token)); });
+  }
   std::string Slurp() const {
     std::ifstream in(FilePath(), std::ios::binary);
     return {std::istreambuf_iterator<char>(in), {}};
@@ -130,32 +141,32 @@ class TokenStoreTest : public ::testing::Test {
 };
 
 TEST_F(TokenStoreTest, AMissingFileStoresNothingAndIsNotCreatedByForgetting) {
-  auto found = FindToken(*profile_, std::string(64, 'a'), "https://mcp.example.com");
+  auto found = FindToken(*profile_, "docs", std::string(64, 'a'), "https://mcp.example.com");
   ASSERT_TRUE(found.ok());
   EXPECT_FALSE(found->has_value());
-  auto forgotten = ForgetTokens(*profile_, std::string(64, 'a'));
+  auto forgotten = ForgetTokens(*profile_, "docs", std::string(64, 'a'));
   ASSERT_TRUE(forgotten.ok());
   EXPECT_EQ(*forgotten, 0u);
   EXPECT_FALSE(std::filesystem::exists(FilePath()));
 }
 
 TEST_F(TokenStoreTest, PutFindForget) {
-  ASSERT_TRUE(PutToken(*profile_, Token(std::string(64, 'a'))).ok());
-  auto found = FindToken(*profile_, std::string(64, 'a'), "https://mcp.example.com");
+  ASSERT_TRUE(Put(Token(std::string(64, 'a'))).ok());
+  auto found = FindToken(*profile_, "docs", std::string(64, 'a'), "https://mcp.example.com");
   ASSERT_TRUE(found.ok()) << found.error().message();
   ASSERT_TRUE(found->has_value());
   EXPECT_EQ(**found, Token(std::string(64, 'a')));
   EXPECT_FALSE(
-      FindToken(*profile_, std::string(64, 'a'), "https://other.example.com")->has_value());
-  auto forgotten = ForgetTokens(*profile_, std::string(64, 'a'));
+      FindToken(*profile_, "docs", std::string(64, 'a'), "https://other.example.com")->has_value());
+  auto forgotten = ForgetTokens(*profile_, "docs", std::string(64, 'a'));
   ASSERT_TRUE(forgotten.ok());
   EXPECT_EQ(*forgotten, 1u);
-  EXPECT_FALSE(FindToken(*profile_, std::string(64, 'a'), "https://mcp.example.com")->has_value());
+  EXPECT_FALSE(FindToken(*profile_, "docs", std::string(64, 'a'), "https://mcp.example.com")->has_value());
 }
 
 TEST_F(TokenStoreTest, TheFileIsOnlyTheOwnersEvenWithAUmaskOfZero) {
   const mode_t before = ::umask(0);
-  const Status put = PutToken(*profile_, Token(std::string(64, 'a')));
+  const Status put = Put(Token(std::string(64, 'a')));
   ::umask(before);
   ASSERT_TRUE(put.ok()) << put.error().message();
   struct stat status {};
@@ -166,13 +177,13 @@ TEST_F(TokenStoreTest, TheFileIsOnlyTheOwnersEvenWithAUmaskOfZero) {
 TEST_F(TokenStoreTest, ATornFileIsRefusedAndKept) {
   const std::string torn = "{\"version\": 1, \"tokens\": [{\"digest\": \"";
   Write(torn);
-  auto found = FindToken(*profile_, std::string(64, 'a'), "https://mcp.example.com");
+  auto found = FindToken(*profile_, "docs", std::string(64, 'a'), "https://mcp.example.com");
   ASSERT_FALSE(found.ok());
   EXPECT_EQ(found.error().code(), ErrorCode::kCorrupt);
-  const Status put = PutToken(*profile_, Token(std::string(64, 'a')));
+  const Status put = Put(Token(std::string(64, 'a')));
   ASSERT_FALSE(put.ok());
   EXPECT_THAT(put.error().message(), HasSubstr("It was left as it is"));
-  EXPECT_FALSE(ForgetTokens(*profile_, std::string(64, 'a')).ok());
+  EXPECT_FALSE(ForgetTokens(*profile_, "docs", std::string(64, 'a')).ok());
   EXPECT_EQ(Slurp(), torn);
 }
 
@@ -189,7 +200,7 @@ TEST_F(TokenStoreTest, ConcurrentWritersLoseNothing) {
         std::string digest(64, 'a');
         digest[0] = "0123456789abcdef"[writer];
         digest[1] = "0123456789abcdef"[i];
-        results[writer * kEach + i] = PutToken(*profile_, Token(digest));
+        results[writer * kEach + i] = Put(Token(digest));
       }
     });
   }
@@ -205,8 +216,8 @@ TEST_F(TokenStoreTest, ADeclarationChangedRemovedOrMovedDropsItsTokens) {
   const Declaration mail = Service("mail", "https://mail.example.com/mcp");
   ASSERT_TRUE(Declare(*profile_, weather).ok());
   ASSERT_TRUE(Declare(*profile_, mail).ok());
-  ASSERT_TRUE(PutToken(*profile_, Token(ComputeDigest(weather).hex)).ok());
-  ASSERT_TRUE(PutToken(*profile_, Token(ComputeDigest(mail).hex)).ok());
+  ASSERT_TRUE(Put(Token(ComputeDigest(weather).hex, "w", "weather")).ok());
+  ASSERT_TRUE(Put(Token(ComputeDigest(mail).hex, "m", "mail")).ok());
 
   // Declared anew at another url: its tokens go, the other's stay.
   ASSERT_TRUE(Declare(*profile_, Service("weather", "https://moved.example.com/mcp")).ok());
@@ -228,6 +239,49 @@ TEST_F(TokenStoreTest, AnUnreadableTokenFileStopsADeclarationChange) {
   EXPECT_THAT(declared.error().message(), HasSubstr("mcp-tokens"));
   EXPECT_FALSE(std::filesystem::exists(temporary_.Join("profile/mcp.json")));
   EXPECT_EQ(Slurp(), "not json");
+}
+
+TEST_F(TokenStoreTest, TwoAliasesDeclaredAlikeKeepTheirOwnTokens) {
+  const Declaration work = Service("work", "https://mcp.example.com/mcp");
+  const Declaration personal = Service("personal", "https://mcp.example.com/mcp");
+  ASSERT_EQ(ComputeDigest(work).hex, ComputeDigest(personal).hex);
+  ASSERT_TRUE(Declare(*profile_, work).ok());
+  ASSERT_TRUE(Declare(*profile_, personal).ok());
+  const std::string digest = ComputeDigest(work).hex;
+  ASSERT_TRUE(*PutTokenWhileDeclared(*profile_, Token(digest, "work-token", "work")));
+  ASSERT_TRUE(*PutTokenWhileDeclared(*profile_, Token(digest, "personal-token", "personal")));
+  EXPECT_EQ((*FindToken(*profile_, "work", digest, "https://mcp.example.com"))->access_token,
+            "work-token");
+  EXPECT_EQ(*ForgetTokens(*profile_, "personal", digest), 1u);
+  EXPECT_EQ((*FindToken(*profile_, "work", digest, "https://mcp.example.com"))->access_token,
+            "work-token");
+}
+
+TEST_F(TokenStoreTest, ASignInKeepsNothingForADeclarationGoneMeanwhile) {
+  const Declaration docs = Service("docs", "https://mcp.example.com/mcp");
+  EXPECT_FALSE(*PutTokenWhileDeclared(*profile_, Token(ComputeDigest(docs).hex)));
+  ASSERT_TRUE(Declare(*profile_, Service("docs", "https://other.example.com/mcp")).ok());
+  EXPECT_FALSE(*PutTokenWhileDeclared(*profile_, Token(ComputeDigest(docs).hex)));
+  EXPECT_TRUE(TokenStore(*profile_).Read()->tokens.empty());
+}
+
+TEST_F(TokenStoreTest, ARefreshIsKeptOnlyOverTheTokenItRenewed) {
+  const StoredToken old = Token(std::string(64, 'a'), "old");
+  StoredToken renewed = old;
+  renewed.access_token = "new";
+  renewed.refresh_token = "rotated";
+  // Signed out while the refresh was under way: nothing comes back.
+  EXPECT_FALSE(*RenewToken(*profile_, old, renewed));
+  EXPECT_FALSE(std::filesystem::exists(FilePath()));
+  ASSERT_TRUE(Put(old).ok());
+  ASSERT_TRUE(*RenewToken(*profile_, old, renewed));
+  // Another session renewed it first: its tokens stand.
+  StoredToken late = old;
+  late.access_token = "late";
+  EXPECT_FALSE(*RenewToken(*profile_, old, late));
+  EXPECT_EQ((*FindToken(*profile_, "docs", std::string(64, 'a'), "https://mcp.example.com"))
+                ->access_token,
+            "new");
 }
 
 }  // namespace
