@@ -13,6 +13,7 @@ using ::testing::HasSubstr;
 
 std::vector<std::string> Urls(const std::vector<ResourceMetadataUrl>& urls) {
   std::vector<std::string> plain;
+  plain.reserve(urls.size());
   for (const ResourceMetadataUrl& url : urls) plain.push_back(url.url);
   return plain;
 }

@@ -190,13 +190,14 @@ TEST_F(TokenStoreTest, ATornFileIsRefusedAndKept) {
 TEST_F(TokenStoreTest, ConcurrentWritersLoseNothing) {
   // Each writer takes the profile directory's lock on a descriptor of its
   // own, as two processes would, and puts tokens of its own digests.
-  constexpr int kWriters = 4;
-  constexpr int kEach = 10;
+  constexpr size_t kWriters = 4;
+  constexpr size_t kEach = 10;
   std::vector<std::thread> writers;
+  writers.reserve(kWriters);
   std::vector<Status> results(kWriters * kEach);
-  for (int writer = 0; writer < kWriters; ++writer) {
+  for (size_t writer = 0; writer < kWriters; ++writer) {
     writers.emplace_back([&, writer] {
-      for (int i = 0; i < kEach; ++i) {
+      for (size_t i = 0; i < kEach; ++i) {
         std::string digest(64, 'a');
         digest[0] = "0123456789abcdef"[writer];
         digest[1] = "0123456789abcdef"[i];
@@ -208,7 +209,7 @@ TEST_F(TokenStoreTest, ConcurrentWritersLoseNothing) {
   for (const Status& result : results) EXPECT_TRUE(result.ok());
   auto file = TokenStore(*profile_).Read();
   ASSERT_TRUE(file.ok()) << file.error().message();
-  EXPECT_EQ(file->tokens.size(), static_cast<size_t>(kWriters * kEach));
+  EXPECT_EQ(file->tokens.size(), kWriters * kEach);
 }
 
 TEST_F(TokenStoreTest, ADeclarationChangedRemovedOrMovedDropsItsTokens) {
