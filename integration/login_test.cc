@@ -148,6 +148,15 @@ TEST_F(LoginTest, McpRunSendsTheTokenOnceSignedInAndSaysToSignInBefore) {
               HasSubstr("it asks for a sign-in"));
 }
 
+TEST_F(LoginTest, ATokenForAnotherAudienceIsRefusedByTheServiceAndSaidSo) {
+  AuthorizationServer server({.audience_instead = "https://other.example.com/mcp"});
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  ASSERT_EQ(Run("login", "svc").status, 0);
+  CommandOutput run = RunCommand({OurProgram("mcp-run"), "svc"}, Environment(), temporary_.path());
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("it asks for a sign-in, which `bravebot-mcp login svc` makes"));
+}
+
 TEST_F(LoginTest, ATokenAboutToExpireIsRefreshedAndTheNewOneKept) {
   // Under the minute within which a token is refreshed before it is sent.
   AuthorizationServer server({.token_lifetime = std::chrono::seconds(30)});
@@ -166,7 +175,9 @@ TEST_F(LoginTest, ATokenAboutToExpireIsRefreshedAndTheNewOneKept) {
   // refresh would fail.
   EXPECT_NE(Tokens()[0]["refresh_token"], first_refresh);
   for (const RecordedRequest& request : server.Requests()) {
-    if (request.target == "/mcp") EXPECT_NE(request.authorization, "Bearer " + first);
+    if (request.target == "/mcp") {
+      EXPECT_NE(request.authorization, "Bearer " + first);
+    }
   }
 }
 

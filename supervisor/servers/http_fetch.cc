@@ -14,6 +14,10 @@ using FetchHandler = boost::asio::any_completion_handler<void(Result<Fetched>)>;
 
 // One fetch under way: its answer as it comes, and whom to give it.
 struct Fetching {
+  // Moved in as it is constructed: Boost 1.81's any_completion_handler,
+  // assigned to, wraps itself in itself without end.
+  explicit Fetching(FetchHandler given) : handler(std::move(given)) {}
+
   Fetched answer;
   FetchHandler handler;
   HttpClient::TransferId id = 0;
@@ -31,8 +35,7 @@ boost::asio::awaitable<Result<Fetched>> Fetch(HttpClient& http, std::string url,
   co_return co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable),
                                                  void(Result<Fetched>)>(
       [&http, &url, &request, timeout](FetchHandler handler) {
-        auto fetching = std::make_shared<Fetching>();
-        fetching->handler = std::move(handler);
+        auto fetching = std::make_shared<Fetching>(std::move(handler));
         fetching->id = http.Send(
             url, request, timeout,
             {.on_head = [fetching](const HttpResponseHead& head) { fetching->answer.head = head; },

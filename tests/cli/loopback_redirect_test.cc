@@ -51,7 +51,9 @@ Visit VisitRedirect(const std::vector<std::string>& queries, std::chrono::second
   };
   next(0);
   boost::asio::steady_timer guard(io, std::chrono::seconds(15));
-  guard.async_wait([&](const boost::system::error_code&) { io.stop(); });
+  guard.async_wait([&](const boost::system::error_code& error) {
+    if (!error) io.stop();
+  });
   while (!visit.received && !io.stopped()) io.run_one();
   // The last page is written after the answer is known.
   for (int i = 0; i < 100 && visit.statuses.size() < queries.size() && !io.stopped(); ++i) io.run_one();

@@ -35,6 +35,7 @@ class SignInTest : public ::testing::Test {
     plan.alias = "svc";
     plan.browser_time = std::chrono::seconds(5);
     std::optional<Result<SignedIn>> outcome;
+    io_.restart();  // a check before may have stopped it
     boost::asio::co_spawn(
         io_,
         [&]() -> boost::asio::awaitable<void> {
@@ -42,7 +43,9 @@ class SignInTest : public ::testing::Test {
         },
         boost::asio::detached);
     boost::asio::steady_timer guard(io_, std::chrono::seconds(20));
-    guard.async_wait([&](const boost::system::error_code&) { io_.stop(); });
+    guard.async_wait([&](const boost::system::error_code& error) {
+      if (!error) io_.stop();
+    });
     while (!outcome && !io_.stopped()) io_.run_one();
     if (!outcome) return Error(ErrorCode::kSystem, "the sign-in did not end");
     return std::move(*outcome);
