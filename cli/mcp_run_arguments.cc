@@ -48,7 +48,9 @@ Result<McpRunArguments> ParseMcpRunArguments(const std::vector<std::string>& wor
       BRAVEBOT_ASSIGN_OR_RETURN(int seconds, ReadTimeout(words[++i]));
       result.timeout_seconds = seconds;
       timeout_given = true;
-    } else if (IsFlag(word) && !IsAddFlag(word)) {
+    } else if (IsFlag(word) && !IsAddFlag(word.substr(0, word.find('=')))) {
+      // An option of add's glued to its value (--client-secret-file=FILE) is
+      // add's too: only what is neither is refused.
       return Usage("mcp-run does not know " +
                    UnknownFlagWords(word, "word " + std::to_string(i + 1) + " after mcp-run") +
                    " (a flag meant for the server goes after --)");
@@ -64,7 +66,9 @@ Result<McpRunArguments> ParseMcpRunArguments(const std::vector<std::string>& wor
   }
 
   const bool given_here =
-      i < words.size() || std::find(rest.begin(), rest.end(), "--http") != rest.end();
+      i < words.size() || std::any_of(rest.begin(), rest.end(), [](const std::string& word) {
+        return word == "--http" || word.starts_with("--http=");
+      });
   if (given_here) {
     rest.insert(rest.end(), words.begin() + static_cast<long>(i), words.end());
     BRAVEBOT_ASSIGN_OR_RETURN(AddArguments declaration, ParseAddArguments(rest));

@@ -44,6 +44,21 @@ TEST(McpRunArgumentsTest, ReadsAServerGivenHereWithAddsWords) {
   EXPECT_THAT(parsed->ad_hoc->declaration.arguments, ElementsAre("--frobnicate"));
 }
 
+// A service given here takes add's sign-in flags as add takes them; the
+// secret's file is read as the run begins (ReadClientSecretFile).
+TEST(McpRunArgumentsTest, AServiceGivenHereTakesAddsSignInFlags) {
+  auto parsed =
+      Parse({"--call", "search", "{}", "docs", "--http", "https://x.example/mcp", "--client-id",
+             "app-7", "--client-secret-file=secret", "--oauth-scope", "read"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message();
+  ASSERT_TRUE(parsed->ad_hoc);
+  EXPECT_EQ(parsed->ad_hoc->declaration.sign_in.id, "app-7");
+  EXPECT_THAT(parsed->ad_hoc->declaration.sign_in.scopes, ElementsAre("read"));
+  EXPECT_EQ(parsed->ad_hoc->client_secret_file, "secret");
+  EXPECT_THAT(Refusal({"docs", "--client-id", "app-7", "--", "server"}),
+              HasSubstr("go with --http URL"));
+}
+
 TEST(McpRunArgumentsTest, ASecondCallIsRefusedNotTakenInPlaceOfTheFirst) {
   EXPECT_EQ(Refusal({"--call", "a", "{}", "--call", "b", "{}", "weather"}),
             "--call is given twice, and mcp-run calls one tool a run; mcp-run --help says what "
