@@ -45,8 +45,7 @@ Result<SignedIn> SignInAtTerminal(const SignInPlan& plan, CommandContext& contex
     (void)OpenInBrowser(url);  // the address is printed whether or not a browser opened
   };
   boost::asio::co_spawn(
-      io,
-      [&]() -> boost::asio::awaitable<void> { outcome = co_await SignIn(http, plan, open); },
+      io, [&]() -> boost::asio::awaitable<void> { outcome = co_await SignIn(http, plan, open); },
       boost::asio::detached);
   io.run();
   if (!outcome) return Error(ErrorCode::kSystem, "the sign-in ended without an outcome");
@@ -65,16 +64,16 @@ int RunLogin(const SimpleOptions& options, CommandContext& context) {
 
   Result<SignedIn> signed_in = SignInAtTerminal(*plan, context);
   if (!signed_in) return Report(context, "login", signed_in.error());
-  StoredToken token = ToStoredToken(*signed_in, options.alias, ComputeDigest(*declaration).hex,
-                                    service->origin);
+  StoredToken token =
+      ToStoredToken(*signed_in, options.alias, ComputeDigest(*declaration).hex, service->origin);
   Result<bool> kept = PutTokenWhileDeclared(*profile, token);
   if (!kept) return Report(context, "login", kept.error());
   if (!*kept) {
-    return Report(context, "login",
-                  Error(ErrorCode::kRefused, options.alias +
-                                                 " was changed or removed while it was signed in "
-                                                 "to, so its tokens were not kept: run login "
-                                                 "again for it as it is declared now"));
+    return Report(
+        context, "login",
+        Error(ErrorCode::kRefused, options.alias + " was changed or removed while it was signed in "
+                                                   "to, so its tokens were not kept: run login "
+                                                   "again for it as it is declared now"));
   }
   context.out << "Signed in to " << options.alias << SignedInUntil(token) << ".\n";
   return kExitOk;

@@ -9,8 +9,8 @@
 #ifndef BRAVEBOT_CLI_LOOPBACK_REDIRECT_H_
 #define BRAVEBOT_CLI_LOOPBACK_REDIRECT_H_
 
-#include <boost/asio/awaitable.hpp>
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -22,7 +22,8 @@ namespace bravebot {
 class LoopbackRedirect {
  public:
   // Listens on 127.0.0.1 at a free port; says why not.
-  static Result<std::unique_ptr<LoopbackRedirect>> Open(const boost::asio::any_io_executor& executor);
+  static Result<std::unique_ptr<LoopbackRedirect>> Open(
+      const boost::asio::any_io_executor& executor);
   ~LoopbackRedirect();  // stops listening; a browser's request under way is dropped
   LoopbackRedirect(const LoopbackRedirect&) = delete;
   LoopbackRedirect& operator=(const LoopbackRedirect&) = delete;

@@ -25,8 +25,8 @@ constexpr std::int64_t kLongestLifetime = std::int64_t{10} * 366 * 24 * 3600;
 
 // "weather could not be signed in to: STEP: WHY".
 Error Failed(const SignInPlan& plan, const std::string& step, const Error& why) {
-  return Error(why.code(), plan.alias + " could not be signed in to: " + step + ": " +
-                               why.message());
+  return Error(why.code(),
+               plan.alias + " could not be signed in to: " + step + ": " + why.message());
 }
 
 Error Failed(const SignInPlan& plan, const std::string& step, const std::string& why) {
@@ -36,7 +36,8 @@ Error Failed(const SignInPlan& plan, const std::string& step, const std::string&
 HttpRequest Get() { return {"GET", {{"Accept", "application/json"}}, ""}; }
 
 HttpRequest PostForm(std::string body) {
-  return {"POST", {{"Content-Type", kFormContentType}, {"Accept", "application/json"}},
+  return {"POST",
+          {{"Content-Type", kFormContentType}, {"Accept", "application/json"}},
           std::move(body)};
 }
 
@@ -91,8 +92,9 @@ asio::awaitable<Result<ProtectedResourceMetadata>> FindResourceMetadata(
 }
 
 // The third: the first authorization server's metadata.
-asio::awaitable<Result<AuthorizationServerMetadata>> FindServerMetadata(
-    HttpClient& http, const SignInPlan& plan, const std::string& issuer) {
+asio::awaitable<Result<AuthorizationServerMetadata>> FindServerMetadata(HttpClient& http,
+                                                                        const SignInPlan& plan,
+                                                                        const std::string& issuer) {
   const std::string step = "finding its authorization server's metadata";
   Result<std::vector<std::string>> urls = AuthorizationServerMetadataUrls(issuer);
   if (!urls) co_return Failed(plan, step, urls.error());
@@ -140,9 +142,9 @@ asio::awaitable<Result<Client>> ChooseClient(HttpClient& http, const SignInPlan&
   if (!answer) co_return Failed(plan, step, answer.error());
   if (answer->head.status != 201 && answer->head.status != 200) {
     Result<OAuthErrorResponse> error = ParseOAuthError(answer->body);
-    co_return Failed(plan, step,
-                     error ? error->Shown()
-                           : "it answered HTTP " + std::to_string(answer->head.status));
+    co_return Failed(
+        plan, step,
+        error ? error->Shown() : "it answered HTTP " + std::to_string(answer->head.status));
   }
   Result<RegisteredClient> registered = ParseRegistrationResponse(answer->body);
   if (!registered) co_return Failed(plan, step, registered.error());
@@ -189,7 +191,8 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
                                          std::function<void(const std::string&)> open) {
   Result<std::optional<BearerChallenge>> challenge = co_await AskService(http, plan);
   if (!challenge) co_return challenge.error();
-  Result<ProtectedResourceMetadata> resource = co_await FindResourceMetadata(http, plan, *challenge);
+  Result<ProtectedResourceMetadata> resource =
+      co_await FindResourceMetadata(http, plan, *challenge);
   if (!resource) co_return resource.error();
   Result<AuthorizationServerMetadata> server =
       co_await FindServerMetadata(http, plan, resource->authorization_servers.front());
@@ -234,9 +237,9 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
   if (!answer) co_return Failed(plan, step, answer.error());
   if (answer->head.status != 200) {
     Result<OAuthErrorResponse> error = ParseOAuthError(answer->body);
-    co_return Failed(plan, step,
-                     error ? error->Shown()
-                           : "it answered HTTP " + std::to_string(answer->head.status));
+    co_return Failed(
+        plan, step,
+        error ? error->Shown() : "it answered HTTP " + std::to_string(answer->head.status));
   }
   Result<TokenResponse> tokens = ParseTokenResponse(answer->body);
   if (!tokens) co_return Failed(plan, step, tokens.error());

@@ -33,9 +33,9 @@
 namespace bravebot {
 
 struct SignInPlan {
-  std::string alias = {};        // names the service in what is said
-  std::string service_url = {};  // the declared url, and the resource signed in for
-  std::optional<std::string> client_id = {};      // add --client-id
+  std::string alias = {};                     // names the service in what is said
+  std::string service_url = {};               // the declared url, and the resource signed in for
+  std::optional<std::string> client_id = {};  // add --client-id
   std::optional<std::string> client_secret = {};  // add --client-secret-file
   std::vector<std::string> scopes = {};           // add --scope, in order
   // The url of this build's client metadata document ("" for none).

@@ -71,9 +71,9 @@ StoredToken ToStoredToken(const SignedIn& signed_in, std::string alias, std::str
                     .token_endpoint = signed_in.token_endpoint,
                     .client_id = signed_in.client_id};
   if (signed_in.expires) {
-    token.expires_at = std::chrono::duration_cast<std::chrono::seconds>(
-                           signed_in.expires->time_since_epoch())
-                           .count();
+    token.expires_at =
+        std::chrono::duration_cast<std::chrono::seconds>(signed_in.expires->time_since_epoch())
+            .count();
   }
   if (!signed_in.scope.empty()) token.scope = signed_in.scope;
   return token;

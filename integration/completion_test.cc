@@ -53,7 +53,7 @@ TEST_F(CompletionTest, KnowsEveryCommandAndEveryOptionItsHelpNames) {
   for (std::sregex_iterator it(usage.begin(), usage.end(), command_row), end; it != end; ++it) {
     commands.insert((*it)[1]);
   }
-  ASSERT_EQ(commands.size(), 13u) << usage;
+  ASSERT_EQ(commands.size(), 15u) << usage;
   const std::regex option("(^|[\\s,\\[])(--?[a-z][a-z-]*)");
   for (const std::string& command : commands) {
     EXPECT_THAT(completion, HasSubstr(" " + command)) << command;
@@ -69,7 +69,8 @@ TEST_F(CompletionTest, KnowsEveryCommandAndEveryOptionItsHelpNames) {
 TEST_F(CompletionTest, CompletesCommandsScopesAndDeclaredAliases) {
   ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
   ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
-  EXPECT_THAT(Offered("bravebot-mcp l"), ElementsAre("list"));
+  EXPECT_THAT(Offered("bravebot-mcp l"), ElementsAre("list", "login", "logout"));
+  EXPECT_THAT(Offered("bravebot-mcp login "), ElementsAre("docs", "weather"));
   EXPECT_THAT(Offered("bravebot-mcp add weather --s"), ElementsAre("--scope", "--stdio"));
   EXPECT_THAT(Offered("bravebot-mcp enable weather -s "), ElementsAre("local", "project", "user"));
   EXPECT_THAT(Offered("bravebot-mcp get "), ElementsAre("docs", "weather"));

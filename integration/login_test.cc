@@ -66,8 +66,8 @@ TEST_F(LoginTest, ASignInIsKeptForTheDeclarationNeverShownAndForgottenAtLogout) 
   EXPECT_EQ(tokens[0]["origin"], server.Origin());
   const std::string access = tokens[0]["access_token"];
   const std::string refresh = tokens[0]["refresh_token"];
-  for (const std::string& shown : {login.out, login.err, Mcp({"get", "svc"}).out,
-                                   Mcp({"list"}).out, Mcp({"get", "svc", "--json"}).out}) {
+  for (const std::string& shown : {login.out, login.err, Mcp({"get", "svc"}).out, Mcp({"list"}).out,
+                                   Mcp({"get", "svc", "--json"}).out}) {
     EXPECT_THAT(shown, Not(HasSubstr(access)));
     EXPECT_THAT(shown, Not(HasSubstr(refresh)));
   }
@@ -100,10 +100,10 @@ TEST_F(LoginTest, WhatHasNoSignInIsRefusedInWords) {
   EXPECT_EQ(program.status, 1);
   EXPECT_THAT(program.err, HasSubstr("bravebot-mcp login: prog is a program, not a service"));
 
-  ASSERT_EQ(Mcp({"add", "own", "--http", server.ServiceUrl(), "--header",
-                 "Authorization=Bearer abc"})
-                .status,
-            0);
+  ASSERT_EQ(
+      Mcp({"add", "own", "--http", server.ServiceUrl(), "--header", "Authorization=Bearer abc"})
+          .status,
+      0);
   EXPECT_THAT(Run("login", "own").err, HasSubstr("sends an Authorization header of its own"));
 
   ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
@@ -186,16 +186,15 @@ TEST_F(LoginTest, TheTokenIsNeverSentWhereTheServiceRedirects) {
   AuthorizationServer server({.service_redirect = elsewhere.ServiceUrl()});
   ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
   // A token kept for it, as login keeps one: for this declaration and origin.
-  std::ofstream(Profile() + "/mcp-tokens")
-      << Json{{"version", 1},
-              {"tokens",
-               Json::array({Json{{"alias", "svc"},
-                                 {"digest", Digest("svc")},
-                                 {"origin", server.Origin()},
-                                 {"access_token", "planted-token"},
-                                 {"token_endpoint", server.Issuer() + "/token"},
-                                 {"client_id", "c"}}})}}
-             .dump();
+  std::ofstream(Profile() + "/mcp-tokens") << Json{
+      {"version", 1},
+      {"tokens",
+       Json::array({Json{{"alias", "svc"},
+                         {"digest", Digest("svc")},
+                         {"origin", server.Origin()},
+                         {"access_token", "planted-token"},
+                         {"token_endpoint", server.Issuer() + "/token"},
+                         {"client_id", "c"}}})}}.dump();
   ::chmod((Profile() + "/mcp-tokens").c_str(), 0600);
   CommandOutput run = RunCommand({OurProgram("mcp-run"), "svc"}, Environment(), temporary_.path());
   EXPECT_EQ(run.status, 1);

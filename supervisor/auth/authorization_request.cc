@@ -181,9 +181,8 @@ std::string RefreshBody(const RefreshGrant& grant) {
 }
 
 bool IsSendableToken(std::string_view token) {
-  return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) {
-    return c >= 0x21 && c <= 0x7e;
-  });
+  return !token.empty() &&
+         std::all_of(token.begin(), token.end(), [](char c) { return c >= 0x21 && c <= 0x7e; });
 }
 
 Result<TokenResponse> ParseTokenResponse(std::string_view body) {

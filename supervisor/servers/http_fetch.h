@@ -28,10 +28,9 @@ inline constexpr std::size_t kMostFetched = 1024 * 1024;
 // whole; a redirect is an answer like another (its Location in the head),
 // never followed. An error where the transfer failed (HttpClient's words),
 // took longer than `timeout`, or sent more than kMostFetched bytes.
-boost::asio::awaitable<Result<Fetched>> Fetch(HttpClient& http, std::string url,
-                                              HttpRequest request,
-                                              std::chrono::milliseconds timeout =
-                                                  std::chrono::seconds(30));
+boost::asio::awaitable<Result<Fetched>> Fetch(
+    HttpClient& http, std::string url, HttpRequest request,
+    std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 }  // namespace bravebot
 

@@ -59,9 +59,8 @@ boost::asio::awaitable<std::optional<std::string>> ServiceToken(HttpClient& http
   // A server that rotates refresh tokens sends a new one; one that does
   // not leaves the old one good.
   if (renewed->refresh_token) token.refresh_token = renewed->refresh_token;
-  token.expires_at = renewed->expires_in
-                         ? std::optional(SecondsNow() + *renewed->expires_in)
-                         : std::nullopt;
+  token.expires_at =
+      renewed->expires_in ? std::optional(SecondsNow() + *renewed->expires_in) : std::nullopt;
   if (renewed->scope) token.scope = renewed->scope;
   // Kept before it is used: a refresh token rotated and then lost would
   // leave the person to sign in again. Not where a logout, a change of the

@@ -2,7 +2,8 @@
 // declaration and origin. Pure: text in, values out.
 //
 //   {"version": 1, "tokens": [
-//     {"alias": "docs", "digest": "<the declaration's 64 hex digits>", "origin": "https://mcp.example.com",
+//     {"alias": "docs", "digest": "<the declaration's 64 hex digits>", "origin":
+//     "https://mcp.example.com",
 //      "access_token": "...", "refresh_token": "...", "expires_at": 1765000000,
 //      "scope": "files:read", "token_endpoint": "https://auth.example.com/token",
 //      "client_id": "..."}]}

@@ -29,8 +29,9 @@ Status TokenStore::Change(const FileLock& /*held*/, const std::function<void(Tok
   return ReplaceFileAt(profile_.fd(), kTokenFileName, SerializeTokenFile(file), 0600, path());
 }
 
-Result<std::optional<StoredToken>> FindToken(const ProfileDirectory& profile, std::string_view alias,
-                                             std::string_view digest, std::string_view origin) {
+Result<std::optional<StoredToken>> FindToken(const ProfileDirectory& profile,
+                                             std::string_view alias, std::string_view digest,
+                                             std::string_view origin) {
   BRAVEBOT_ASSIGN_OR_RETURN(TokenFile file, TokenStore(profile).Read());
   const StoredToken* token = file.Find(alias, digest, origin);
   return token == nullptr ? std::optional<StoredToken>() : std::optional<StoredToken>(*token);

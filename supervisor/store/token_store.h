@@ -44,8 +44,9 @@ class TokenStore {
 
 // The token of the declaration `alias` with `digest`, for `origin`, if one
 // is stored. Reads without the lock: every writer replaces the file whole.
-Result<std::optional<StoredToken>> FindToken(const ProfileDirectory& profile, std::string_view alias,
-                                             std::string_view digest, std::string_view origin);
+Result<std::optional<StoredToken>> FindToken(const ProfileDirectory& profile,
+                                             std::string_view alias, std::string_view digest,
+                                             std::string_view origin);
 
 // Stores `token`, taking the lock, where a declaration of its alias and
 // digest is in mcp.json as the lock is held: a sign-in that took minutes

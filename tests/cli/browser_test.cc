@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <csignal>
-
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -51,12 +50,13 @@ std::string WaitForFile(const std::string& path) {
 TEST(BrowserTest, TheUrlIsGivenToBrowserAsOneWordNeverAsShellWords) {
   TemporaryDirectory directory;
   std::string script = directory.Join("browser");
-  std::ofstream(script) << "#!/bin/sh\nprintf '%s|%s\\n' \"$#\" \"$1\" > \"$(dirname \"$0\")/seen\"\n";
+  std::ofstream(script)
+      << "#!/bin/sh\nprintf '%s|%s\\n' \"$#\" \"$1\" > \"$(dirname \"$0\")/seen\"\n";
   ::chmod(script.c_str(), 0755);
   BrowserVariable browser(script);
   // Each of these would run a command, or split the url, were it read as shell words.
-  std::string url = "http://127.0.0.1:1/a?x=$(touch " + directory.Join("ran") +
-                    ")&y=`id`;z='q' \"w\" $HOME";
+  std::string url =
+      "http://127.0.0.1:1/a?x=$(touch " + directory.Join("ran") + ")&y=`id`;z='q' \"w\" $HOME";
   ASSERT_TRUE(OpenInBrowser(url));
   EXPECT_EQ(WaitForFile(directory.Join("seen")), "1|" + url + "\n");
   EXPECT_NE(::access(directory.Join("ran").c_str(), F_OK), 0);

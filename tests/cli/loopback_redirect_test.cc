@@ -25,8 +25,9 @@ struct Visit {
   std::optional<Result<std::string>> received;
 };
 
-Visit VisitRedirect(const std::vector<std::string>& queries, std::chrono::seconds timeout = std::chrono::seconds(5),
-          const std::string& path = "/callback") {
+Visit VisitRedirect(const std::vector<std::string>& queries,
+                    std::chrono::seconds timeout = std::chrono::seconds(5),
+                    const std::string& path = "/callback") {
   boost::asio::io_context io;
   Result<std::unique_ptr<LoopbackRedirect>> redirect = LoopbackRedirect::Open(io.get_executor());
   EXPECT_TRUE(redirect) << redirect.error().message();
@@ -56,7 +57,8 @@ Visit VisitRedirect(const std::vector<std::string>& queries, std::chrono::second
   });
   while (!visit.received && !io.stopped()) io.run_one();
   // The last page is written after the answer is known.
-  for (int i = 0; i < 100 && visit.statuses.size() < queries.size() && !io.stopped(); ++i) io.run_one();
+  for (int i = 0; i < 100 && visit.statuses.size() < queries.size() && !io.stopped(); ++i)
+    io.run_one();
   return visit;
 }
 
@@ -78,7 +80,8 @@ TEST(LoopbackRedirectTest, AnotherStateIsRefusedAndNothingElseOfItRead) {
 }
 
 TEST(LoopbackRedirectTest, TheServersErrorIsSaidEscapedInTheTerminalAndThePage) {
-  Visit visit = VisitRedirect({"?error=access_denied&error_description=%1B%5B2J%3Cb%3Eno%3C%2Fb%3E&state=st-1"});
+  Visit visit = VisitRedirect(
+      {"?error=access_denied&error_description=%1B%5B2J%3Cb%3Eno%3C%2Fb%3E&state=st-1"});
   ASSERT_TRUE(visit.received);
   ASSERT_FALSE(*visit.received);
   EXPECT_THAT(visit.received->error().message(), HasSubstr("refused: access_denied"));
@@ -97,7 +100,8 @@ TEST(LoopbackRedirectTest, NoAnswerInTimeIsSaid) {
   Visit visit = VisitRedirect({}, std::chrono::seconds(1));
   ASSERT_TRUE(visit.received);
   ASSERT_FALSE(*visit.received);
-  EXPECT_THAT(visit.received->error().message(), HasSubstr("no answer came from the browser within 1 s"));
+  EXPECT_THAT(visit.received->error().message(),
+              HasSubstr("no answer came from the browser within 1 s"));
 }
 
 }  // namespace

@@ -18,14 +18,14 @@ namespace bravebot {
 namespace {
 
 using ::testing::AllOf;
+using testing::AuthorizationServer;
+using testing::AuthorizationServerOptions;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
-using ::testing::StartsWith;
-using testing::AuthorizationServer;
-using testing::AuthorizationServerOptions;
 using testing::RecordedRequest;
+using ::testing::StartsWith;
 
 class SignInTest : public ::testing::Test {
  protected:
@@ -105,11 +105,10 @@ TEST_F(SignInTest, FromA401ARegisteredClientSignsInWithPkceForTheDeclaredUrl) {
   EXPECT_EQ(signed_in->token_endpoint, server.Issuer() + "/token");
   EXPECT_THAT(signed_in->client_id, StartsWith("registered-"));
   EXPECT_EQ(signed_in->scope, "mcp:read mcp:write");  // the challenge's
-  EXPECT_THAT(Paths(server),
-              ::testing::ElementsAre("POST /mcp", "GET /.well-known/oauth-protected-resource/mcp",
-                                     "GET /.well-known/oauth-authorization-server",
-                                     "POST /register", "GET /authorize", "POST /token",
-                                     "POST /mcp"));
+  EXPECT_THAT(Paths(server), ::testing::ElementsAre(
+                                 "POST /mcp", "GET /.well-known/oauth-protected-resource/mcp",
+                                 "GET /.well-known/oauth-authorization-server", "POST /register",
+                                 "GET /authorize", "POST /token", "POST /mcp"));
   ASSERT_EQ(opened_.size(), 1u);
   EXPECT_THAT(opened_[0], HasSubstr("code_challenge_method=S256"));
   EXPECT_THAT(opened_[0], HasSubstr("resource=" + PercentEncode(server.ServiceUrl())));
@@ -131,8 +130,7 @@ TEST_F(SignInTest, AClientThePersonGaveIsUsedWithItsSecretAndNothingRegistered) 
   EXPECT_THAT(Paths(server), Not(Contains("POST /register")));
   EXPECT_THAT(opened_[0], HasSubstr("scope=mcp%3Aread&"));
   // Without its secret the server refuses the code, and says so.
-  Result<SignedIn> refused =
-      SignInWith({.service_url = server.ServiceUrl(), .client_id = "desk"});
+  Result<SignedIn> refused = SignInWith({.service_url = server.ServiceUrl(), .client_id = "desk"});
   ASSERT_FALSE(refused);
   EXPECT_THAT(refused.error().message(),
               AllOf(StartsWith("svc could not be signed in to: exchanging the code for tokens: "),
@@ -143,10 +141,10 @@ TEST_F(SignInTest, AClientMetadataDocumentComesBeforeRegistering) {
   const std::string document = "https://client.example/bravebot-mcp.json";
   AuthorizationServer server(
       {.client_id_metadata_documents = true,
-       .client_documents = {{document, nlohmann::json{{"client_id", document},
-                                                      {"redirect_uris",
-                                                       {"http://127.0.0.1/callback"}}}
-                                           .dump()}}});
+       .client_documents = {
+           {document, nlohmann::json{{"client_id", document},
+                                     {"redirect_uris", {"http://127.0.0.1/callback"}}}
+                          .dump()}}});
   Result<SignedIn> signed_in =
       SignInWith({.service_url = server.ServiceUrl(), .client_metadata_document = document});
   ASSERT_TRUE(signed_in) << signed_in.error().message();

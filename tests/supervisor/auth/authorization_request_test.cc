@@ -128,8 +128,8 @@ TEST(AuthorizationRequestTest, ReadsATokenResponse) {
   // A line break in a token would end the Authorization header early and
   // write the server's own after it.
   EXPECT_FALSE(ParseTokenResponse(R"({"access_token":"a\r\nX-Evil: 1","token_type":"Bearer"})"));
-  EXPECT_FALSE(ParseTokenResponse(
-      R"({"access_token":"a","token_type":"Bearer","refresh_token":"r\nx"})"));
+  EXPECT_FALSE(
+      ParseTokenResponse(R"({"access_token":"a","token_type":"Bearer","refresh_token":"r\nx"})"));
   EXPECT_FALSE(IsSendableToken("a b"));
   EXPECT_TRUE(IsSendableToken("2YotnFZFEjr1zCsicMWpAA-._~+/="));
   auto lean = ParseTokenResponse(R"({"access_token":"a","token_type":"Bearer"})");

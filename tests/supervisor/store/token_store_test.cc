@@ -66,8 +66,10 @@ TEST(TokenFileTest, PutReplacesTheTokenOfItsDigestAndOrigin) {
   elsewhere.origin = "https://other.example.com";
   file.Put(elsewhere);
   ASSERT_EQ(file.tokens.size(), 2u);
-  EXPECT_EQ(file.Find("docs", std::string(64, 'a'), "https://mcp.example.com")->access_token, "second");
-  EXPECT_EQ(file.Find("docs", std::string(64, 'a'), "https://other.example.com")->access_token, "third");
+  EXPECT_EQ(file.Find("docs", std::string(64, 'a'), "https://mcp.example.com")->access_token,
+            "second");
+  EXPECT_EQ(file.Find("docs", std::string(64, 'a'), "https://other.example.com")->access_token,
+            "third");
   EXPECT_EQ(file.Find("docs", std::string(64, 'b'), "https://mcp.example.com"), nullptr);
   EXPECT_EQ(file.Forget("docs", std::string(64, 'a')), 2u);
   EXPECT_TRUE(file.tokens.empty());
@@ -161,7 +163,8 @@ TEST_F(TokenStoreTest, PutFindForget) {
   auto forgotten = ForgetTokens(*profile_, "docs", std::string(64, 'a'));
   ASSERT_TRUE(forgotten.ok());
   EXPECT_EQ(*forgotten, 1u);
-  EXPECT_FALSE(FindToken(*profile_, "docs", std::string(64, 'a'), "https://mcp.example.com")->has_value());
+  EXPECT_FALSE(
+      FindToken(*profile_, "docs", std::string(64, 'a'), "https://mcp.example.com")->has_value());
 }
 
 TEST_F(TokenStoreTest, TheFileIsOnlyTheOwnersEvenWithAUmaskOfZero) {

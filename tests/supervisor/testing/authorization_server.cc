@@ -214,9 +214,8 @@ struct AuthorizationServer::State {
       return moved;
     }
     std::string authorization(request[http::field::authorization]);
-    auto token = access_tokens.find(authorization.starts_with("Bearer ")
-                                        ? authorization.substr(7)
-                                        : std::string("\n"));
+    auto token = access_tokens.find(authorization.starts_with("Bearer ") ? authorization.substr(7)
+                                                                         : std::string("\n"));
     if (token == access_tokens.end() || token->second.resource != ServiceUrl() ||
         token->second.expires <= Clock::now()) {
       Response refused = Answer(http::status::unauthorized, "");
@@ -269,14 +268,15 @@ struct AuthorizationServer::State {
   Response ServerMetadata() const {
     Json methods = Json::array({"plain"});
     if (options.s256) methods.push_back("S256");
-    Json metadata = {{"issuer", Issuer()},
-                     {"authorization_endpoint", Issuer() + "/authorize"},
-                     {"token_endpoint", Issuer() + "/token"},
-                     {"response_types_supported", Json::array({"code"})},
-                     {"grant_types_supported", Json::array({"authorization_code", "refresh_token"})},
-                     {"code_challenge_methods_supported", methods},
-                     {"token_endpoint_auth_methods_supported",
-                      Json::array({"none", "client_secret_post", "client_secret_basic"})}};
+    Json metadata = {
+        {"issuer", Issuer()},
+        {"authorization_endpoint", Issuer() + "/authorize"},
+        {"token_endpoint", Issuer() + "/token"},
+        {"response_types_supported", Json::array({"code"})},
+        {"grant_types_supported", Json::array({"authorization_code", "refresh_token"})},
+        {"code_challenge_methods_supported", methods},
+        {"token_endpoint_auth_methods_supported",
+         Json::array({"none", "client_secret_post", "client_secret_basic"})}};
     if (options.dynamic_registration) metadata["registration_endpoint"] = Issuer() + "/register";
     if (options.client_id_metadata_documents) {
       metadata["client_id_metadata_document_supported"] = true;

@@ -14,14 +14,14 @@
 namespace bravebot {
 namespace {
 
+using testing::AuthorizationServer;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-using testing::AuthorizationServer;
 using Json = nlohmann::json;
 
 // RFC 7636, appendix B.
 constexpr char kVerifier[] = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-constexpr char kChallenge[] = "E9Melhoa2OwvFrEMTJguCzaN3b7ezLJIqHdnOewYAOE";
+constexpr char kChallenge[] = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 constexpr char kRedirect[] = "http://127.0.0.1:4711/callback";
 
 struct Answer {
@@ -54,10 +54,10 @@ class AuthorizationServerTest : public ::testing::Test {
   // The code the authorization endpoint redirects to kRedirect with.
   std::string Authorize(AuthorizationServer& server, const std::string& client_id,
                         const std::string& resource) {
-    Answer answer = Fetch("GET", server.Issuer() + "/authorize?response_type=code&client_id=" +
-                                     client_id + "&redirect_uri=" + kRedirect +
-                                     "&code_challenge=" + kChallenge +
-                                     "&code_challenge_method=S256&state=st&resource=" + resource);
+    Answer answer =
+        Fetch("GET", server.Issuer() + "/authorize?response_type=code&client_id=" + client_id +
+                         "&redirect_uri=" + kRedirect + "&code_challenge=" + kChallenge +
+                         "&code_challenge_method=S256&state=st&resource=" + resource);
     EXPECT_EQ(answer.head.status, 302) << answer.body;
     std::string location = answer.head.location;
     EXPECT_THAT(location, StartsWith(std::string(kRedirect) + "?code="));
@@ -116,8 +116,8 @@ TEST_F(AuthorizationServerTest, ACodeIsExchangedOnceAndOnlyWithItsVerifier) {
                     "&resource=" + server.ServiceUrl());
   EXPECT_THAT(wrong.body, HasSubstr("PKCE verification failed"));
   code = Authorize(server, "desk", server.ServiceUrl());
-  std::string right = "grant_type=authorization_code&client_id=desk&client_secret=s3&code=" +
-                      code + "&redirect_uri=" + kRedirect + "&code_verifier=" + kVerifier +
+  std::string right = "grant_type=authorization_code&client_id=desk&client_secret=s3&code=" + code +
+                      "&redirect_uri=" + kRedirect + "&code_verifier=" + kVerifier +
                       "&resource=" + server.ServiceUrl();
   Answer tokens = Fetch("POST", server.Issuer() + "/token", right);
   ASSERT_EQ(tokens.head.status, 200) << tokens.body;
@@ -153,27 +153,26 @@ TEST_F(AuthorizationServerTest, ARegisteredClientRefreshesOnceEachRefreshToken) 
 
 TEST_F(AuthorizationServerTest, AResourceNotTheServiceAndATokenForAnotherAreRefused) {
   AuthorizationServer server({.client_id = "desk"});
-  Answer refused = Fetch("GET", server.Issuer() +
-                                    "/authorize?response_type=code&client_id=desk&redirect_uri=" +
-                                    kRedirect + "&code_challenge=" + kChallenge +
-                                    "&code_challenge_method=S256&state=st");
+  Answer refused =
+      Fetch("GET", server.Issuer() +
+                       "/authorize?response_type=code&client_id=desk&redirect_uri=" + kRedirect +
+                       "&code_challenge=" + kChallenge + "&code_challenge_method=S256&state=st");
   EXPECT_THAT(refused.head.location, HasSubstr("error=invalid_request"));
   EXPECT_THAT(refused.head.location, HasSubstr("resource%20is%20not"));
 
   AuthorizationServer elsewhere({.client_id = "desk", .audience_instead = "https://other/mcp"});
-  Json tokens = Json::parse(Exchange(elsewhere, "desk",
-                                     Authorize(elsewhere, "desk", elsewhere.ServiceUrl()), kVerifier)
-                                .body);
+  Json tokens = Json::parse(
+      Exchange(elsewhere, "desk", Authorize(elsewhere, "desk", elsewhere.ServiceUrl()), kVerifier)
+          .body);
   EXPECT_EQ(Call(elsewhere, tokens["access_token"]).head.status, 401);
 }
 
 TEST_F(AuthorizationServerTest, AForgedStateComesBackInsteadOfTheClients) {
   AuthorizationServer server({.client_id = "desk", .forged_state = "evil"});
-  Answer answer = Fetch("GET", server.Issuer() +
-                                   "/authorize?response_type=code&client_id=desk&redirect_uri=" +
-                                   kRedirect + "&code_challenge=" + kChallenge +
-                                   "&code_challenge_method=S256&state=st&resource=" +
-                                   server.ServiceUrl());
+  Answer answer =
+      Fetch("GET", server.Issuer() + "/authorize?response_type=code&client_id=desk&redirect_uri=" +
+                       kRedirect + "&code_challenge=" + kChallenge +
+                       "&code_challenge_method=S256&state=st&resource=" + server.ServiceUrl());
   EXPECT_THAT(answer.head.location, HasSubstr("&state=evil"));
 }
 
