@@ -67,8 +67,8 @@ int RunGet(const SimpleOptions& options, CommandContext& context) {
                      *declaration, ComputeDigest(*declaration).hex,
                      {std::string(approved ? "approved" : "unapproved") +
                       (managed.allowed ? "" : "  not started: " + managed.reason) +
-                      (declaration->transport == Transport::kHttp ? "  " + SignInWords(token, now)
-                                                                  : "")});
+                      // Said where a sign-in is kept: the spec's rows for the rest.
+                      (token ? "  " + SignInWords(token, now) : "")});
   return kExitOk;
 }
 

@@ -28,10 +28,9 @@ StoredToken ToStoredToken(const SignedIn& signed_in, std::string alias, std::str
 // " until 2026-12-06 10:30 UTC", or "" where the server gave no lifetime.
 std::string SignedInUntil(const StoredToken& token);
 
-// A service's sign-in, as get, list and doctor say it: "signed in until
-// 2026-12-06 10:30 UTC", "signed in; its token expired at ..., and is
-// renewed at its next start", "its sign-in expired at ...", or "not signed
-// in".
+// A service's sign-in, as get says it: "signed in until 2026-12-06 10:30
+// UTC", "signed in; its token expired at ..., and is renewed at its next
+// start", "its sign-in expired at ...", or "not signed in".
 std::string SignInWords(const std::optional<StoredToken>& token, std::int64_t now_seconds);
 
 // The token kept for `declaration` in `profile`, for those words: nothing

@@ -72,10 +72,14 @@ TEST_F(LoginTest, ASignInIsKeptForTheDeclarationNeverShownAndForgottenAtLogout) 
     EXPECT_THAT(shown, Not(HasSubstr(refresh)));
   }
 
+  EXPECT_THAT(Mcp({"get", "svc"}).out, HasSubstr("unapproved  signed in until "));
+  EXPECT_EQ(Json::parse(Mcp({"get", "svc", "--json"}).out)["signed_in"], true);
+
   CommandOutput logout = Run("logout", "svc");
   EXPECT_EQ(logout.status, 0) << logout.err;
   EXPECT_EQ(logout.out, "Signed out of svc: its tokens are forgotten.\n");
   EXPECT_TRUE(Tokens().empty());
+  EXPECT_THAT(Mcp({"get", "svc"}).out, Not(HasSubstr("signed in")));
   EXPECT_EQ(Run("logout", "svc").out, "svc was not signed in: nothing changed\n");
 }
 
