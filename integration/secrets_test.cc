@@ -20,7 +20,7 @@ constexpr char kCanary[] = "canary-7f3a9c2e51";
 class SecretsTest : public ProfileTest {
  protected:
   // Runs the command and checks neither stream holds the canary.
-  CommandOutput Checked(std::vector<std::string> words) {
+  CommandOutput Checked(const std::vector<std::string>& words) {
     CommandOutput output = Mcp(words);
     std::string command;
     for (const std::string& word : words) command += word + " ";
@@ -43,12 +43,12 @@ TEST_F(SecretsTest, NoCommandShowsAStoredValue) {
   // The value is stored, where only its owner can read it.
   EXPECT_THAT(Slurp(DeclarationFile()), HasSubstr(kCanary));
 
-  for (auto words : std::vector<std::vector<std::string>>{{"get", "weather"},
-                                                          {"get", "weather", "--json"},
-                                                          {"get", "maps"},
-                                                          {"list"},
-                                                          {"list", "--json"},
-                                                          {"get", "nothing"}}) {
+  for (const auto& words : std::vector<std::vector<std::string>>{{"get", "weather"},
+                                                                 {"get", "weather", "--json"},
+                                                                 {"get", "maps"},
+                                                                 {"list"},
+                                                                 {"list", "--json"},
+                                                                 {"get", "nothing"}}) {
     Checked(words);
   }
   // Replacing a declaration shows the new one, and never the old value.
@@ -111,14 +111,14 @@ TEST_F(SecretsTest, NoCommandShowsAHeadersValue) {
 
   CommandOutput got = Checked({"get", "docs"});
   EXPECT_THAT(got.out, HasSubstr("headers: Authorization (stored)"));
-  for (auto words : std::vector<std::vector<std::string>>{{"get", "docs", "--json"},
-                                                          {"get", "keyed"},
-                                                          {"list"},
-                                                          {"list", "--json"},
-                                                          {"reach", "docs"},
-                                                          {"reach", "keyed", "--json"},
-                                                          {"doctor"},
-                                                          {"approve", "docs"}}) {
+  for (const auto& words : std::vector<std::vector<std::string>>{{"get", "docs", "--json"},
+                                                                 {"get", "keyed"},
+                                                                 {"list"},
+                                                                 {"list", "--json"},
+                                                                 {"reach", "docs"},
+                                                                 {"reach", "keyed", "--json"},
+                                                                 {"doctor"},
+                                                                 {"approve", "docs"}}) {
     Checked(words);
   }
   // The question a person answers names the header, never its value.
@@ -149,7 +149,7 @@ TEST_F(SecretsTest, NoCommandShowsAHeadersValue) {
   ASSERT_NE(file.find(bearer), std::string::npos) << file;
   file.replace(file.find(bearer), bearer.size(), "\"Host\": \"" + canary_ + "\"");
   std::ofstream(DeclarationFile()) << file;
-  for (auto words : std::vector<std::vector<std::string>>{
+  for (const auto& words : std::vector<std::vector<std::string>>{
            {"list"}, {"get", "docs"}, {"get", "docs", "--json"}}) {
     Checked(words);
   }
@@ -174,12 +174,12 @@ TEST_F(SecretsTest, NoCommandShowsAClientSecret) {
   EXPECT_THAT(got.out, HasSubstr("client secret: set"));
   EXPECT_THAT(got.out, HasSubstr("oauth scopes: read, write"));
   EXPECT_THAT(Checked({"get", "docs", "--json"}).out, HasSubstr("\"client_secret_stored\": true"));
-  for (auto words : std::vector<std::vector<std::string>>{{"list"},
-                                                          {"list", "--json"},
-                                                          {"reach", "docs"},
-                                                          {"reach", "docs", "--json"},
-                                                          {"doctor"},
-                                                          {"approve", "docs"}}) {
+  for (const auto& words : std::vector<std::vector<std::string>>{{"list"},
+                                                                 {"list", "--json"},
+                                                                 {"reach", "docs"},
+                                                                 {"reach", "docs", "--json"},
+                                                                 {"doctor"},
+                                                                 {"approve", "docs"}}) {
     Checked(words);
   }
   CommandOutput asked = RunAtTerminal({OurProgram("bravebot-mcp"), "approve", "docs"},
@@ -210,7 +210,7 @@ TEST_F(SecretsTest, NoCommandShowsAClientSecret) {
   ASSERT_NE(file.find(stored), std::string::npos) << file;
   file.replace(file.find(stored), stored.size(), "\"client_secret\": \"" + canary_ + "\\u0007\"");
   std::ofstream(DeclarationFile()) << file;
-  for (auto words : std::vector<std::vector<std::string>>{
+  for (const auto& words : std::vector<std::vector<std::string>>{
            {"list"}, {"get", "docs"}, {"get", "docs", "--json"}, {"doctor"}}) {
     Checked(words);
   }
@@ -226,7 +226,7 @@ TEST_F(SecretsTest, BrokenFilesAreReportedWithoutQuotingThem) {
   std::filesystem::create_directories(Profile());
   std::ofstream(DeclarationFile())
       << "{\"version\": 1, \"servers\": {\"w\": {\"env\": {\"K\": \"" << kCanary << "\"} oops";
-  for (auto words : std::vector<std::vector<std::string>>{
+  for (const auto& words : std::vector<std::vector<std::string>>{
            {"list"}, {"get", "w"}, {"add", "x", "--", "npx"}, {"remove", "w"}}) {
     CommandOutput output = Checked(words);
     EXPECT_EQ(output.status, 1);

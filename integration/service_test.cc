@@ -36,7 +36,7 @@ int FreePort() {
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+  (void)::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof(address));
   socklen_t size = sizeof(address);
   ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &size);
   ::close(probe);

@@ -52,7 +52,7 @@ boost::asio::awaitable<Result<Fetched>> Fetch(HttpClient& http, std::string url,
                    fetching->answer.body += bytes;
                  },
              .on_done =
-                 [fetching](Status done) {
+                 [fetching](const Status& done) {
                    if (!done) {
                      fetching->Finish(done.error());
                    } else {

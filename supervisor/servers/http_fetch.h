@@ -22,7 +22,7 @@ struct Fetched {
 };
 
 // A document this large is not one a sign-in needs: the transfer is ended.
-inline constexpr std::size_t kMostFetched = 1024 * 1024;
+inline constexpr std::size_t kMostFetched = std::size_t{1024} * 1024;
 
 // Sends `request` to `url` and gives its answer, whatever its status, once
 // whole; a redirect is an answer like another (its Location in the head),

@@ -41,7 +41,7 @@ Status RecordServerMove(const ProfileDirectory& profile, const Declaration& befo
 }  // namespace
 
 void RedirectFlow::Asked(SessionServer& server, std::uint64_t tag, std::string question,
-                         std::string target) {
+                         const std::string& target) {
   Json id;
   if (tag == 0) {
     id = server.TakeStartId();

@@ -25,7 +25,8 @@ class RedirectFlow {
   // A service's answer to the request under `tag` (0: its start) pointed
   // to `target`: the session's request waiting on it is answered with
   // `question`.
-  void Asked(SessionServer& server, std::uint64_t tag, std::string question, std::string target);
+  void Asked(SessionServer& server, std::uint64_t tag, std::string question,
+             const std::string& target);
   void Answer(const Json& id, RpcParams params);  // redirect/answer
   // A yes took its start elsewhere: the move kept. Why it holds for this
   // session only, where it does.

@@ -15,10 +15,12 @@ using ::testing::Not;
 
 constexpr char kSecret[] = "sk-live-0123456789";
 
-Result<AddArguments> Parse(std::vector<std::string> words) { return ParseAddArguments(words); }
+Result<AddArguments> Parse(const std::vector<std::string>& words) {
+  return ParseAddArguments(words);
+}
 
 // Parses words that must be refused as a usage error; returns the message.
-std::string Refusal(std::vector<std::string> words) {
+std::string Refusal(const std::vector<std::string>& words) {
   Result<AddArguments> parsed = ParseAddArguments(words);
   EXPECT_FALSE(parsed.ok());
   if (parsed.ok()) return "";
@@ -520,7 +522,7 @@ TEST(AddArgumentsTest, TheSignInOptionsAreRefusedWhereTheyCannotBeRead) {
   }
   EXPECT_TRUE(Parse({"docs", "--http", url, "--oauth-scope", "!#[]{}~"}).ok());
 
-  for (std::vector<std::string> words :
+  for (const std::vector<std::string>& words :
        {std::vector<std::string>{"weather", "--client-id", "a", "--", "npx"},
         std::vector<std::string>{"weather", "--oauth-scope", "read", "--", "npx"},
         std::vector<std::string>{"weather", "--client-secret-file", "s", "--", "npx"}}) {

@@ -10,12 +10,12 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-Result<McpRunArguments> Parse(std::vector<std::string> words) {
+Result<McpRunArguments> Parse(const std::vector<std::string>& words) {
   return ParseMcpRunArguments(words);
 }
 
 // Parses words that must be refused as a usage error; returns the message.
-std::string Refusal(std::vector<std::string> words) {
+std::string Refusal(const std::vector<std::string>& words) {
   Result<McpRunArguments> parsed = ParseMcpRunArguments(words);
   EXPECT_FALSE(parsed.ok());
   if (parsed.ok()) return "";

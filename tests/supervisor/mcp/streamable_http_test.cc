@@ -79,7 +79,7 @@ TEST(StreamableHttpTest, EveryPostAcceptsBothAndTheSessionGoesOnceAgreed) {
 TEST(StreamableHttpTest, AnAnswerIsJsonAnEventStreamNothingOrARedirect) {
   StreamableHttpClient client;
   HttpRequest post = client.Post("{}");
-  auto read = [&](std::vector<std::string> lines, bool expected) {
+  auto read = [&](const std::vector<std::string>& lines, bool expected) {
     return ReadAnswerHead("docs", post, HeadOf(lines), expected);
   };
   EXPECT_EQ(*read({"HTTP/1.1 200 OK", "Content-Type: application/json"}, true), AnswerBody::kJson);
@@ -93,7 +93,7 @@ TEST(StreamableHttpTest, AnAnswerIsJsonAnEventStreamNothingOrARedirect) {
 TEST(StreamableHttpTest, AFailedAnswerIsSaidInOurWords) {
   StreamableHttpClient client;
   HttpRequest post = client.Post("{}");
-  auto message = [&](std::vector<std::string> lines, bool expected) {
+  auto message = [&](const std::vector<std::string>& lines, bool expected) {
     Result<AnswerBody> body = ReadAnswerHead("docs", post, HeadOf(lines), expected);
     EXPECT_FALSE(body);
     return body ? std::string() : body.error().message();
