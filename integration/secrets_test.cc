@@ -236,7 +236,7 @@ TEST_F(SecretsTest, BrokenFilesAreReportedWithoutQuotingThem) {
   std::ofstream(DeclarationFile())
       << "{\"version\": 1, \"servers\": {\"w\": {\"transport\": \"stdio\", \"program\": \"npx\", "
       << "\"env\": {\"K\": [\"" << kCanary << "\"]}, \"" << kCanary << "\": 1}}}";
-  for (auto words :
+  for (const auto& words :
        std::vector<std::vector<std::string>>{{"list"}, {"list", "--json"}, {"get", "w"}}) {
     EXPECT_EQ(Checked(words).status, 1);
   }
