@@ -25,6 +25,16 @@ inline json ReadMessage() {
   return nullptr;
 }
 
+// The next request on standard input, a message with an id (no test answers
+// a request of these servers'); null once the input ends. Notifications and
+// whatever is not an object are skipped.
+inline json ReadRequest() {
+  for (json message = ReadMessage(); !message.is_null(); message = ReadMessage()) {
+    if (message.is_object() && message.contains("id")) return message;
+  }
+  return nullptr;
+}
+
 // The method `message` names; empty for a response or a method that is not a
 // string.
 inline std::string Method(const json& message) {

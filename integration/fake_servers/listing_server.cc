@@ -48,10 +48,8 @@ std::string TextContent(const std::string& text, bool is_error = false) {
 int main() {
   std::string description = FromEnvironment("LIST_DESCRIPTION", "Does its job.");
   bool changed_at_once = false;
-  while (true) {
-    json message = fake_server::ReadMessage();
-    if (message.is_null()) return 0;
-    if (!message.is_object() || !message.contains("id")) continue;
+  for (json message = fake_server::ReadRequest(); !message.is_null();
+       message = fake_server::ReadRequest()) {
     const json& id = message["id"];
     const std::string method = fake_server::Method(message);
     if (method == "initialize") {

@@ -47,10 +47,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const json tools = OfferedTools(fixture, argc - 2, argv + 2);
-  while (true) {
-    json message = fake_server::ReadMessage();
-    if (message.is_null()) return 0;
-    if (!message.is_object() || !message.contains("id")) continue;
+  for (json message = fake_server::ReadRequest(); !message.is_null();
+       message = fake_server::ReadRequest()) {
     const json& id = message["id"];
     const std::string method = fake_server::Method(message);
     if (method == "initialize") {
