@@ -55,14 +55,16 @@ Error Usage(const std::string& message) {
 // Why a header's value, typed or read from the environment, cannot be sent,
 // and what to do instead; nothing where it can. The value is never repeated.
 std::optional<std::string> HeaderValueRefusal(const std::string& name, std::string_view value) {
-  if (value.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos) {
-    return "the header " + name +
-           " has a line break or a NUL in its value, which would end the header early: give "
-           "the value on one line" +
-           std::string(kNotRepeated);
-  }
-  if (value.find_first_not_of(" \t") == std::string_view::npos) {
-    return "the header " + name + " has no value: give it as --header " + name + "=VALUE";
+  switch (HeaderValueProblemOf(value)) {
+    case HeaderValueProblem::kLineBreak:
+      return "the header " + name +
+             " has a line break or a NUL in its value, which would end the header early: give "
+             "the value on one line" +
+             std::string(kNotRepeated);
+    case HeaderValueProblem::kBlank:
+      return "the header " + name + " has no value: give it as --header " + name + "=VALUE";
+    case HeaderValueProblem::kNone:
+      break;
   }
   return std::nullopt;
 }

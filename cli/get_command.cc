@@ -1,5 +1,4 @@
 // bravebot-mcp get: shows one declaration in full, with the whole digest.
-#include <chrono>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -47,15 +46,9 @@ int RunGet(const SimpleOptions& options, CommandContext& context) {
   const ManagedDecision managed = AdministratorDecision(
       LoadManagedPolicy(ManagedFilePath(context.getenv)), *declaration, context.getenv, context.fs);
   const std::optional<StoredToken> token = KeptToken(**profile, *declaration);
-  const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
   if (options.json) {
     nlohmann::json summary = DeclarationSummaryJson(*declaration);
-    if (declaration->transport == Transport::kHttp) {
-      summary["signed_in"] = token.has_value();
-      if (token && token->expires_at) summary["token_expires_at"] = *token->expires_at;
-    }
+    AddSignInFields(summary, *declaration, token);
     summary["file"] = store.path();
     summary["approved"] = approved;
     if (!managed.allowed) summary["not_started"] = managed.reason;
@@ -68,7 +61,7 @@ int RunGet(const SimpleOptions& options, CommandContext& context) {
                      {std::string(approved ? "approved" : "unapproved") +
                       (managed.allowed ? "" : "  not started: " + managed.reason) +
                       // Said where a sign-in is kept: the spec's rows for the rest.
-                      (token ? "  " + SignInWords(token, now) : "")});
+                      (token ? "  " + SignInWords(token, SecondsSince1970Now()) : "")});
   return kExitOk;
 }
 

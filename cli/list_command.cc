@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/profile_access.h"
 #include "cli/session_rows.h"
+#include "cli/sign_in_words.h"
 #include "cli/simple_options.h"
 #include "confine/paths.h"
 #include "supervisor/policy/managed_policy.h"
@@ -15,6 +16,7 @@
 #include "supervisor/store/approval_store.h"
 #include "supervisor/store/declaration_store.h"
 #include "supervisor/store/standing_answers.h"
+#include "supervisor/store/token_store.h"
 
 namespace bravebot {
 
@@ -59,6 +61,8 @@ int RunListReportingAs(const std::string& command, const SimpleOptions& options,
   DeclarationFile file;
   ApprovalFile approvals;
   SessionRowsInput rows{&file, &approvals, nullptr, {}, false};
+  TokenFile tokens;
+  std::optional<Error> unreadable_tokens;
   std::string path;
   if (std::optional<std::string> location = context.ProfileLocation()) {
     path = JoinPath(*location, kDeclarationFileName);
@@ -77,6 +81,15 @@ int RunListReportingAs(const std::string& command, const SimpleOptions& options,
     Result<bool> servers = answers.ServersAnsweredIn(context.cwd);
     if (!servers) return Report(context, command, servers.error());
     rows.servers_answered = *servers;
+    // Read once for every row; a file that cannot be read is said after
+    // them, and fails list as an unreadable settings file does.
+    if (Result<TokenFile> kept = TokenStore(**profile).Read()) {
+      tokens = std::move(*kept);
+      rows.tokens = &tokens;
+      rows.now = SecondsSince1970Now();
+    } else {
+      unreadable_tokens = kept.error();
+    }
   }
   const ManagedPolicy policy = LoadManagedPolicy(ManagedFilePath(context.getenv));
   SessionInputs inputs{context.cwd,
@@ -120,7 +133,10 @@ int RunListReportingAs(const std::string& command, const SimpleOptions& options,
     }
   }
   for (const Error& unreadable : plan->unreadable) Report(context, command, unreadable);
-  if (!plan->unreadable.empty() && file.unusable.empty()) return kExitFailed;
+  if (unreadable_tokens) Report(context, command, *unreadable_tokens);
+  if ((!plan->unreadable.empty() || unreadable_tokens) && file.unusable.empty()) {
+    return kExitFailed;
+  }
   if (!file.unusable.empty()) {
     return Report(
         context, command,

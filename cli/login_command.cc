@@ -35,7 +35,10 @@ SimpleCommandSpec LoginOptions() {
 // Runs the sign-in on a loop of its own, telling the person where to go.
 Result<SignedIn> SignInAtTerminal(const SignInPlan& plan, CommandContext& context) {
   boost::asio::io_context io;
-  HttpClient http(io, plan.alias);
+  // Its errors come after the step that reached out ("finding its
+  // authorization server's metadata: it was not reached: ..."), which names
+  // what "it" is: not always the service.
+  HttpClient http(io, "it");
   std::optional<Result<SignedIn>> outcome;
   auto open = [&context, &plan](const std::string& url) {
     context.out << "To sign in to " << plan.alias
@@ -44,8 +47,10 @@ Result<SignedIn> SignInAtTerminal(const SignInPlan& plan, CommandContext& contex
                 << std::flush;
     (void)OpenInBrowser(url);  // the address is printed whether or not a browser opened
   };
+  auto note = [&context](const std::string& words) { context.err << words << "\n" << std::flush; };
   boost::asio::co_spawn(
-      io, [&]() -> boost::asio::awaitable<void> { outcome = co_await SignIn(http, plan, open); },
+      io,
+      [&]() -> boost::asio::awaitable<void> { outcome = co_await SignIn(http, plan, open, note); },
       boost::asio::detached);
   io.run();
   if (!outcome) return Error(ErrorCode::kSystem, "the sign-in ended without an outcome");

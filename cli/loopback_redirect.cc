@@ -11,6 +11,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
+#include <functional>
 #include <optional>
 
 #include "supervisor/auth/authorization_request.h"
@@ -28,7 +29,9 @@ struct LoopbackRedirect::Waiting {
   asio::steady_timer deadline;  // cancelled when the answer comes
   std::string state;
   std::optional<Result<std::string>> outcome;
-  int connections = 0;  // being served now
+  int connections = 0;                           // being served now
+  int refused = 0;                               // answers with another state, waited past
+  std::function<void(const std::string&)> note;  // tells the person of each
 };
 
 namespace {
@@ -89,6 +92,19 @@ asio::awaitable<void> Serve(std::shared_ptr<LoopbackRedirect::Waiting> waiting,
   http::response<http::string_body> page;
   if (request.method() != http::verb::get || target.substr(0, target.find('?')) != "/callback") {
     page = Page(http::status::not_found, "Nothing here.");
+  } else if (!CarriesState(target, waiting->state)) {
+    // Some other page sent the browser here (or a process of this machine
+    // came): refused, and waited past, so that it cannot end a sign-in it
+    // does not belong to.
+    page = Page(http::status::bad_request,
+                "Not signed in: this answer carries another state than the sign-in's, so it is "
+                "not its answer.");
+    ++waiting->refused;
+    if (waiting->note) {
+      waiting->note(
+          "An answer that is not this sign-in's (another state) came to the loopback and was "
+          "refused; still waiting for the browser.");
+    }
   } else {
     Result<std::string> code = ReadAuthorizationRedirect(target, waiting->state);
     page = code ? Page(http::status::ok,
@@ -149,19 +165,28 @@ std::string LoopbackRedirect::Url() const {
          "/callback";
 }
 
-asio::awaitable<Result<std::string>> LoopbackRedirect::Receive(std::string state,
-                                                               std::chrono::seconds timeout) {
+asio::awaitable<Result<std::string>> LoopbackRedirect::Receive(
+    std::string state, std::chrono::seconds timeout, std::function<void(const std::string&)> note) {
   std::shared_ptr<Waiting> waiting = waiting_;
   waiting->state = std::move(state);
+  waiting->note = std::move(note);
   waiting->outcome.reset();
+  waiting->refused = 0;
   waiting->deadline.expires_after(timeout);
   asio::co_spawn(waiting->acceptor.get_executor(), Listen(waiting), asio::detached);
   co_await waiting->deadline.async_wait(asio::as_tuple(asio::use_awaitable));
   boost::system::error_code ignored;
   waiting->acceptor.close(ignored);
   if (waiting->outcome) co_return std::move(*waiting->outcome);
-  co_return Error(ErrorCode::kRefused, "no answer came from the browser within " +
-                                           std::to_string(timeout.count()) + " s");
+  const std::string waited = std::to_string(timeout.count()) + " s";
+  if (waiting->refused > 0) {
+    co_return Error(ErrorCode::kRefused,
+                    "no answer of this sign-in's came from the browser within " + waited + ": " +
+                        std::to_string(waiting->refused) +
+                        " with another state came and were refused (another page sent the "
+                        "browser there)");
+  }
+  co_return Error(ErrorCode::kRefused, "no answer came from the browser within " + waited);
 }
 
 }  // namespace bravebot

@@ -1,7 +1,8 @@
 // Where a person's browser comes back to after signing in: a listener on
 // 127.0.0.1 at a port the kernel picks (RFC 8252, 7.3), open for one
 // answer. The answer is taken only with the state this sign-in sent, so a
-// page that sends the browser here with a code of its own is refused.
+// page that sends the browser here with a code of its own is refused, and
+// cannot end the sign-in either.
 //
 //   auto redirect = LoopbackRedirect::Open(io.get_executor());
 //   ... the authorization url names redirect->Url() ...
@@ -12,6 +13,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -31,13 +33,15 @@ class LoopbackRedirect {
   // http://127.0.0.1:PORT/callback
   std::string Url() const;
 
-  // Waits, at most `timeout`, for the browser's request to the callback,
-  // and answers the browser a page saying how it went. The authorization
-  // code, where the request carries `state` and a code; else why not: the
-  // authorization server's error, a state not ours, or the time out. Other
+  // Waits, at most `timeout`, for the browser's request to the callback
+  // that carries `state`, and answers the browser a page saying how it
+  // went. The authorization code, where it carries one; else why not: the
+  // authorization server's error, or the time out. A request with another
+  // state is answered 400 and waited past, `note` told of it; other
   // requests (a browser's favicon) are answered 404 and waited past.
-  boost::asio::awaitable<Result<std::string>> Receive(std::string state,
-                                                      std::chrono::seconds timeout);
+  boost::asio::awaitable<Result<std::string>> Receive(
+      std::string state, std::chrono::seconds timeout,
+      std::function<void(const std::string&)> note = {});
 
   struct Waiting;  // what the listener and each connection it serves share
 

@@ -345,9 +345,7 @@ int BridgeService(const Declaration& declaration, const ServerStartOptions& opti
     err << "mcp-run: " << EscapeControlCharacters(channel.error().message()) << "\n";
     return kExitFailed;
   }
-  if (std::optional<std::string> bearer = ServiceTokenNow(declaration, options)) {
-    channel->headers.push_back({"Authorization", "Bearer " + *bearer});
-  }
+  channel->bearer = ServiceTokenNow(declaration, options);
   // Set from the thread that takes signals, and read once that thread can
   // set it no more.
   std::atomic<int> signal{0};

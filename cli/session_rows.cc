@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cli/declaration_view.h"
+#include "cli/sign_in_words.h"
 #include "confine/digest.h"
 
 namespace bravebot {
@@ -78,6 +79,11 @@ bool Approved(const SessionRowsInput& input, const Declaration& declaration) {
   return input.approvals->Approves(ComputeDigest(declaration).hex);
 }
 
+std::optional<StoredToken> KeptSignIn(const SessionRowsInput& input,
+                                      const Declaration& declaration) {
+  return input.tokens == nullptr ? std::nullopt : KeptTokenIn(*input.tokens, declaration);
+}
+
 }  // namespace
 
 std::string DisplaySessionRows(const SessionRowsInput& input) {
@@ -103,6 +109,9 @@ std::string DisplaySessionRows(const SessionRowsInput& input) {
             ComputeDigest(declaration).Short();
     if (std::string refusal = AdministratorRefusal(input, declaration, planned); !refusal.empty()) {
       text += "  not started: " + refusal;
+    }
+    if (std::optional<StoredToken> token = KeptSignIn(input, declaration)) {
+      text += "  " + SignInWords(token, input.now);
     }
     text += "\n";
     if (input.plan == nullptr) continue;
@@ -141,6 +150,8 @@ nlohmann::json SessionRowsJson(const SessionRowsInput& input) {
     if (std::string refusal = AdministratorRefusal(input, declaration, planned); !refusal.empty()) {
       summary["not_started"] = refusal;
     }
+    if (input.tokens != nullptr)
+      AddSignInFields(summary, declaration, KeptSignIn(input, declaration));
     servers.push_back(summary);
   }
   nlohmann::json undeclared = nlohmann::json::array();

@@ -1,10 +1,12 @@
 // The rows list and doctor print: each declared server with its approval,
 // who asks for it in the directory and what a session at a terminal there
 // would do, and the standing answers recorded for it there; a row for each
-// server asked for and nobody declared; each entry that cannot be used.
+// server asked for and nobody declared; each entry that cannot be used; and
+// a service's sign-in where login keeps one.
 #ifndef BRAVEBOT_CLI_SESSION_ROWS_H_
 #define BRAVEBOT_CLI_SESSION_ROWS_H_
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "supervisor/store/approval_file.h"
 #include "supervisor/store/declaration_file.h"
 #include "supervisor/store/standing_answers.h"
+#include "supervisor/store/token_file.h"
 
 namespace bravebot {
 
@@ -27,6 +30,10 @@ struct SessionRowsInput {
   const ManagedPolicy* policy = nullptr;
   EnvironmentLookup getenv = {};
   const FileSystemView* fs = nullptr;
+  // The sign-ins login keeps, said on a service's row where one is kept
+  // (the spec's rows are the rest's); nothing: mcp-tokens could not be read.
+  const TokenFile* tokens = nullptr;
+  std::int64_t now = 0;  // seconds since 1970, what an expiry is said against
 };
 
 std::string DisplaySessionRows(const SessionRowsInput& input);

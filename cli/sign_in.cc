@@ -21,8 +21,6 @@ namespace asio = boost::asio;
 
 namespace {
 
-constexpr std::int64_t kLongestLifetime = std::int64_t{10} * 366 * 24 * 3600;
-
 // "weather could not be signed in to: STEP: WHY".
 Error Failed(const SignInPlan& plan, const std::string& step, const Error& why) {
   return Error(why.code(),
@@ -34,12 +32,6 @@ Error Failed(const SignInPlan& plan, const std::string& step, const std::string&
 }
 
 HttpRequest Get() { return {"GET", {{"Accept", "application/json"}}, ""}; }
-
-HttpRequest PostForm(std::string body) {
-  return {"POST",
-          {{"Content-Type", kFormContentType}, {"Accept", "application/json"}},
-          std::move(body)};
-}
 
 // The first step: the service asked to initialize without a token. What
 // its 401 asks for; nothing where it named no Bearer challenge.
@@ -57,10 +49,12 @@ asio::awaitable<Result<std::optional<BearerChallenge>>> AskService(HttpClient& h
                          : "it answered HTTP " + std::to_string(answer->head.status) +
                                " where a service that asks for a sign-in answers 401");
   }
+  // A 401 without a challenge, or with one that cannot be read, still asks
+  // for a sign-in: MCP's specification has the client look for the
+  // metadata at the well-known urls then, without a scope to ask for.
   Result<std::optional<BearerChallenge>> challenge =
       ReadBearerChallenge(answer->head.www_authenticate);
-  if (!challenge) co_return Failed(plan, "reading the service's 401", challenge.error());
-  co_return challenge;
+  co_return challenge ? *challenge : std::nullopt;
 }
 
 // The second: the first of the protected resource metadata's urls that has
@@ -114,8 +108,10 @@ asio::awaitable<Result<AuthorizationServerMetadata>> FindServerMetadata(HttpClie
 }
 
 struct Client {
-  std::string id;
-  std::optional<std::string> secret;
+  std::string id = {};
+  std::optional<std::string> secret = {};
+  ClientAuthentication authentication = ClientAuthentication::kNone;
+  bool registered = false;  // for this sign-in, its secret (if any) the server's
 };
 
 // The fourth: the client to sign in as, in the specification's order of
@@ -123,9 +119,14 @@ struct Client {
 asio::awaitable<Result<Client>> ChooseClient(HttpClient& http, const SignInPlan& plan,
                                              const AuthorizationServerMetadata& server,
                                              const std::string& redirect_uri) {
-  if (plan.client_id) co_return Client{*plan.client_id, plan.client_secret};
+  if (plan.client_id) {
+    Result<ClientAuthentication> authentication = ChooseClientAuthentication(
+        server.token_endpoint_auth_methods_supported, plan.client_secret.has_value());
+    if (!authentication) co_return Failed(plan, "choosing a client", authentication.error());
+    co_return Client{*plan.client_id, plan.client_secret, *authentication};
+  }
   if (server.client_id_metadata_document_supported && !plan.client_metadata_document.empty()) {
-    co_return Client{plan.client_metadata_document, std::nullopt};
+    co_return Client{plan.client_metadata_document};
   }
   if (!server.registration_endpoint) {
     co_return Failed(plan, "choosing a client",
@@ -148,7 +149,8 @@ asio::awaitable<Result<Client>> ChooseClient(HttpClient& http, const SignInPlan&
   }
   Result<RegisteredClient> registered = ParseRegistrationResponse(answer->body);
   if (!registered) co_return Failed(plan, step, registered.error());
-  co_return Client{registered->client_id, registered->client_secret};
+  co_return Client{registered->client_id, registered->client_secret, registered->authentication,
+                   /*registered=*/true};
 }
 
 // The scope asked for: the person's, else the challenge's, else all the
@@ -188,7 +190,9 @@ Status ReachedAsSecurely(const SignInPlan& plan, const AuthorizationServerMetada
 }  // namespace
 
 asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
-                                         std::function<void(const std::string&)> open) {
+                                         std::function<void(const std::string&)> open,
+                                         std::function<void(const std::string&)> note) {
+  if (!plan.service_headers.empty()) http.SendToOriginOnly(plan.service_url, plan.service_headers);
   Result<std::optional<BearerChallenge>> challenge = co_await AskService(http, plan);
   if (!challenge) co_return challenge.error();
   Result<ProtectedResourceMetadata> resource =
@@ -222,7 +226,7 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
                          .state = *state,
                          .scope = scope,
                          .resource = plan.service_url}));
-  Result<std::string> code = co_await (*redirect)->Receive(*state, plan.browser_time);
+  Result<std::string> code = co_await (*redirect)->Receive(*state, plan.browser_time, note);
   if (!code) co_return Failed(plan, "waiting for the browser", code.error());
 
   const std::string step = "exchanging the code for tokens";
@@ -231,9 +235,13 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
                                      .redirect_uri = redirect_uri,
                                      .resource = plan.service_url,
                                      .client_id = client->id,
-                                     .client_secret = client->secret};
+                                     .client_secret = client->secret,
+                                     .authentication = client->authentication};
   Result<Fetched> answer =
-      co_await Fetch(http, server->token_endpoint, PostForm(AuthorizationCodeBody(grant)));
+      co_await Fetch(http, server->token_endpoint,
+                     TokenEndpointRequest(
+                         AuthorizationCodeBody(grant),
+                         ClientAuthorization(client->id, client->secret, client->authentication)));
   if (!answer) co_return Failed(plan, step, answer.error());
   if (answer->head.status != 200) {
     Result<OAuthErrorResponse> error = ParseOAuthError(answer->body);
@@ -243,19 +251,17 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
   }
   Result<TokenResponse> tokens = ParseTokenResponse(answer->body);
   if (!tokens) co_return Failed(plan, step, tokens.error());
-  SignedIn signed_in{.access_token = tokens->access_token,
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+  co_return SignedIn{.access_token = tokens->access_token,
                      .refresh_token = tokens->refresh_token,
-                     .expires = std::nullopt,
+                     .expires_at = ExpiresAt(tokens->expires_in, now),
                      .scope = tokens->scope.value_or(scope.value_or("")),
                      .token_endpoint = server->token_endpoint,
-                     .client_id = client->id};
-  if (tokens->expires_in) {
-    // A lifetime past ten years is read as ten years: the time it gives
-    // must fit the clock's count.
-    const std::int64_t lifetime = std::min<std::int64_t>(*tokens->expires_in, kLongestLifetime);
-    signed_in.expires = std::chrono::system_clock::now() + std::chrono::seconds(lifetime);
-  }
-  co_return signed_in;
+                     .client_id = client->id,
+                     .client_secret = client->registered ? client->secret : std::nullopt,
+                     .client_authentication = client->authentication};
 }
 
 }  // namespace bravebot

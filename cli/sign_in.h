@@ -22,12 +22,15 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
+#include "supervisor/auth/authorization_request.h"
 #include "supervisor/servers/http_client.h"
 
 namespace bravebot {
@@ -41,24 +44,36 @@ struct SignInPlan {
   // The url of this build's client metadata document ("" for none).
   std::string client_metadata_document = {};
   std::chrono::seconds browser_time{300};  // for the person to sign in
+  // Its declared headers (add --header), sent to the service's origin
+  // alone, as a session sends them: a service may want one beside a token.
+  std::vector<std::pair<std::string, std::string>> service_headers = {};
 };
 
 // What signing in gives, for the token store and for refreshing.
 struct SignedIn {
   std::string access_token;
   std::optional<std::string> refresh_token;
-  // When the access token stops being good, where the server said.
-  std::optional<std::chrono::system_clock::time_point> expires;
+  // When the access token stops being good, in seconds since 1970, where
+  // the server said.
+  std::optional<std::int64_t> expires_at;
   std::string scope;           // as asked, or as the server granted it
   std::string token_endpoint;  // where a refresh goes
   std::string client_id;       // the client signed in as
+  // A secret the server gave the client it registered for this sign-in
+  // (a declared client's stays in mcp.json), and how the client proves
+  // itself at the token endpoint, which a refresh does again.
+  std::optional<std::string> client_secret;
+  ClientAuthentication client_authentication = ClientAuthentication::kNone;
 };
 
-// Signs in to `plan.service_url`. `open` is given the authorization url
-// once the loopback listens, to show the person and open their browser.
-// Says in words which step failed and why, naming the alias.
+// Signs in to `plan.service_url`, sending `plan.service_headers` with every
+// request `http` makes to its origin. `note` is told of an answer at the
+// loopback that is not this sign-in's, refused and waited past. `open` is given the authorization
+// url once the loopback listens, to show the person and open their browser. Says in words which
+// step failed and why, naming the alias.
 boost::asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
-                                                std::function<void(const std::string&)> open);
+                                                std::function<void(const std::string&)> open,
+                                                std::function<void(const std::string&)> note = {});
 
 }  // namespace bravebot
 

@@ -1,5 +1,6 @@
 #include "cli/sign_in_words.h"
 
+#include <chrono>
 #include <ctime>
 
 #include "confine/digest.h"
@@ -56,6 +57,9 @@ Result<SignInPlan> SignInPlanFor(const Declaration& declaration) {
                   .client_metadata_document = BRAVEBOT_CLIENT_METADATA_URL};
   if (!declaration.sign_in.id.empty()) plan.client_id = declaration.sign_in.id;
   if (!declaration.sign_in.secret.empty()) plan.client_secret = declaration.sign_in.secret;
+  for (const StoredHeader& header : declaration.headers) {
+    plan.service_headers.emplace_back(header.name, header.value);
+  }
   return plan;
 }
 
@@ -66,15 +70,12 @@ StoredToken ToStoredToken(const SignedIn& signed_in, std::string alias, std::str
                     .origin = std::move(origin),
                     .access_token = signed_in.access_token,
                     .refresh_token = signed_in.refresh_token,
-                    .expires_at = std::nullopt,
+                    .expires_at = signed_in.expires_at,
                     .scope = std::nullopt,
                     .token_endpoint = signed_in.token_endpoint,
-                    .client_id = signed_in.client_id};
-  if (signed_in.expires) {
-    token.expires_at =
-        std::chrono::duration_cast<std::chrono::seconds>(signed_in.expires->time_since_epoch())
-            .count();
-  }
+                    .client_id = signed_in.client_id,
+                    .client_secret = signed_in.client_secret,
+                    .client_authentication = signed_in.client_authentication};
   if (!signed_in.scope.empty()) token.scope = signed_in.scope;
   return token;
 }
@@ -95,14 +96,33 @@ std::string SignInWords(const std::optional<StoredToken>& token, std::int64_t no
   return "its sign-in expired at " + UtcMinute(*token->expires_at);
 }
 
-std::optional<StoredToken> KeptToken(const ProfileDirectory& profile,
-                                     const Declaration& declaration) {
+std::int64_t SecondsSince1970Now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::optional<StoredToken> KeptTokenIn(const TokenFile& tokens, const Declaration& declaration) {
   if (declaration.transport != Transport::kHttp) return std::nullopt;
   Result<OAuthUrl> service = ReadOAuthUrl(declaration.url);
   if (!service) return std::nullopt;
-  Result<std::optional<StoredToken>> token =
-      FindToken(profile, declaration.alias, ComputeDigest(declaration).hex, service->origin);
-  return token ? *token : std::nullopt;
+  const StoredToken* token =
+      tokens.Find(declaration.alias, ComputeDigest(declaration).hex, service->origin);
+  return token == nullptr ? std::nullopt : std::optional<StoredToken>(*token);
+}
+
+std::optional<StoredToken> KeptToken(const ProfileDirectory& profile,
+                                     const Declaration& declaration) {
+  if (declaration.transport != Transport::kHttp) return std::nullopt;
+  Result<TokenFile> tokens = TokenStore(profile).Read();
+  return tokens ? KeptTokenIn(*tokens, declaration) : std::nullopt;
+}
+
+void AddSignInFields(nlohmann::json& summary, const Declaration& declaration,
+                     const std::optional<StoredToken>& token) {
+  if (declaration.transport != Transport::kHttp) return;
+  summary["signed_in"] = token.has_value();
+  if (token && token->expires_at) summary["token_expires_at"] = *token->expires_at;
 }
 
 }  // namespace bravebot

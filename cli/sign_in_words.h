@@ -4,6 +4,7 @@
 #define BRAVEBOT_CLI_SIGN_IN_WORDS_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -28,15 +29,27 @@ StoredToken ToStoredToken(const SignedIn& signed_in, std::string alias, std::str
 // " until 2026-12-06 10:30 UTC", or "" where the server gave no lifetime.
 std::string SignedInUntil(const StoredToken& token);
 
-// A service's sign-in, as get says it: "signed in until 2026-12-06 10:30
+// Seconds since 1970 (UTC) now, what a token's expiry is compared with.
+std::int64_t SecondsSince1970Now();
+
+// A service's sign-in, as get and list say it: "signed in until 2026-12-06 10:30
 // UTC", "signed in; its token expired at ..., and is renewed at its next
 // start", "its sign-in expired at ...", or "not signed in".
 std::string SignInWords(const std::optional<StoredToken>& token, std::int64_t now_seconds);
 
-// The token kept for `declaration` in `profile`, for those words: nothing
-// for a program, or where none is kept or the file cannot be read.
+// The token `tokens` keeps for `declaration`, for those words: nothing for
+// a program, or where none is kept.
+std::optional<StoredToken> KeptTokenIn(const TokenFile& tokens, const Declaration& declaration);
+
+// The same, read from `profile`'s mcp-tokens: nothing also where the file
+// cannot be read (list says why; get, of one declaration, shows the rest).
 std::optional<StoredToken> KeptToken(const ProfileDirectory& profile,
                                      const Declaration& declaration);
+
+// The --json fields of a service's sign-in, added to `summary`: "signed_in",
+// and "token_expires_at" where the token has a lifetime; none for a program.
+void AddSignInFields(nlohmann::json& summary, const Declaration& declaration,
+                     const std::optional<StoredToken>& token);
 
 }  // namespace bravebot
 

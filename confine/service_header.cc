@@ -26,6 +26,14 @@ bool IsSetByTheHttpClient(std::string_view name) {
          std::end(kSetByTheClient);
 }
 
+HeaderValueProblem HeaderValueProblemOf(std::string_view value) {
+  if (value.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos) {
+    return HeaderValueProblem::kLineBreak;
+  }
+  if (value.find_first_not_of(" \t") == std::string_view::npos) return HeaderValueProblem::kBlank;
+  return HeaderValueProblem::kNone;
+}
+
 std::optional<std::string> HeaderRefusal(std::string_view name, std::string_view value) {
   if (!IsHeaderName(name)) {
     return "a header name is not letters, digits and !#$%&'*+-.^_`|~";
@@ -35,11 +43,13 @@ std::optional<std::string> HeaderRefusal(std::string_view name, std::string_view
     return "the header " + shown +
            " is one bravebot-mcp's HTTP client sets itself on every request to a service";
   }
-  if (value.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos) {
-    return "the header " + shown + " has a line break or a NUL in its value, which would end it";
-  }
-  if (value.find_first_not_of(" \t") == std::string_view::npos) {
-    return "the header " + shown + " has no value";
+  switch (HeaderValueProblemOf(value)) {
+    case HeaderValueProblem::kLineBreak:
+      return "the header " + shown + " has a line break or a NUL in its value, which would end it";
+    case HeaderValueProblem::kBlank:
+      return "the header " + shown + " has no value";
+    case HeaderValueProblem::kNone:
+      break;
   }
   return std::nullopt;
 }

@@ -21,6 +21,11 @@ bool IsHeaderName(std::string_view name);
 // their case.
 bool IsSetByTheHttpClient(std::string_view name);
 
+// What keeps a header's value from being sent: a line break or a NUL would
+// end the header line early, and blanks alone are no value.
+enum class HeaderValueProblem { kNone, kLineBreak, kBlank };
+HeaderValueProblem HeaderValueProblemOf(std::string_view value);
+
 // Why the header `name` with `value` cannot be declared, as the end of a
 // sentence about it ("the header X-Key has a line break in its value"), or
 // nothing where it can. `name` is shown only where it is a header name.

@@ -4,12 +4,17 @@
 // would: to the server, and on to the loopback it redirects to.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "integration/profile_fixture.h"
+#include "integration/running_command.h"
 #include "tests/supervisor/testing/authorization_server.h"
 
 namespace bravebot::testing {
@@ -41,6 +46,8 @@ class LoginTest : public ProfileTest {
     return got.is_object() ? got.value("digest", "") : "";
   }
 
+  std::string Short(const std::string& alias) const { return Digest(alias).substr(0, 8); }
+
   Json Tokens() const {
     Json tokens = Json::parse(Slurp(Profile() + "/mcp-tokens"), nullptr, false);
     return tokens.is_object() ? tokens["tokens"] : Json::array();
@@ -66,20 +73,29 @@ TEST_F(LoginTest, ASignInIsKeptForTheDeclarationNeverShownAndForgottenAtLogout) 
   EXPECT_EQ(tokens[0]["origin"], server.Origin());
   const std::string access = tokens[0]["access_token"];
   const std::string refresh = tokens[0]["refresh_token"];
-  for (const std::string& shown : {login.out, login.err, Mcp({"get", "svc"}).out, Mcp({"list"}).out,
-                                   Mcp({"get", "svc", "--json"}).out}) {
+  for (const std::string& shown :
+       {login.out, login.err, Mcp({"get", "svc"}).out, Mcp({"list"}).out, Mcp({"doctor"}).out,
+        Mcp({"get", "svc", "--json"}).out, Mcp({"list", "--json"}).out}) {
     EXPECT_THAT(shown, Not(HasSubstr(access)));
     EXPECT_THAT(shown, Not(HasSubstr(refresh)));
   }
 
   EXPECT_THAT(Mcp({"get", "svc"}).out, HasSubstr("unapproved  signed in until "));
   EXPECT_EQ(Json::parse(Mcp({"get", "svc", "--json"}).out)["signed_in"], true);
+  // list and doctor say it on the service's row, and list --json as get's.
+  EXPECT_THAT(Mcp({"list"}).out, HasSubstr("unapproved  " + Short("svc") + "  signed in until "));
+  EXPECT_THAT(Mcp({"doctor"}).out, HasSubstr(Short("svc") + "  signed in until "));
+  Json listed = Json::parse(Mcp({"list", "--json"}).out)["servers"][0];
+  EXPECT_EQ(listed["signed_in"], true);
+  EXPECT_EQ(listed["token_expires_at"], Tokens()[0]["expires_at"]);
 
   CommandOutput logout = Run("logout", "svc");
   EXPECT_EQ(logout.status, 0) << logout.err;
   EXPECT_EQ(logout.out, "Signed out of svc: its tokens are forgotten.\n");
   EXPECT_TRUE(Tokens().empty());
   EXPECT_THAT(Mcp({"get", "svc"}).out, Not(HasSubstr("signed in")));
+  EXPECT_THAT(Mcp({"list"}).out, Not(HasSubstr("signed in")));
+  EXPECT_EQ(Json::parse(Mcp({"list", "--json"}).out)["servers"][0]["signed_in"], false);
   EXPECT_EQ(Run("logout", "svc").out, "svc was not signed in: nothing changed\n");
 }
 
@@ -95,6 +111,19 @@ TEST_F(LoginTest, ADeclarationChangedOrRemovedDropsItsTokens) {
   ASSERT_EQ(Run("login", "svc").status, 0);
   ASSERT_EQ(Mcp({"remove", "svc"}).status, 0);
   EXPECT_TRUE(Tokens().empty());
+}
+
+TEST_F(LoginTest, AnUnreadableTokenFileIsSaidAfterListsRowsAndFailsIt) {
+  ASSERT_EQ(Mcp({"add", "svc", "--http", "https://mcp.example.com/mcp"}).status, 0);
+  std::ofstream(Profile() + "/mcp-tokens") << "{\"version\": 1, \"tokens\": [{\"alias\": 7}]}";
+  for (const char* command : {"list", "doctor"}) {
+    CommandOutput listed = Mcp({command});
+    EXPECT_EQ(listed.status, 1) << command;
+    EXPECT_THAT(listed.out, HasSubstr("  svc  http   unapproved  " + Short("svc") + "\n"));
+    EXPECT_THAT(listed.err, HasSubstr(Profile() + "/mcp-tokens")) << command;
+  }
+  // Left as it was for the person to mend.
+  EXPECT_EQ(Slurp(Profile() + "/mcp-tokens"), "{\"version\": 1, \"tokens\": [{\"alias\": 7}]}");
 }
 
 TEST_F(LoginTest, WhatHasNoSignInIsRefusedInWords) {
@@ -121,13 +150,33 @@ TEST_F(LoginTest, WhatHasNoSignInIsRefusedInWords) {
   EXPECT_THAT(nobody.err, HasSubstr("nobody"));
 }
 
-TEST_F(LoginTest, AForgedAnswerSignsNothingIn) {
+TEST_F(LoginTest, AForgedAnswerIsRefusedWaitedPastAndSignsNothingIn) {
   AuthorizationServer server({.forged_state = "someone-elses"});
   ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
-  CommandOutput login = Run("login", "svc");
-  EXPECT_EQ(login.status, 1);
-  EXPECT_THAT(login.err, HasSubstr("another state"));
+  // The browser leaves a mark once the loopback has answered it.
+  const std::string browsed = temporary_.Join("browsed");
+  std::ofstream(Browser()) << "#!/bin/sh\ncurl -sS -L --max-redirs 3 -o /dev/null \"$1\"\ntouch "
+                           << browsed << "\n";
+  std::vector<std::string> environment = Environment();
+  environment.push_back("BROWSER=" + Browser());
+  const std::string err = temporary_.Join("login.err");
+  RunningCommand login({OurProgram("bravebot-mcp"), "login", "svc"}, environment, temporary_.path(),
+                       err);
+  const Deadline deadline = In(std::chrono::seconds(20));
+  while (::access(browsed.c_str(), F_OK) != 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(::access(browsed.c_str(), F_OK), 0) << Slurp(err);
+  // Refused, said, and the sign-in still waits for its own answer: a page
+  // cannot end it.
+  EXPECT_THAT(Slurp(err),
+              HasSubstr("An answer that is not this sign-in's (another state) came to "
+                        "the loopback and was refused; still waiting for the browser."));
+  EXPECT_EQ(login.Wait(In(std::chrono::milliseconds(300))), std::nullopt);
+  ::kill(login.pid(), SIGINT);
+  EXPECT_EQ(login.Wait(In(std::chrono::seconds(5))), 128 + SIGINT);
   EXPECT_TRUE(Tokens().empty());
+  EXPECT_EQ(server.TokensIssued("authorization_code"), 0);
 }
 
 TEST_F(LoginTest, McpRunSendsTheTokenOnceSignedInAndSaysToSignInBefore) {
@@ -181,6 +230,68 @@ TEST_F(LoginTest, ATokenAboutToExpireIsRefreshedAndTheNewOneKept) {
   for (const RecordedRequest& request : server.Requests()) {
     if (request.target == "/mcp") {
       EXPECT_NE(request.authorization, "Bearer " + first);
+    }
+  }
+}
+
+TEST_F(LoginTest, AClientRegisteredWithASecretRefreshesWithIt) {
+  AuthorizationServer server({.registration_gives_secret = true});
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  CommandOutput login = Run("login", "svc");
+  ASSERT_EQ(login.status, 0) << login.err;
+  Json file = Json::parse(Slurp(Profile() + "/mcp-tokens"));
+  const std::string secret = file["tokens"][0]["client_secret"];
+  EXPECT_EQ(file["tokens"][0]["client_authentication"], "client_secret_basic");
+  file["tokens"][0]["expires_at"] = 1000000000;  // long expired, as far as we know
+  std::ofstream(Profile() + "/mcp-tokens") << file.dump();
+
+  CommandOutput run = RunCommand({OurProgram("mcp-run"), "svc"}, Environment(), temporary_.path());
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(server.TokensIssued("refresh_token"), 1);
+  EXPECT_EQ(server.SecretsSentBy("client_secret_basic"), 2);  // the code's, and the refresh's
+  for (const std::string& shown :
+       {login.out, login.err, run.err, Mcp({"get", "svc", "--json"}).out, Mcp({"list"}).out}) {
+    EXPECT_THAT(shown, Not(HasSubstr(secret)));
+  }
+}
+
+TEST_F(LoginTest, TwoStartsThatRefreshAtOnceBothReachTheService) {
+  // The server rotates refresh tokens: of two starts that send the same one,
+  // the second is refused, and sends the token the first kept.
+  AuthorizationServer server({.refresh_answer_delay = std::chrono::milliseconds(1500)});
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  ASSERT_EQ(Run("login", "svc").status, 0);
+  Json file = Json::parse(Slurp(Profile() + "/mcp-tokens"));
+  file["tokens"][0]["expires_at"] = 1000000000;  // long expired, as far as we know
+  std::ofstream(Profile() + "/mcp-tokens") << file.dump();
+  const size_t before = server.Requests().size();  // login's own
+
+  CommandOutput runs[2];
+  std::vector<std::thread> starts;
+  for (CommandOutput& run : runs) {
+    starts.emplace_back([&] {
+      run = RunCommand({OurProgram("mcp-run"), "svc"}, Environment(), temporary_.path());
+    });
+  }
+  for (std::thread& start : starts) start.join();
+  EXPECT_EQ(server.TokensIssued("refresh_token"), 1);
+  for (const CommandOutput& run : runs) {
+    EXPECT_EQ(run.status, 0) << run.err;
+    EXPECT_THAT(run.out, HasSubstr("whoami"));
+  }
+  const std::string kept = Tokens()[0]["access_token"];
+  const std::vector<RecordedRequest> requests = server.Requests();
+  // Both sent the same refresh token: the second was refused it.
+  EXPECT_EQ(std::count_if(requests.begin(), requests.end(),
+                          [](const RecordedRequest& request) {
+                            return request.body.find("grant_type=refresh_token") !=
+                                   std::string::npos;
+                          }),
+            2);
+  for (size_t i = before; i < requests.size(); ++i) {
+    const RecordedRequest& request = requests[i];
+    if (request.target == "/mcp") {
+      EXPECT_EQ(request.authorization, "Bearer " + kept);
     }
   }
 }

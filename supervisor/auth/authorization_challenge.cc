@@ -1,6 +1,6 @@
 #include "supervisor/auth/authorization_challenge.h"
 
-#include <algorithm>
+#include "confine/url.h"
 
 namespace bravebot {
 namespace {
@@ -15,13 +15,6 @@ bool IsTokenCharacter(char c) {
 bool IsToken68Character(char c) {
   if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) return true;
   return std::string_view("-._~+/").find(c) != std::string_view::npos;
-}
-
-std::string Lowercase(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; });
-  return lower;
 }
 
 // Reads one WWW-Authenticate value left to right. Commas separate both
@@ -143,7 +136,7 @@ class ChallengeReader {
   }
 
   Status ReadParameter(AuthChallenge& challenge) {
-    std::string name = Lowercase(ReadToken());
+    std::string name = AsciiLowercase(ReadToken());
     SkipSpace();
     ++at_;  // '=', as AtParameter saw
     SkipSpace();
@@ -183,7 +176,7 @@ Result<std::vector<AuthChallenge>> ParseAuthChallenges(std::string_view value) {
 Result<std::optional<BearerChallenge>> ReadBearerChallenge(std::string_view value) {
   BRAVEBOT_ASSIGN_OR_RETURN(std::vector<AuthChallenge> challenges, ParseAuthChallenges(value));
   for (const AuthChallenge& challenge : challenges) {
-    if (Lowercase(challenge.scheme) != "bearer") continue;
+    if (AsciiLowercase(challenge.scheme) != "bearer") continue;
     BearerChallenge bearer;
     bearer.resource_metadata = Optional(challenge.Parameter("resource_metadata"));
     bearer.scope = Optional(challenge.Parameter("scope"));

@@ -37,7 +37,7 @@ struct AuthChallenge {
 // sends the header on several lines is read as their values joined by ", "
 // (RFC 9110 section 5.3). kRefused, naming the character where reading
 // stopped, for anything else: an unclosed quote, a parameter given twice, a
-// control character, an empty value.
+// control character, an empty value not in quotes.
 Result<std::vector<AuthChallenge>> ParseAuthChallenges(std::string_view value);
 
 // What a Bearer challenge says, each absent where the challenge leaves it out.

@@ -131,6 +131,8 @@ Result<AuthorizationServerMetadata> ParseAuthorizationServerMetadata(std::string
                             document.OptionalStrings("grant_types_supported"));
   metadata.grant_types_supported =
       grants.value_or(std::vector<std::string>{"authorization_code", "implicit"});
+  BRAVEBOT_ASSIGN_OR_RETURN(metadata.token_endpoint_auth_methods_supported,
+                            document.OptionalStrings("token_endpoint_auth_methods_supported"));
   return metadata;
 }
 

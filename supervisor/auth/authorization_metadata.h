@@ -78,6 +78,9 @@ struct AuthorizationServerMetadata {
   bool client_id_metadata_document_supported = false;
   // As given, or RFC 8414's default where absent: authorization_code, implicit.
   std::vector<std::string> grant_types_supported;
+  // How a client may prove itself at the token endpoint, as given; nothing
+  // where absent (RFC 8414: client_secret_basic then).
+  std::optional<std::vector<std::string>> token_endpoint_auth_methods_supported;
 
   bool SupportsGrant(std::string_view grant) const;
 };

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "base/base64.h"
 #include "base/shown_text.h"
+#include "confine/url.h"
 #include "supervisor/auth/oauth_document.h"
 
 namespace bravebot {
@@ -49,18 +51,24 @@ const std::string* Field(const Fields& fields, std::string_view name) {
 }
 
 void AddClient(Fields& fields, const std::string& client_id,
-               const std::optional<std::string>& client_secret) {
+               const std::optional<std::string>& client_secret,
+               ClientAuthentication authentication) {
   fields.emplace_back("client_id", client_id);
-  if (client_secret) fields.emplace_back("client_secret", *client_secret);
+  if (client_secret && authentication == ClientAuthentication::kSecretPost) {
+    fields.emplace_back("client_secret", *client_secret);
+  }
 }
 
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
+bool Lists(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// At most `bytes` of a server's `text`, cut before a UTF-8 character and not
+// inside one, which would be shown as escapes of its first bytes.
+std::string_view CutBeforeCharacter(std::string_view text, size_t bytes) {
+  if (text.size() <= bytes) return text;
+  while (bytes > 0 && (static_cast<unsigned char>(text[bytes]) & 0xC0) == 0x80) --bytes;
+  return text.substr(0, bytes);
 }
 
 }  // namespace
@@ -162,13 +170,21 @@ Result<std::string> ReadAuthorizationRedirect(std::string_view request_target,
   return *code;
 }
 
+bool CarriesState(std::string_view request_target, std::string_view expected_state) {
+  const size_t question = request_target.find('?');
+  if (question == std::string_view::npos) return false;
+  std::optional<Fields> fields = FormDecode(request_target.substr(question + 1));
+  const std::string* state = fields ? Field(*fields, "state") : nullptr;
+  return state != nullptr && *state == expected_state;
+}
+
 std::string AuthorizationCodeBody(const AuthorizationCodeGrant& grant) {
   Fields fields = {{"grant_type", "authorization_code"},
                    {"code", grant.code},
                    {"redirect_uri", grant.redirect_uri},
                    {"code_verifier", grant.code_verifier},
                    {"resource", grant.resource}};
-  AddClient(fields, grant.client_id, grant.client_secret);
+  AddClient(fields, grant.client_id, grant.client_secret, grant.authentication);
   return FormEncode(fields);
 }
 
@@ -176,8 +192,55 @@ std::string RefreshBody(const RefreshGrant& grant) {
   Fields fields = {{"grant_type", "refresh_token"},
                    {"refresh_token", grant.refresh_token},
                    {"resource", grant.resource}};
-  AddClient(fields, grant.client_id, grant.client_secret);
+  AddClient(fields, grant.client_id, grant.client_secret, grant.authentication);
   return FormEncode(fields);
+}
+
+std::optional<std::string> ClientAuthorization(const std::string& client_id,
+                                               const std::optional<std::string>& client_secret,
+                                               ClientAuthentication authentication) {
+  if (!client_secret || authentication != ClientAuthentication::kSecretBasic) return std::nullopt;
+  return "Basic " + Base64(PercentEncode(client_id) + ":" + PercentEncode(*client_secret));
+}
+
+Result<ClientAuthentication> ChooseClientAuthentication(
+    const std::optional<std::vector<std::string>>& supported, bool has_secret) {
+  if (!has_secret) return ClientAuthentication::kNone;
+  const std::vector<std::string> methods =
+      supported.value_or(std::vector<std::string>{"client_secret_basic"});
+  if (Lists(methods, "client_secret_basic")) return ClientAuthentication::kSecretBasic;
+  if (Lists(methods, "client_secret_post")) return ClientAuthentication::kSecretPost;
+  return Error(ErrorCode::kRefused,
+               "its token endpoint takes a client's secret neither in a Basic header nor in the "
+               "form (token_endpoint_auth_methods_supported), the two ways this client sends one");
+}
+
+std::string ClientAuthenticationName(ClientAuthentication authentication) {
+  switch (authentication) {
+    case ClientAuthentication::kSecretBasic:
+      return "client_secret_basic";
+    case ClientAuthentication::kSecretPost:
+      return "client_secret_post";
+    case ClientAuthentication::kNone:
+      break;
+  }
+  return "none";
+}
+
+std::optional<ClientAuthentication> ClientAuthenticationNamed(std::string_view name) {
+  for (ClientAuthentication authentication :
+       {ClientAuthentication::kNone, ClientAuthentication::kSecretBasic,
+        ClientAuthentication::kSecretPost}) {
+    if (ClientAuthenticationName(authentication) == name) return authentication;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> ExpiresAt(const std::optional<std::int64_t>& expires_in,
+                                      std::int64_t now_seconds) {
+  constexpr std::int64_t kLongestLifetime = std::int64_t{10} * 366 * 24 * 3600;
+  if (!expires_in) return std::nullopt;
+  return now_seconds + std::min(*expires_in, kLongestLifetime);
 }
 
 bool IsSendableToken(std::string_view token) {
@@ -194,7 +257,7 @@ Result<TokenResponse> ParseTokenResponse(std::string_view body) {
     return document.Refuse("gives an access token with a character no header can carry");
   }
   BRAVEBOT_ASSIGN_OR_RETURN(response.token_type, document.RequiredString("token_type"));
-  if (!EqualsIgnoringCase(response.token_type, "Bearer")) {
+  if (AsciiLowercase(response.token_type) != "bearer") {
     return document.Refuse("gives a token of a type other than Bearer, which cannot be sent");
   }
   BRAVEBOT_ASSIGN_OR_RETURN(response.expires_in, document.OptionalCount("expires_in"));
@@ -208,9 +271,9 @@ Result<TokenResponse> ParseTokenResponse(std::string_view body) {
 }
 
 std::string OAuthErrorResponse::Shown() const {
-  std::string shown = EscapeControlCharacters(error);
+  std::string shown = EscapeControlCharacters(CutBeforeCharacter(error, 100));
   if (error_description && !error_description->empty()) {
-    shown += ": " + EscapeControlCharacters(error_description->substr(0, 500));
+    shown += ": " + EscapeControlCharacters(CutBeforeCharacter(*error_description, 500));
   }
   return shown;
 }

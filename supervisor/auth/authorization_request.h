@@ -62,13 +62,39 @@ std::string AuthorizationUrl(const AuthorizationRequest& request);
 Result<std::string> ReadAuthorizationRedirect(std::string_view request_target,
                                               std::string_view expected_state);
 
+// How a client proves itself at the token endpoint (RFC 6749 section
+// 2.3.1): a public client (PKCE alone) by its client_id in the form; one
+// with a secret by an Authorization: Basic header of its id and secret, or
+// by the secret in the form (RFC 8414's client_secret_basic and
+// client_secret_post).
+enum class ClientAuthentication { kNone, kSecretBasic, kSecretPost };
+
+// How a client with a secret proves itself at a server whose metadata lists
+// `supported` (token_endpoint_auth_methods_supported; RFC 8414's default,
+// client_secret_basic, where it lists none): Basic where it is offered,
+// else the form. kRefused where it offers neither. kNone without a secret.
+Result<ClientAuthentication> ChooseClientAuthentication(
+    const std::optional<std::vector<std::string>>& supported, bool has_secret);
+
+// RFC 8414's name of each way ("none", "client_secret_basic",
+// "client_secret_post"), and back; nothing for another name.
+std::string ClientAuthenticationName(ClientAuthentication authentication);
+std::optional<ClientAuthentication> ClientAuthenticationNamed(std::string_view name);
+
+// Whether a redirect to the loopback, by its request target, carries
+// `expected_state`: an answer to this sign-in, whatever else it says. One
+// that does not is some other page's (or process's), and is not let end
+// the wait for this sign-in's.
+bool CarriesState(std::string_view request_target, std::string_view expected_state);
+
 struct AuthorizationCodeGrant {
   std::string code;
   std::string code_verifier;
   std::string redirect_uri;  // the one the authorization url gave
   std::string resource;      // the declared url
   std::string client_id;
-  std::optional<std::string> client_secret;  // a pre-registered client's, where it has one
+  std::optional<std::string> client_secret;  // where the client has one
+  ClientAuthentication authentication = ClientAuthentication::kNone;
 };
 
 struct RefreshGrant {
@@ -76,12 +102,20 @@ struct RefreshGrant {
   std::string resource;  // the declared url
   std::string client_id;
   std::optional<std::string> client_secret;
+  ClientAuthentication authentication = ClientAuthentication::kNone;
 };
 
-// The token requests' bodies, form-encoded (RFC 6749 sections 4.1.3 and 6).
-// A secret goes in the body (client_secret_post).
+// The token requests' bodies, form-encoded (RFC 6749 sections 4.1.3 and 6),
+// with the client's id, and its secret where it proves itself in the form.
 std::string AuthorizationCodeBody(const AuthorizationCodeGrant& grant);
 std::string RefreshBody(const RefreshGrant& grant);
+
+// The Authorization header's value of a client that proves itself with
+// Basic: "Basic " and base64 of its id and secret, each form-encoded first
+// (RFC 6749 section 2.3.1); nothing for any other.
+std::optional<std::string> ClientAuthorization(const std::string& client_id,
+                                               const std::optional<std::string>& client_secret,
+                                               ClientAuthentication authentication);
 
 struct TokenResponse {
   std::string access_token;
@@ -90,6 +124,13 @@ struct TokenResponse {
   std::optional<std::string> refresh_token;
   std::optional<std::string> scope;  // where it differs from the one asked for
 };
+
+// When a token given `expires_in` seconds of life at `now_seconds` stops
+// being good, in seconds since 1970; nothing where the server gave no
+// lifetime. A lifetime past ten years is read as ten years, so that the
+// time fits any clock's count.
+std::optional<std::int64_t> ExpiresAt(const std::optional<std::int64_t>& expires_in,
+                                      std::int64_t now_seconds);
 
 // Whether `token` can go in an Authorization header and a form as it is:
 // visible ASCII, as RFC 6750's b64token and RFC 6749's tokens are. Anything
@@ -106,7 +147,9 @@ struct OAuthErrorResponse {
   std::optional<std::string> error_description;
   std::optional<std::string> error_uri;
 
-  // "invalid_grant: the code has expired", escaped for a terminal.
+  // "invalid_grant: the code has expired", escaped for a terminal, the
+  // error cut at 100 bytes and the description at 500, each before a
+  // character.
   std::string Shown() const;
 };
 

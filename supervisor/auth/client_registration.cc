@@ -22,8 +22,20 @@ Result<RegisteredClient> ParseRegistrationResponse(std::string_view body) {
                             ReadOAuthDocument(body, "the client registration's answer"));
   RegisteredClient client;
   BRAVEBOT_ASSIGN_OR_RETURN(client.client_id, document.RequiredString("client_id"));
-  if (client.client_id.empty()) return document.Refuse("has an empty client_id");
   BRAVEBOT_ASSIGN_OR_RETURN(client.client_secret, document.OptionalString("client_secret"));
+  BRAVEBOT_ASSIGN_OR_RETURN(std::optional<std::string> method,
+                            document.OptionalString("token_endpoint_auth_method"));
+  if (!client.client_secret) return client;
+  // A secret given after all: proven the way the server registered, which
+  // RFC 7591 section 2 makes client_secret_basic where it names none.
+  std::optional<ClientAuthentication> authentication =
+      ClientAuthenticationNamed(method.value_or("client_secret_basic"));
+  if (!authentication || *authentication == ClientAuthentication::kNone) {
+    return document.Refuse(
+        "gives a client secret to be sent in a way this client does not know "
+        "(token_endpoint_auth_method)");
+  }
+  client.authentication = *authentication;
   return client;
 }
 

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "base/result.h"
+#include "supervisor/auth/authorization_request.h"
 
 namespace bravebot {
 
@@ -22,8 +23,10 @@ std::string RegistrationBody(std::string_view redirect_uri);
 
 struct RegisteredClient {
   std::string client_id;
-  // Where the server made it a confidential client after all.
+  // Where the server made it a confidential client after all, and how the
+  // secret is sent then.
   std::optional<std::string> client_secret;
+  ClientAuthentication authentication = ClientAuthentication::kNone;
 };
 
 // A registration endpoint's answer of 201 (RFC 7591 section 3.2.1).

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdint>
 
+#include "base/base64.h"
 #include "base/sha256.h"
 
 namespace bravebot {
@@ -33,32 +34,6 @@ Result<std::string> RandomBytes(size_t count) {
 }
 
 }  // namespace
-
-std::string Base64Url(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string text;
-  text.reserve((bytes.size() * 4 + 2) / 3);
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    const uint32_t group = (static_cast<uint8_t>(bytes[i]) << 16) |
-                           (static_cast<uint8_t>(bytes[i + 1]) << 8) |
-                           static_cast<uint8_t>(bytes[i + 2]);
-    text += kAlphabet[(group >> 18) & 63];
-    text += kAlphabet[(group >> 12) & 63];
-    text += kAlphabet[(group >> 6) & 63];
-    text += kAlphabet[group & 63];
-  }
-  const size_t left = bytes.size() - i;
-  if (left > 0) {
-    uint32_t group = static_cast<uint8_t>(bytes[i]) << 16;
-    if (left == 2) group |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-    text += kAlphabet[(group >> 18) & 63];
-    text += kAlphabet[(group >> 12) & 63];
-    if (left == 2) text += kAlphabet[(group >> 6) & 63];
-  }
-  return text;
-}
 
 std::string PkceChallenge(std::string_view verifier) {
   const std::array<std::uint8_t, 32> digest = Sha256Bytes(verifier);

@@ -21,9 +21,6 @@ struct PkcePair {
   std::string challenge;  // base64url, no padding, of SHA-256 over the verifier
 };
 
-// `bytes` in base64url (RFC 4648 section 5) without padding.
-std::string Base64Url(std::string_view bytes);
-
 // The S256 challenge of `verifier`.
 std::string PkceChallenge(std::string_view verifier);
 

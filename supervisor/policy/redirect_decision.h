@@ -30,6 +30,9 @@ struct Redirect {
   // It was declared with headers (add --header), which go to its declared
   // origin alone: the question says a yes leaves them behind.
   bool declared_headers = false;
+  // A sign-in login keeps is for the declared origin too: a yes moves the
+  // declaration, whose tokens are dropped with its digest.
+  bool signed_in = false;
   Asking asking = Asking::kSomebody;
 };
 

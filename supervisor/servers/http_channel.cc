@@ -73,6 +73,7 @@ HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options
   std::vector<std::pair<std::string, std::string>> headers;
   for (const StoredHeader& header : options_.headers)
     headers.emplace_back(header.name, header.value);
+  if (options_.bearer) headers.emplace_back("Authorization", "Bearer " + *options_.bearer);
   if (!headers.empty()) http_.SendToOriginOnly(options_.url, std::move(headers));
 }
 
@@ -166,6 +167,7 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
   redirect.followed = post->followed;
   redirect.asking = options_.asking;
   redirect.declared_headers = !options_.headers.empty();
+  redirect.signed_in = options_.bearer.has_value();
   RedirectDecision next = DecideRedirect(redirect, options_.policy);
   switch (next.action) {
     case RedirectAction::kFollow:

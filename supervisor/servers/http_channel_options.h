@@ -5,6 +5,7 @@
 #define BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CHANNEL_OPTIONS_H_
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct HttpChannelOptions {
   std::string url;  // where it is declared
   // Sent with every request to that url's origin, and to no other.
   std::vector<StoredHeader> headers;
+  // The access token login keeps for it, sent as Authorization: Bearer
+  // with those headers, to that origin alone; nothing where none is kept.
+  std::optional<std::string> bearer;
   // How long a notification or a reply waits to be taken (202).
   std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
   Asking asking = Asking::kOneShot;

@@ -6,6 +6,8 @@
 #include <memory>
 #include <optional>
 
+#include "supervisor/auth/authorization_request.h"
+
 namespace bravebot {
 
 namespace {
@@ -61,6 +63,15 @@ boost::asio::awaitable<Result<Fetched>> Fetch(HttpClient& http, std::string url,
                  }});
       },
       boost::asio::use_awaitable);
+}
+
+HttpRequest TokenEndpointRequest(std::string form,
+                                 const std::optional<std::string>& client_authorization) {
+  HttpRequest request{"POST",
+                      {{"Content-Type", kFormContentType}, {"Accept", "application/json"}},
+                      std::move(form)};
+  if (client_authorization) request.headers.emplace_back("Authorization", *client_authorization);
+  return request;
 }
 
 }  // namespace bravebot

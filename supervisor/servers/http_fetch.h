@@ -9,6 +9,7 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "base/result.h"
@@ -31,6 +32,12 @@ inline constexpr std::size_t kMostFetched = std::size_t{1024} * 1024;
 boost::asio::awaitable<Result<Fetched>> Fetch(
     HttpClient& http, std::string url, HttpRequest request,
     std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+// A form POSTed to a token endpoint (RFC 6749 section 3.2), answered in
+// JSON, with the client's Authorization header where it proves itself so
+// (ClientAuthorization, supervisor/auth/authorization_request.h).
+HttpRequest TokenEndpointRequest(std::string form,
+                                 const std::optional<std::string>& client_authorization);
 
 }  // namespace bravebot
 

@@ -5,7 +5,7 @@
 // incognito session, which uses no stored token and stores none.
 //
 //   std::optional<std::string> bearer = co_await ServiceToken(http, declaration, options);
-//   if (bearer) channel.headers.push_back({"Authorization", "Bearer " + *bearer});
+//   channel.bearer = std::move(bearer);  // sent as Authorization: Bearer
 #ifndef BRAVEBOT_SUPERVISOR_SERVERS_SERVICE_TOKEN_H_
 #define BRAVEBOT_SUPERVISOR_SERVERS_SERVICE_TOKEN_H_
 

@@ -49,6 +49,15 @@ Result<StoredToken> ReadEntry(const json& entry, size_t index, const std::string
   BRAVEBOT_RETURN_IF_ERROR(text("scope", false, token.scope));
   BRAVEBOT_RETURN_IF_ERROR(text("token_endpoint", true, endpoint));
   BRAVEBOT_RETURN_IF_ERROR(text("client_id", true, client));
+  BRAVEBOT_RETURN_IF_ERROR(text("client_secret", false, token.client_secret));
+  std::optional<std::string> authentication;
+  BRAVEBOT_RETURN_IF_ERROR(text("client_authentication", false, authentication));
+  if (authentication) {
+    token.client_authentication = ClientAuthenticationNamed(*authentication);
+    if (!token.client_authentication) {
+      return Corrupt(shown_path, where + "whose \"client_authentication\" is none this reads");
+    }
+  }
   if (!IsDigest(*digest)) {
     return Corrupt(shown_path, where + "whose \"digest\" is not 64 lowercase hex digits");
   }
@@ -150,6 +159,10 @@ std::string SerializeTokenFile(const TokenFile& file) {
     if (token.scope) entry["scope"] = *token.scope;
     entry["token_endpoint"] = token.token_endpoint;
     entry["client_id"] = token.client_id;
+    if (token.client_secret) entry["client_secret"] = *token.client_secret;
+    if (token.client_authentication) {
+      entry["client_authentication"] = ClientAuthenticationName(*token.client_authentication);
+    }
     entries.push_back(std::move(entry));
   }
   json document = json::object();

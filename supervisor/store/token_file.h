@@ -6,7 +6,8 @@
 //     "https://mcp.example.com",
 //      "access_token": "...", "refresh_token": "...", "expires_at": 1765000000,
 //      "scope": "files:read", "token_endpoint": "https://auth.example.com/token",
-//      "client_id": "..."}]}
+//      "client_id": "...", "client_secret": "...",
+//      "client_authentication": "client_secret_basic"}]}
 //
 // Keyed by the declaration's alias and digest, so a declaration changed, removed or
 // moved to another url finds none of its old tokens, and by the origin they
@@ -22,6 +23,7 @@
 
 #include "base/result.h"
 #include "confine/declaration.h"
+#include "supervisor/auth/authorization_request.h"
 
 namespace bravebot {
 
@@ -30,17 +32,23 @@ inline constexpr int kTokenFormatVersion = 1;
 struct StoredToken {
   // The declaration's alias and digest: two aliases declared alike (one
   // service, two accounts) each keep their own.
-  std::string alias;
-  std::string digest;  // the declaration's, 64 hex digits
-  std::string origin;  // "https://host[:port]", the only place the token goes
-  std::string access_token;
-  std::optional<std::string> refresh_token;
+  std::string alias = {};
+  std::string digest = {};  // the declaration's, 64 hex digits
+  std::string origin = {};  // "https://host[:port]", the only place the token goes
+  std::string access_token = {};
+  std::optional<std::string> refresh_token = {};
   // When the access token stops being good, in seconds since 1970 (UTC);
   // nothing where the server did not say.
-  std::optional<std::int64_t> expires_at;
-  std::optional<std::string> scope;
-  std::string token_endpoint;  // where a refresh goes
-  std::string client_id;       // the client the tokens were issued to
+  std::optional<std::int64_t> expires_at = {};
+  std::optional<std::string> scope = {};
+  std::string token_endpoint = {};  // where a refresh goes
+  std::string client_id = {};       // the client the tokens were issued to
+  // A secret the server gave the client it registered for this sign-in (a
+  // client the person declared keeps its secret in mcp.json).
+  std::optional<std::string> client_secret = {};
+  // How the client proves itself at token_endpoint; nothing for an entry
+  // kept before this was stored, which sent a secret in the form.
+  std::optional<ClientAuthentication> client_authentication = {};
 
   bool operator==(const StoredToken&) const = default;
 };

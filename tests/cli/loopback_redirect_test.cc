@@ -71,11 +71,22 @@ TEST(LoopbackRedirectTest, TheCodeIsTakenWithOurStateAndThePersonToldToGoBack) {
   EXPECT_THAT(visit.last_page, HasSubstr("Signed in."));
 }
 
-TEST(LoopbackRedirectTest, AnotherStateIsRefusedAndNothingElseOfItRead) {
-  Visit visit = VisitRedirect({"?code=planted&state=st-2"});
+TEST(LoopbackRedirectTest, AnotherStateIsRefusedAndWaitedPast) {
+  // Neither a forged code nor a forged error ends the wait for ours.
+  Visit visit = VisitRedirect({"?code=planted&state=st-2", "?error=access_denied&state=st-3",
+                               "?code=planted", "?code=c&state=st-1"});
+  ASSERT_TRUE(visit.received);
+  ASSERT_TRUE(*visit.received) << visit.received->error().message();
+  EXPECT_EQ(**visit.received, "c");
+  EXPECT_EQ(visit.statuses, (std::vector<long>{400, 400, 400, 200}));
+}
+
+TEST(LoopbackRedirectTest, OnlyAnotherStatesAnswerInTimeIsSaid) {
+  Visit visit = VisitRedirect({"?code=planted&state=st-2"}, std::chrono::seconds(1));
   ASSERT_TRUE(visit.received);
   ASSERT_FALSE(*visit.received);
-  EXPECT_THAT(visit.received->error().message(), HasSubstr("another state"));
+  EXPECT_THAT(visit.received->error().message(),
+              HasSubstr("within 1 s: 1 with another state came and were refused"));
   EXPECT_EQ(visit.statuses, std::vector<long>{400});
 }
 

@@ -100,8 +100,13 @@ TEST_F(SignInTest, FromA401ARegisteredClientSignsInWithPkceForTheDeclaredUrl) {
   ASSERT_TRUE(signed_in) << signed_in.error().message();
   EXPECT_EQ(StatusWith(server, signed_in->access_token), 200);
   EXPECT_TRUE(signed_in->refresh_token);
-  ASSERT_TRUE(signed_in->expires);
-  EXPECT_GT(*signed_in->expires, std::chrono::system_clock::now() + std::chrono::minutes(59));
+  ASSERT_TRUE(signed_in->expires_at);
+  EXPECT_GT(*signed_in->expires_at,
+            std::chrono::duration_cast<std::chrono::seconds>(
+                (std::chrono::system_clock::now() + std::chrono::minutes(59)).time_since_epoch())
+                .count());
+  EXPECT_EQ(signed_in->client_authentication, ClientAuthentication::kNone);
+  EXPECT_FALSE(signed_in->client_secret);
   EXPECT_EQ(signed_in->token_endpoint, server.Issuer() + "/token");
   EXPECT_THAT(signed_in->client_id, StartsWith("registered-"));
   EXPECT_EQ(signed_in->scope, "mcp:read mcp:write");  // the challenge's
@@ -129,12 +134,66 @@ TEST_F(SignInTest, AClientThePersonGaveIsUsedWithItsSecretAndNothingRegistered) 
   EXPECT_EQ(signed_in->scope, "mcp:read");
   EXPECT_THAT(Paths(server), Not(Contains("POST /register")));
   EXPECT_THAT(opened_[0], HasSubstr("scope=mcp%3Aread&"));
+  // The server takes both ways: Basic, RFC 8414's default, is the one used.
+  EXPECT_EQ(server.SecretsSentBy("client_secret_basic"), 1);
+  EXPECT_EQ(server.SecretsSentBy("client_secret_post"), 0);
+  EXPECT_EQ(signed_in->client_authentication, ClientAuthentication::kSecretBasic);
+  EXPECT_FALSE(signed_in->client_secret);  // the declared one stays in mcp.json
   // Without its secret the server refuses the code, and says so.
   Result<SignedIn> refused = SignInWith({.service_url = server.ServiceUrl(), .client_id = "desk"});
   ASSERT_FALSE(refused);
   EXPECT_THAT(refused.error().message(),
               AllOf(StartsWith("svc could not be signed in to: exchanging the code for tokens: "),
                     HasSubstr("invalid_client")));
+}
+
+TEST_F(SignInTest, AClientsSecretGoesTheOneWayTheServerTakesIt) {
+  AuthorizationServer post_only(
+      {.client_id = "desk", .client_secret = "s3cret", .secret_methods = {"client_secret_post"}});
+  Result<SignedIn> posted = SignInWith(
+      {.service_url = post_only.ServiceUrl(), .client_id = "desk", .client_secret = "s3cret"});
+  ASSERT_TRUE(posted) << posted.error().message();
+  EXPECT_EQ(post_only.SecretsSentBy("client_secret_post"), 1);
+  EXPECT_EQ(posted->client_authentication, ClientAuthentication::kSecretPost);
+
+  // A server that takes a secret no way this client sends one is refused
+  // before the browser opens.
+  AuthorizationServer neither(
+      {.client_id = "desk", .client_secret = "s3cret", .secret_methods = {}});
+  Result<SignedIn> refused = SignInWith(
+      {.service_url = neither.ServiceUrl(), .client_id = "desk", .client_secret = "s3cret"});
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.error().message(), HasSubstr("token_endpoint_auth_methods_supported"));
+  EXPECT_THAT(Paths(neither), Not(Contains("GET /authorize")));
+}
+
+TEST_F(SignInTest, ASecretTheServerGaveARegisteredClientIsKeptForRefreshing) {
+  AuthorizationServer server({.registration_gives_secret = true});
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.ServiceUrl()});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  EXPECT_THAT(signed_in->client_secret, ::testing::Optional(StartsWith("registered-secret-")));
+  EXPECT_EQ(signed_in->client_authentication, ClientAuthentication::kSecretBasic);
+  EXPECT_EQ(server.SecretsSentBy("client_secret_basic"), 1);
+}
+
+TEST_F(SignInTest, A401WithoutAChallengeIsSignedInToByTheWellKnownUrls) {
+  AuthorizationServer server({.sends_challenge = false});
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.ServiceUrl()});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  EXPECT_THAT(Paths(server), Contains("GET /.well-known/oauth-protected-resource/mcp"));
+  // No challenge named a scope: every one the metadata lists is asked for.
+  EXPECT_THAT(opened_.back(), HasSubstr("scope=mcp%3Aread%20mcp%3Awrite&"));
+}
+
+TEST_F(SignInTest, TheServicesDeclaredHeadersGoWithWhatIsSentToIt) {
+  AuthorizationServer server;
+  Result<SignedIn> signed_in =
+      SignInWith({.service_url = server.ServiceUrl(), .service_headers = {{"X-Api-Key", "k-1"}}});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  std::vector<RecordedRequest> requests = server.Requests();
+  ASSERT_FALSE(requests.empty());
+  EXPECT_EQ(requests.front().target, "/mcp");
+  EXPECT_EQ(requests.front().headers["x-api-key"], "k-1");
 }
 
 TEST_F(SignInTest, AClientMetadataDocumentComesBeforeRegistering) {

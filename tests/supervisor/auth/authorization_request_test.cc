@@ -89,12 +89,14 @@ TEST(AuthorizationRequestTest, TheRedirectsErrorIsSaid) {
 }
 
 TEST(AuthorizationRequestTest, TheCodeGrantsBody) {
-  const std::string body = AuthorizationCodeBody({.code = "Splx/OzQ",
-                                                  .code_verifier = "dBjftJeZ4CVP",
-                                                  .redirect_uri = LoopbackRedirectUri(8080),
-                                                  .resource = "https://mcp.example.com/mcp",
-                                                  .client_id = "s6BhdRkqt3",
-                                                  .client_secret = "7Fjfp0ZBr1KtDRbnfVdmIw"});
+  const std::string body =
+      AuthorizationCodeBody({.code = "Splx/OzQ",
+                             .code_verifier = "dBjftJeZ4CVP",
+                             .redirect_uri = LoopbackRedirectUri(8080),
+                             .resource = "https://mcp.example.com/mcp",
+                             .client_id = "s6BhdRkqt3",
+                             .client_secret = "7Fjfp0ZBr1KtDRbnfVdmIw",
+                             .authentication = ClientAuthentication::kSecretPost});
   EXPECT_EQ(body,
             "grant_type=authorization_code&code=Splx%2FOzQ"
             "&redirect_uri=http%3A%2F%2F127.0.0.1%3A8080%2Fcallback&code_verifier=dBjftJeZ4CVP"
@@ -104,6 +106,46 @@ TEST(AuthorizationRequestTest, TheCodeGrantsBody) {
   public_client.code = "c";
   public_client.client_id = "x";
   EXPECT_THAT(AuthorizationCodeBody(public_client), Not(HasSubstr("client_secret")));
+}
+
+TEST(AuthorizationRequestTest, ASecretSentByBasicIsInTheHeaderAndNotTheForm) {
+  RefreshGrant grant;
+  grant.refresh_token = "r";
+  grant.client_id = "s6BhdRkqt3";
+  grant.client_secret = "gX1fBat3bV";
+  grant.authentication = ClientAuthentication::kSecretBasic;
+  EXPECT_THAT(RefreshBody(grant), Not(HasSubstr("gX1fBat3bV")));
+  EXPECT_THAT(RefreshBody(grant), HasSubstr("client_id=s6BhdRkqt3"));
+  // RFC 6749 section 2.3.1's example client, its id and secret form-encoded first.
+  EXPECT_EQ(ClientAuthorization("s6BhdRkqt3", "gX1fBat3bV", ClientAuthentication::kSecretBasic),
+            "Basic czZCaGRSa3F0MzpnWDFmQmF0M2JW");
+  EXPECT_EQ(ClientAuthorization("a b", "c:d", ClientAuthentication::kSecretBasic),
+            "Basic " + std::string("YSUyMGI6YyUzQWQ="));
+  EXPECT_EQ(ClientAuthorization("s6BhdRkqt3", "gX1fBat3bV", ClientAuthentication::kSecretPost),
+            std::nullopt);
+  EXPECT_EQ(ClientAuthorization("s6BhdRkqt3", std::nullopt, ClientAuthentication::kSecretBasic),
+            std::nullopt);
+}
+
+TEST(AuthorizationRequestTest, ASecretGoesTheWayTheServerTakesBasicFirst) {
+  using Methods = std::optional<std::vector<std::string>>;
+  EXPECT_EQ(*ChooseClientAuthentication(std::nullopt, false), ClientAuthentication::kNone);
+  // RFC 8414: client_secret_basic where the metadata lists none.
+  EXPECT_EQ(*ChooseClientAuthentication(std::nullopt, true), ClientAuthentication::kSecretBasic);
+  EXPECT_EQ(
+      *ChooseClientAuthentication(Methods({"client_secret_post", "client_secret_basic"}), true),
+      ClientAuthentication::kSecretBasic);
+  EXPECT_EQ(*ChooseClientAuthentication(Methods({"none", "client_secret_post"}), true),
+            ClientAuthentication::kSecretPost);
+  Result<ClientAuthentication> neither =
+      ChooseClientAuthentication(Methods({"private_key_jwt"}), true);
+  ASSERT_FALSE(neither.ok());
+  EXPECT_THAT(neither.error().message(), HasSubstr("token_endpoint_auth_methods_supported"));
+  for (ClientAuthentication way : {ClientAuthentication::kNone, ClientAuthentication::kSecretBasic,
+                                   ClientAuthentication::kSecretPost}) {
+    EXPECT_EQ(ClientAuthenticationNamed(ClientAuthenticationName(way)), way);
+  }
+  EXPECT_EQ(ClientAuthenticationNamed("private_key_jwt"), std::nullopt);
 }
 
 TEST(AuthorizationRequestTest, TheRefreshGrantsBody) {
@@ -169,6 +211,13 @@ TEST(AuthorizationRequestTest, ReadsAnOAuthError) {
   ASSERT_TRUE(error.ok()) << error.error().message();
   EXPECT_EQ(error->error, "invalid_grant");
   EXPECT_EQ(error->Shown(), "invalid_grant: the code\\nhas expired");
+  // A server's words are cut short, before a character and never inside one.
+  const OAuthErrorResponse long_one{std::string(150, 'e'),
+                                    std::string(499, 'd') +
+                                        "\xc3\xa9"
+                                        "xyz",
+                                    std::nullopt};
+  EXPECT_EQ(long_one.Shown(), std::string(100, 'e') + ": " + std::string(499, 'd'));
   EXPECT_FALSE(ParseOAuthError(R"({"error_description":"x"})").ok());
   EXPECT_FALSE(ParseOAuthError("<html>").ok());
 }

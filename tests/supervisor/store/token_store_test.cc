@@ -11,6 +11,7 @@
 
 #include "confine/digest.h"
 #include "supervisor/store/declaration_changes.h"
+#include "tests/confine/testing/declarations.h"
 #include "tests/temporary_directory.h"
 
 namespace bravebot {
@@ -18,6 +19,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::ServiceDeclaration;
 using testing::TemporaryDirectory;
 
 StoredToken Token(const std::string& digest, const std::string& access = "2YotnFZFEjr1zCsicMWpAA",
@@ -32,15 +34,9 @@ StoredToken Token(const std::string& digest, const std::string& access = "2YotnF
   token.scope = "files:read";
   token.token_endpoint = "https://auth.example.com/token";
   token.client_id = "s6BhdRkqt3";
+  token.client_secret = "gX1fBat3bV";
+  token.client_authentication = ClientAuthentication::kSecretBasic;
   return token;
-}
-
-Declaration Service(const std::string& alias, const std::string& url) {
-  Declaration declaration;
-  declaration.alias = alias;
-  declaration.transport = Transport::kHttp;
-  declaration.url = url;
-  return declaration;
 }
 
 TEST(TokenFileTest, RoundTrips) {
@@ -50,12 +46,27 @@ TEST(TokenFileTest, RoundTrips) {
   lean.refresh_token.reset();
   lean.expires_at.reset();
   lean.scope.reset();
+  lean.client_secret.reset();
+  lean.client_authentication.reset();
   file.Put(lean);
   auto again = ParseTokenFile(SerializeTokenFile(file), "mcp-tokens");
   ASSERT_TRUE(again.ok()) << again.error().message();
   ASSERT_EQ(again->tokens.size(), 2u);
   EXPECT_EQ(again->tokens[0], file.tokens[0]);
   EXPECT_EQ(again->tokens[1], lean);
+}
+
+TEST(TokenFileTest, AWayOfProvingTheClientThatIsNoneKnownIsRefused) {
+  TokenFile file;
+  file.Put(Token(std::string(64, 'a')));
+  std::string text = SerializeTokenFile(file);
+  const std::string known = "\"client_secret_basic\"";
+  ASSERT_NE(text.find(known), std::string::npos);
+  text.replace(text.find(known), known.size(), "\"private_key_jwt\"");
+  auto read = ParseTokenFile(text, "mcp-tokens");
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(read.error().message(), HasSubstr("\"client_authentication\" is none this reads"));
+  EXPECT_THAT(read.error().message(), Not(HasSubstr("gX1fBat3bV")));
 }
 
 TEST(TokenFileTest, PutReplacesTheTokenOfItsDigestAndOrigin) {
@@ -76,8 +87,8 @@ TEST(TokenFileTest, PutReplacesTheTokenOfItsDigestAndOrigin) {
 }
 
 TEST(TokenFileTest, KeepsOnlyTheTokensOfDeclarationsThatStillAre) {
-  const Declaration kept = Service("kept", "https://mcp.example.com/mcp");
-  const Declaration gone = Service("gone", "https://gone.example.com/mcp");
+  const Declaration kept = ServiceDeclaration("kept", "https://mcp.example.com/mcp");
+  const Declaration gone = ServiceDeclaration("gone", "https://gone.example.com/mcp");
   TokenFile file;
   file.Put(Token(ComputeDigest(kept).hex, "k", "kept"));
   file.Put(Token(ComputeDigest(gone).hex, "g", "gone"));
@@ -216,15 +227,16 @@ TEST_F(TokenStoreTest, ConcurrentWritersLoseNothing) {
 }
 
 TEST_F(TokenStoreTest, ADeclarationChangedRemovedOrMovedDropsItsTokens) {
-  const Declaration weather = Service("weather", "https://weather.example.com/mcp");
-  const Declaration mail = Service("mail", "https://mail.example.com/mcp");
+  const Declaration weather = ServiceDeclaration("weather", "https://weather.example.com/mcp");
+  const Declaration mail = ServiceDeclaration("mail", "https://mail.example.com/mcp");
   ASSERT_TRUE(Declare(*profile_, weather).ok());
   ASSERT_TRUE(Declare(*profile_, mail).ok());
   ASSERT_TRUE(Put(Token(ComputeDigest(weather).hex, "w", "weather")).ok());
   ASSERT_TRUE(Put(Token(ComputeDigest(mail).hex, "m", "mail")).ok());
 
   // Declared anew at another url: its tokens go, the other's stay.
-  ASSERT_TRUE(Declare(*profile_, Service("weather", "https://moved.example.com/mcp")).ok());
+  ASSERT_TRUE(
+      Declare(*profile_, ServiceDeclaration("weather", "https://moved.example.com/mcp")).ok());
   auto file = TokenStore(*profile_).Read();
   ASSERT_TRUE(file.ok());
   ASSERT_EQ(file->tokens.size(), 1u);
@@ -238,7 +250,8 @@ TEST_F(TokenStoreTest, ADeclarationChangedRemovedOrMovedDropsItsTokens) {
 
 TEST_F(TokenStoreTest, AnUnreadableTokenFileStopsADeclarationChange) {
   Write("not json");
-  auto declared = Declare(*profile_, Service("weather", "https://weather.example.com/mcp"));
+  auto declared =
+      Declare(*profile_, ServiceDeclaration("weather", "https://weather.example.com/mcp"));
   ASSERT_FALSE(declared.ok());
   EXPECT_THAT(declared.error().message(), HasSubstr("mcp-tokens"));
   EXPECT_FALSE(std::filesystem::exists(temporary_.Join("profile/mcp.json")));
@@ -246,8 +259,8 @@ TEST_F(TokenStoreTest, AnUnreadableTokenFileStopsADeclarationChange) {
 }
 
 TEST_F(TokenStoreTest, TwoAliasesDeclaredAlikeKeepTheirOwnTokens) {
-  const Declaration work = Service("work", "https://mcp.example.com/mcp");
-  const Declaration personal = Service("personal", "https://mcp.example.com/mcp");
+  const Declaration work = ServiceDeclaration("work", "https://mcp.example.com/mcp");
+  const Declaration personal = ServiceDeclaration("personal", "https://mcp.example.com/mcp");
   ASSERT_EQ(ComputeDigest(work).hex, ComputeDigest(personal).hex);
   ASSERT_TRUE(Declare(*profile_, work).ok());
   ASSERT_TRUE(Declare(*profile_, personal).ok());
@@ -262,9 +275,9 @@ TEST_F(TokenStoreTest, TwoAliasesDeclaredAlikeKeepTheirOwnTokens) {
 }
 
 TEST_F(TokenStoreTest, ASignInKeepsNothingForADeclarationGoneMeanwhile) {
-  const Declaration docs = Service("docs", "https://mcp.example.com/mcp");
+  const Declaration docs = ServiceDeclaration("docs", "https://mcp.example.com/mcp");
   EXPECT_FALSE(*PutTokenWhileDeclared(*profile_, Token(ComputeDigest(docs).hex)));
-  ASSERT_TRUE(Declare(*profile_, Service("docs", "https://other.example.com/mcp")).ok());
+  ASSERT_TRUE(Declare(*profile_, ServiceDeclaration("docs", "https://other.example.com/mcp")).ok());
   EXPECT_FALSE(*PutTokenWhileDeclared(*profile_, Token(ComputeDigest(docs).hex)));
   EXPECT_TRUE(TokenStore(*profile_).Read()->tokens.empty());
 }

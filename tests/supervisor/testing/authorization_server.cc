@@ -1,5 +1,6 @@
 #include "tests/supervisor/testing/authorization_server.h"
 
+#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -8,6 +9,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cctype>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -103,6 +105,28 @@ std::string S256(const std::string& verifier) {
   return encoded;
 }
 
+// Base64 read back, written here apart from the client's Nettle, so that each
+// checks the other; nothing for text that is not base64.
+std::optional<std::string> FromBase64(std::string_view text) {
+  static constexpr std::string_view kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  while (text.ends_with('=')) text.remove_suffix(1);
+  std::string bytes;
+  unsigned bits = 0;
+  int count = 0;
+  for (char c : text) {
+    std::size_t value = kAlphabet.find(c);
+    if (value == std::string_view::npos) return std::nullopt;
+    bits = (bits << 6) | static_cast<unsigned>(value);
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      bytes += static_cast<char>((bits >> count) & 0xff);
+    }
+  }
+  return bytes;
+}
+
 bool IsLoopbackRedirect(const std::string& uri) { return uri.starts_with("http://127.0.0.1:"); }
 
 // A loopback redirect uri without its port: RFC 8252 (7.3) has the server
@@ -183,8 +207,16 @@ struct AuthorizationServer::State {
   Response Route(const Request& request) {
     std::lock_guard lock(mutex);
     std::string target(request.target());
+    std::map<std::string, std::string> headers;
+    for (const auto& field : request) {
+      std::string name(field.name_string());
+      std::transform(name.begin(), name.end(), name.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      headers[name] = std::string(field.value());
+    }
     requests.push_back({std::string(request.method_string()), target,
-                        std::string(request[http::field::authorization]), request.body()});
+                        std::string(request[http::field::authorization]), request.body(),
+                        std::move(headers)});
     std::string path = target.substr(0, target.find('?'));
     std::string query = path.size() < target.size() ? target.substr(path.size() + 1) : "";
     bool get = request.method() == http::verb::get;
@@ -225,7 +257,7 @@ struct AuthorizationServer::State {
         challenge += " resource_metadata=\"" + MetadataUrl() + "\",";
       }
       challenge += " scope=\"" + options.scope + "\"";
-      refused.set(http::field::www_authenticate, challenge);
+      if (options.sends_challenge) refused.set(http::field::www_authenticate, challenge);
       return refused;
     }
     Json message = Json::parse(request.body(), nullptr, false);
@@ -275,13 +307,23 @@ struct AuthorizationServer::State {
         {"response_types_supported", Json::array({"code"})},
         {"grant_types_supported", Json::array({"authorization_code", "refresh_token"})},
         {"code_challenge_methods_supported", methods},
-        {"token_endpoint_auth_methods_supported",
-         Json::array({"none", "client_secret_post", "client_secret_basic"})}};
+        {"token_endpoint_auth_methods_supported", TokenEndpointAuthMethods()}};
     if (options.dynamic_registration) metadata["registration_endpoint"] = Issuer() + "/register";
     if (options.client_id_metadata_documents) {
       metadata["client_id_metadata_document_supported"] = true;
     }
     return Answer(http::status::ok, metadata.dump());
+  }
+
+  bool Takes(const std::string& method) const {
+    return std::find(options.secret_methods.begin(), options.secret_methods.end(), method) !=
+           options.secret_methods.end();
+  }
+
+  Json TokenEndpointAuthMethods() const {
+    Json methods = Json::array({"none"});
+    for (const std::string& method : options.secret_methods) methods.push_back(method);
+    return methods;
   }
 
   // The client named by `client_id`, registered in one of the three ways.
@@ -345,9 +387,26 @@ struct AuthorizationServer::State {
     std::string client_id = Field(form, "client_id");
     std::string secret = Field(form, "client_secret");
     std::string basic(request[http::field::authorization]);
-    if (basic.starts_with("Basic ")) {
-      return OAuthError("invalid_client", "this test server reads client_secret_post only");
+    const bool posted = form.contains("client_secret");
+    if (posted && !Takes("client_secret_post")) {
+      return OAuthError("invalid_client", "a secret in the form, which this server does not take");
     }
+    if (basic.starts_with("Basic ")) {
+      if (!Takes("client_secret_basic") || posted) {
+        return OAuthError("invalid_client", "a Basic header, which this server does not take here");
+      }
+      // RFC 6749 section 2.3.1: the id and the secret, each form-encoded.
+      std::optional<std::string> pair = FromBase64(basic.substr(6));
+      std::size_t colon = pair ? pair->find(':') : std::string::npos;
+      if (colon == std::string::npos) return OAuthError("invalid_client", "a Basic header unread");
+      std::string named = PercentDecoded(pair->substr(0, colon));
+      if (form.contains("client_id") && named != client_id) {
+        return OAuthError("invalid_client", "two client ids");
+      }
+      client_id = named;
+      secret = PercentDecoded(pair->substr(colon + 1));
+    }
+    if (!secret.empty()) ++secrets_sent[posted ? "client_secret_post" : "client_secret_basic"];
     std::optional<Client> client = FindClient(client_id);
     if (!client) return OAuthError("invalid_client", "unknown client");
     if (!client->secret.empty() && secret != client->secret) {
@@ -368,6 +427,7 @@ struct AuthorizationServer::State {
         return OAuthError("invalid_grant", "PKCE verification failed");
       }
     } else if (grant_type == "refresh_token") {
+      std::this_thread::sleep_for(options.refresh_answer_delay);
       auto found = refresh_tokens.find(Field(form, "refresh_token"));
       if (found == refresh_tokens.end()) return OAuthError("invalid_grant", "unknown refresh");
       grant = found->second;
@@ -407,10 +467,17 @@ struct AuthorizationServer::State {
       client.redirects.insert(WithoutPort(uri.get<std::string>()));
     }
     std::string client_id = "registered-" + RandomText();
-    registered_clients[client_id] = client;
     Json answer = asked;
     answer["client_id"] = client_id;
     answer["token_endpoint_auth_method"] = "none";
+    if (options.registration_gives_secret) {
+      // A confidential client after all, its way left to the default:
+      // client_secret_basic (RFC 7591 section 2).
+      client.secret = "registered-secret-" + RandomText();
+      answer["client_secret"] = client.secret;
+      answer.erase("token_endpoint_auth_method");
+    }
+    registered_clients[client_id] = client;
     return Answer(http::status::created, answer.dump());
   }
 
@@ -433,6 +500,7 @@ struct AuthorizationServer::State {
   std::map<std::string, AccessToken> access_tokens;
   std::map<std::string, Grant> refresh_tokens;
   std::map<std::string, int> issued;
+  std::map<std::string, int> secrets_sent;  // by the way they came
   std::mt19937_64 random{std::random_device{}()};
 };
 
@@ -454,6 +522,12 @@ std::string AuthorizationServer::Issuer() const { return state_->Issuer(); }
 std::vector<RecordedRequest> AuthorizationServer::Requests() const {
   std::lock_guard lock(state_->mutex);
   return state_->requests;
+}
+
+int AuthorizationServer::SecretsSentBy(const std::string& method) const {
+  std::lock_guard lock(state_->mutex);
+  auto found = state_->secrets_sent.find(method);
+  return found == state_->secrets_sent.end() ? 0 : found->second;
 }
 
 int AuthorizationServer::TokensIssued(const std::string& grant_type) const {

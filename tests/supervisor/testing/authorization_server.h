@@ -11,6 +11,8 @@
 //   named by the url of its metadata document;
 // - the authorization code flow with PKCE, S256 only (RFC 7636), a
 //   loopback redirect on any port (RFC 8252), the resource (RFC 8707);
+// - a client's secret in a Basic header or the form, only the ways its
+//   metadata lists (RFC 6749 section 2.3.1);
 // - refresh tokens, rotated at each use.
 // Every request is kept, so a test sees where a token was sent.
 //
@@ -33,6 +35,8 @@ struct AuthorizationServerOptions {
   // The 401 names the protected resource metadata (resource_metadata=...);
   // false: a bare challenge, and a client finds it at the well-known path.
   bool challenge_names_metadata = true;
+  // The 401 has no WWW-Authenticate header at all.
+  bool sends_challenge = true;
   // The issuer's path after the origin ("" or "/tenant"), so its metadata
   // is found only by RFC 8414's path insertion.
   std::string issuer_path = {};
@@ -46,6 +50,12 @@ struct AuthorizationServerOptions {
   // and its secret, then asked for at the token endpoint ("" none).
   std::string client_id = {};
   std::string client_secret = {};
+  // The ways its token endpoint takes a client's secret, as its metadata
+  // lists them (beside "none"); a secret sent any other way is refused.
+  std::vector<std::string> secret_methods = {"client_secret_basic", "client_secret_post"};
+  // A client registered dynamically is given a secret after all, to be
+  // sent the default way (client_secret_basic).
+  bool registration_gives_secret = false;
   // Client metadata documents by their url, standing in for fetching them:
   // a client_id that is one of these urls is that document's client.
   std::map<std::string, std::string> client_documents = {};
@@ -58,6 +68,10 @@ struct AuthorizationServerOptions {
   // Tokens are issued for this resource rather than the one asked for: a
   // token for another audience, which the service refuses.
   std::optional<std::string> audience_instead = {};
+  // Each refresh is answered this long after it came, the server doing
+  // nothing else meanwhile: two clients that refresh at once both send the
+  // same refresh token before either has an answer.
+  std::chrono::milliseconds refresh_answer_delay{0};
   // The service answers every POST with a 307 to this url.
   std::optional<std::string> service_redirect = {};
 };
@@ -67,6 +81,7 @@ struct RecordedRequest {
   std::string target;         // path and query
   std::string authorization;  // the Authorization header, "" without one
   std::string body;
+  std::map<std::string, std::string> headers;  // every header, names lowercase
 };
 
 class AuthorizationServer {
@@ -84,6 +99,9 @@ class AuthorizationServer {
   // Tokens given at the token endpoint, by grant type
   // ("authorization_code", "refresh_token").
   int TokensIssued(const std::string& grant_type) const;
+  // Client secrets that came at the token endpoint, by the way they came
+  // ("client_secret_basic", "client_secret_post").
+  int SecretsSentBy(const std::string& method) const;
   // Every access token issued so far expires now (refresh tokens stay).
   void ExpireAccessTokens();
 
