@@ -15,6 +15,7 @@
 #include "cli/gateway/json_rpc_peer.h"
 #include "cli/stop_on_signal.h"
 #include "cli/supervisor_child.h"
+#include "supervisor/session/session_output.h"
 
 namespace bravebot {
 namespace {
@@ -76,7 +77,7 @@ int RunGateway(const std::vector<std::string>& words, CommandContext& context) {
     // One loop, on this thread, carries the whole gateway.
     boost::asio::io_context io;
     JsonRpcPeer to_supervisor(io, (*supervisor)->output_fd(), (*supervisor)->input_fd(),
-                              "bravebot-supervisor");
+                              "bravebot-supervisor", JsonBounds{.max_depth = kMaxSessionJsonDepth});
     JsonRpcPeer to_client(io, STDIN_FILENO, STDOUT_FILENO, "the client");
     Gateway gateway(io, options, to_client, to_supervisor);
     StopOnSignal watching([&gateway, &stopped_by](int signal) {

@@ -32,7 +32,8 @@ int Duplicate(int fd) { return ::fcntl(fd, F_DUPFD_CLOEXEC, 0); }
 
 }  // namespace
 
-JsonRpcPeer::JsonRpcPeer(boost::asio::io_context& io, int read_fd, int write_fd, std::string name)
+JsonRpcPeer::JsonRpcPeer(boost::asio::io_context& io, int read_fd, int write_fd, std::string name,
+                         JsonBounds bounds)
     : io_(io),
       read_flags_(read_fd),
       write_flags_(write_fd),
@@ -40,7 +41,8 @@ JsonRpcPeer::JsonRpcPeer(boost::asio::io_context& io, int read_fd, int write_fd,
       output_(io),
       drain_(io),
       reading_changed_(io.get_executor()),
-      name_(std::move(name)) {
+      name_(std::move(name)),
+      bounds_(bounds) {
   // A descriptor that cannot be taken is one that ended: reading it ends at
   // once, and writing to it writes nothing.
   boost::system::error_code ignored;
@@ -280,11 +282,12 @@ void JsonRpcPeer::GiveUpWaiting() {
 void JsonRpcPeer::Take(std::string line) {
   if (line.find_first_not_of(" \t\r") == std::string::npos) return;
   Json message;
-  const JsonRefusal refusal = ReadBoundedJson(line, message);
+  const JsonRefusal refusal = ReadBoundedJson(line, message, bounds_);
   if (refusal == JsonRefusal::kTooDeep || refusal == JsonRefusal::kTooWide) {
     ReplyError("null", -32700,
-               "the line is JSON nested deeper than 128 levels or an object of more than 4096 "
-               "members, which no MCP message needs");
+               "the line is JSON nested deeper than " + std::to_string(bounds_.max_depth) +
+                   " levels or an object of more than " + std::to_string(bounds_.max_members) +
+                   " members, which no MCP message needs");
     return;
   }
   if (refusal != JsonRefusal::kNone) {

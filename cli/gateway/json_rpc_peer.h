@@ -35,6 +35,7 @@
 #include <optional>
 #include <string>
 
+#include "base/bounded_json.h"
 #include "cli/gateway/loop_condition.h"
 #include "cli/non_blocking.h"
 
@@ -86,8 +87,11 @@ class JsonRpcPeer {
   // Reads `read_fd` and writes `write_fd` on `io`, through duplicates of
   // them (closed when the peer goes; the descriptors given stay open).
   // Both are non-blocking while the peer lives. `name` is said in the log
-  // ("the client").
-  JsonRpcPeer(boost::asio::io_context& io, int read_fd, int write_fd, std::string name);
+  // ("the client"). Each line read is bounded by `bounds`: the supervisor's
+  // are read deeper than a client's (kMaxSessionJsonDepth), since they
+  // carry what a server wrote nested in messages of their own.
+  JsonRpcPeer(boost::asio::io_context& io, int read_fd, int write_fd, std::string name,
+              JsonBounds bounds = {});
 
   // Starts reading: every request and notification goes to `handler`, one
   // at a time, in the order they came. `on_end` runs once, when the other
@@ -155,6 +159,7 @@ class JsonRpcPeer {
   boost::asio::steady_timer drain_;  // CloseOutput's limit
   LoopCondition reading_changed_;    // held, or stopped
   std::string name_;
+  JsonBounds bounds_;
   Handler handler_;
   std::function<void()> on_end_;
   std::function<void()> on_backlog_;

@@ -60,8 +60,11 @@ void SseParser::TakeField(std::string_view name, std::string_view value) {
     data_.append(value);
     data_ += '\n';
   } else if (name == "id") {
-    // An id holding NUL is ignored, as the standard says.
-    if (value.find('\0') == std::string_view::npos) last_event_id_ = std::string(value);
+    // An id holding NUL is ignored, as the standard says; one past
+    // kMaxEventIdBytes too, since every event would carry a copy of it.
+    if (value.find('\0') == std::string_view::npos && value.size() <= kMaxEventIdBytes) {
+      last_event_id_ = std::string(value);
+    }
   } else if (name == "retry") {
     std::uint64_t milliseconds = 0;
     const bool digits = !value.empty() && std::all_of(value.begin(), value.end(),

@@ -32,6 +32,13 @@ struct SseEvent {
   std::string id;                // the last event id as it stood at its dispatch
 };
 
+// The longest `id` kept. Every event dispatched carries the last id, and
+// so does a reconnection's Last-Event-ID header: an id of 16 MiB followed
+// by events of a few bytes each (`data:x`, a blank line) would have each
+// event copy it, gigabytes from one read of 16 KiB. A longer id is ignored,
+// as one holding NUL is; no service needs more than a few dozen bytes.
+inline constexpr std::size_t kMaxEventIdBytes = 1024;
+
 class SseParser {
  public:
   explicit SseParser(std::size_t max_event_bytes = kMaxLineBytes)

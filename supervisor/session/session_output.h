@@ -12,11 +12,21 @@
 #include <functional>
 #include <string>
 
+#include "base/bounded_json.h"
 #include "supervisor/mcp/json_rpc_lines.h"
 #include "supervisor/servers/line_queue.h"
 #include "supervisor/session/rpc_messages.h"
 
 namespace bravebot {
+
+// How deep a session reads the supervisor's lines. A server's line is read
+// to kMaxJsonDepth, and what it wrote reaches the session inside a message
+// of ours, up to two levels deeper: a notification or request of its own as
+// server/message's params.message, a call's result as tool/call's
+// result.result (one). A session that read them only to kMaxJsonDepth
+// would refuse the answer to a call whose result a server nested to the
+// bound, and the call would wait without end.
+inline constexpr std::size_t kMaxSessionJsonDepth = kMaxJsonDepth + 2;
 
 class SessionOutput {
  public:

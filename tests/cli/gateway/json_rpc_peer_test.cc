@@ -13,6 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "base/bounded_json.h"
+#include "supervisor/session/session_output.h"
+
 namespace bravebot {
 namespace {
 
@@ -235,6 +238,66 @@ TEST(JsonRpcPeerTest, WhatTheOtherEndDoesNotReadIsBoundedAndSaidWhenItIsAndWhenI
   reader.join();
   EXPECT_FALSE(peer.backed_up());
   EXPECT_EQ(said, (std::vector<bool>{true, false}));
+}
+
+// `levels` arrays, one inside the other.
+std::string Nested(std::size_t levels) {
+  return std::string(levels, '[') + std::string(levels, ']');
+}
+
+// The answer `peer` gets to one call, which the other end answers with
+// `result` (its JSON text), or a timeout where it is not taken within
+// `limit`; `written_back` gets what the peer wrote after the call.
+Answer AnswerWith(const std::string& result, JsonBounds bounds, std::chrono::milliseconds limit,
+                  std::string* written_back) {
+  Ends ends;
+  boost::asio::io_context io;
+  JsonRpcPeer peer(io, ends.ours_read, ends.ours_write, "the test", bounds);
+  peer.Start([](const Incoming&) {}, [] {});
+  Answer answer;
+  std::thread other([&] {
+    char chunk[4096];
+    const ssize_t got = ::read(ends.theirs_read, chunk, sizeof(chunk));
+    Json request = Json::parse(std::string(chunk, got > 0 ? got : 0), nullptr, false);
+    WriteAll(ends.theirs_write, R"({"jsonrpc":"2.0","id":)" + request.value("id", Json(0)).dump() +
+                                    R"(,"result":)" + result + "}\n");
+  });
+  boost::asio::co_spawn(
+      io,
+      [&]() -> boost::asio::awaitable<void> {
+        answer = co_await peer.CallWithin("test/ask", nullptr, limit);
+        peer.CloseOutput();
+        peer.StopReading();
+      },
+      boost::asio::detached);
+  io.run();
+  other.join();
+  if (written_back != nullptr) {
+    ::close(ends.ours_write);
+    ends.ours_write = -1;
+    ::fcntl(ends.theirs_read, F_SETFL, O_NONBLOCK);
+    *written_back = ReadAll(ends.theirs_read);
+  }
+  return answer;
+}
+
+// A server's result nested to kMaxJsonDepth reaches the gateway inside
+// tool/call's answer, nested deeper: the supervisor's end reads it (it was
+// refused when both ends read to kMaxJsonDepth, and the call waited without
+// end), and a client's end still reads no deeper than kMaxJsonDepth.
+TEST(JsonRpcPeerTest, TheSupervisorsEndReadsAServersMessageNestedToItsBoundInsideOurs) {
+  // The line, its result and the result in it: three levels; the arrays
+  // in its content the rest, to the bound exactly.
+  const std::string deep =
+      R"({"state":"ran","result":{"content":)" + Nested(kMaxSessionJsonDepth - 3) + "}}";
+  Answer taken = AnswerWith(deep, JsonBounds{.max_depth = kMaxSessionJsonDepth}, 10s, nullptr);
+  EXPECT_FALSE(taken.is_error());
+  EXPECT_EQ(taken.message["result"]["state"], "ran");
+
+  std::string written_back;
+  Answer refused = AnswerWith(deep, JsonBounds{}, 300ms, &written_back);
+  EXPECT_TRUE(refused.timed_out);
+  EXPECT_NE(written_back.find("nested deeper than 128 levels"), std::string::npos) << written_back;
 }
 
 }  // namespace

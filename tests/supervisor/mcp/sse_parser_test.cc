@@ -98,5 +98,29 @@ TEST(SseParserTest, AnEventPastTheLimitOverflowsAndNothingMoreIsGiven) {
   EXPECT_FALSE(parser.Next());
 }
 
+// An attack by a service: an id as long as an event may be, then events of
+// a few bytes each, every one of which carried a copy of it (gigabytes out
+// of one read; here 64 KiB each, 256 MiB in all). An id past kMaxEventIdBytes
+// is ignored, so each carries the id before it.
+TEST(SseParserTest, AnIdPastItsBoundIsIgnoredSoNoEventCarriesACopyOfIt) {
+  SseParser parser;
+  std::string stream = "id: short\n\nid: " + std::string(64 << 10, 'i') + "\n";
+  constexpr int kEvents = 4096;
+  for (int i = 0; i < kEvents; ++i) stream += "data:\n\n";
+  parser.Feed(stream);
+  EXPECT_FALSE(parser.overflowed());
+  EXPECT_EQ(parser.last_event_id(), "short");
+  int events = 0;
+  while (std::optional<SseEvent> event = parser.Next()) {
+    EXPECT_EQ(event->id, "short");
+    ++events;
+  }
+  EXPECT_EQ(events, kEvents);
+  // An id at the bound is kept.
+  parser.Feed("id: " + std::string(kMaxEventIdBytes, 'k') + "\ndata: x\n\n");
+  EXPECT_EQ(parser.last_event_id(), std::string(kMaxEventIdBytes, 'k'));
+  EXPECT_EQ(parser.Next()->id.size(), kMaxEventIdBytes);
+}
+
 }  // namespace
 }  // namespace bravebot

@@ -144,6 +144,30 @@ TEST(RedirectDecisionTest, ATargetNoDeclarationCanHoldIsRefusedWithoutShowingIt)
             RedirectAction::kRefuse);
 }
 
+// An attacker's probes: a service that points its client at a file, at
+// code, or at its own host in the clear, to have a request, its token or a
+// declared header read where it should not be. Nothing is followed unasked,
+// and nothing but http and https is ever put to the person.
+TEST(RedirectDecisionTest, NoOtherSchemeAndNoDowngradeIsFollowed) {
+  for (const char* target :
+       {"file:///etc/passwd", "file://docs.example.com/mcp", "data:text/plain,hi",
+        "javascript:alert(1)", "gopher://docs.example.com/mcp", "unix:///run/docker.sock"}) {
+    for (Asking asking : {Asking::kSomebody, Asking::kSkipPermissions}) {
+      Redirect redirect = From(target);
+      redirect.asking = asking;
+      EXPECT_EQ(DecideRedirect(redirect, kNoPolicy).action, RedirectAction::kRefuse) << target;
+    }
+  }
+  // The same host in the clear, or on another port, is another place.
+  for (const char* target : {"http://docs.example.com/mcp", "https://docs.example.com:8443/mcp"}) {
+    Redirect redirect = From(target);
+    redirect.asking = Asking::kSkipPermissions;
+    EXPECT_EQ(DecideRedirect(redirect, kNoPolicy).action, RedirectAction::kRefuse) << target;
+    redirect.asking = Asking::kSomebody;
+    EXPECT_EQ(DecideRedirect(redirect, kNoPolicy).action, RedirectAction::kAsk) << target;
+  }
+}
+
 TEST(RedirectDecisionTest, AHostTheAdministratorRefusesIsRefusedWithoutAsking) {
   Result<ManagedPolicy> policy = ParseManagedPolicy(
       R"({"mcp": {"deny": [{"host": "*.example.net"}]}})", "/etc/bravebot/managed.json");

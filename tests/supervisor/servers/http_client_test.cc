@@ -5,6 +5,9 @@
 
 #include <boost/asio/steady_timer.hpp>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "supervisor/mcp/sse_parser.h"
 #include "tests/supervisor/testing/scripted_http_server.h"
@@ -160,6 +163,29 @@ TEST_F(HttpClientTest, EveryFailureIsSaidInOurWords) {
   ASSERT_FALSE(*not_a_url.done);
   EXPECT_THAT(not_a_url.done->error().message(),
               HasSubstr("docs was not reached: the url is not an http or https url"));
+}
+
+// An attack by a service: a head without end, here 20 MiB of challenges,
+// which the head reader joins into one. libcurl refuses a head past its own
+// bound (300 KB since 8.3, and in the versions distributions patched), so
+// the transfer fails, and what was kept of the head is small.
+TEST_F(HttpClientTest, AHeadWithoutEndIsRefusedAndLittleOfItKept) {
+  const std::string challenge =
+      "WWW-Authenticate: Bearer realm=\"" + std::string(1000, 'x') + "\"\r\n";
+  std::vector<testing::ScriptedPiece> pieces = {{"HTTP/1.1 401 Unauthorized\r\n"}};
+  std::string piece;
+  for (int i = 0; i < 20 * 1024; ++i) {
+    piece += challenge;
+    if (piece.size() >= 64 * 1024) pieces.push_back({std::exchange(piece, std::string())});
+  }
+  pieces.push_back({piece + "Content-Length: 0\r\n\r\n"});
+  ScriptedHttpServer endless({ScriptedAnswer{pieces}});
+  Outcome outcome = Run(endless.Url("/mcp"), client_.Post("{}"));
+  ASSERT_TRUE(outcome.done);
+  EXPECT_FALSE(*outcome.done);
+  if (outcome.head) {
+    EXPECT_LT(outcome.head->www_authenticate.size(), std::size_t{1} << 20);
+  }
 }
 
 TEST_F(HttpClientTest, ACancelledTransferSaysNothingMore) {
