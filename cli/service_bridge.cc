@@ -347,6 +347,7 @@ int BridgeService(const Declaration& declaration, const ServerStartOptions& opti
   }
   if (std::optional<std::string> bearer = ServiceTokenNow(declaration, options)) {
     channel->headers.push_back({"Authorization", "Bearer " + *bearer});
+    channel->signed_in = true;
   }
   // Set from the thread that takes signals, and read once that thread can
   // set it no more.

@@ -80,7 +80,10 @@ class ConfinedChannelFactory : public ChannelFactory {
               co_await ServiceToken(refreshing, declaration, options);
           if (*abandoned) co_return;
           channel->alias = settings.alias;
-          if (bearer) channel->headers.push_back({"Authorization", "Bearer " + *bearer});
+          if (bearer) {
+            channel->headers.push_back({"Authorization", "Bearer " + *bearer});
+            channel->signed_in = true;
+          }
           opened(std::shared_ptr<ServerChannel>(
               HttpChannel::Open(io, std::move(*channel), ServiceEvents(events))));
         },

@@ -165,7 +165,8 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
   redirect.target = *target;
   redirect.followed = post->followed;
   redirect.asking = options_.asking;
-  redirect.declared_headers = !options_.headers.empty();
+  redirect.declared_headers = options_.headers.size() > (options_.signed_in ? 1u : 0u);
+  redirect.signed_in = options_.signed_in;
   RedirectDecision next = DecideRedirect(redirect, options_.policy);
   switch (next.action) {
     case RedirectAction::kFollow:

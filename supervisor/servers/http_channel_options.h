@@ -21,6 +21,9 @@ struct HttpChannelOptions {
   std::string url;  // where it is declared
   // Sent with every request to that url's origin, and to no other.
   std::vector<StoredHeader> headers;
+  // The last of `headers` is the Authorization of a token login kept, not
+  // one the person declared.
+  bool signed_in = false;
   // How long a notification or a reply waits to be taken (202).
   std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
   Asking asking = Asking::kOneShot;

@@ -94,6 +94,18 @@ TEST(RedirectDecisionTest, TheQuestionSaysDeclaredHeadersAreLeftBehind) {
                         "  declare this server where its reply points? [y/N]"));
 }
 
+TEST(RedirectDecisionTest, TheQuestionSaysASignInIsLeftBehind) {
+  Redirect redirect = From("https://mcp.example.net/mcp", 308);
+  redirect.signed_in = true;
+  const std::string question = DecideRedirect(redirect, kNoPolicy).question;
+  EXPECT_THAT(question, HasSubstr("  no unless you know the server moved.\n"
+                                  "  Its sign-in (bravebot-mcp login) is for where it is declared: "
+                                  "a yes sends its token nowhere\n  else, and signing in there is "
+                                  "anew.\n\n"
+                                  "  declare this server where its reply points? [y/N]"));
+  EXPECT_THAT(question, Not(HasSubstr("add --header")));
+}
+
 TEST(RedirectDecisionTest, WhereNobodyCanBeAskedItIsRefusedSayingSo) {
   const std::pair<Asking, std::string> askers[] = {
       {Asking::kOneShot,

@@ -58,8 +58,10 @@ struct AuthorizationServerOptions {
   // Tokens are issued for this resource rather than the one asked for: a
   // token for another audience, which the service refuses.
   std::optional<std::string> audience_instead = {};
-  // The service answers every POST with a 307 to this url.
+  // The service answers every POST with a redirect to this url: a 307, or
+  // the status given (308, a move for good).
   std::optional<std::string> service_redirect = {};
+  int service_redirect_status = 307;
 };
 
 struct RecordedRequest {
