@@ -2,7 +2,12 @@
 // 127.0.0.1 at a port the kernel picks (RFC 8252, 7.3), open for one
 // answer. The answer is taken only with the state this sign-in sent, so a
 // page that sends the browser here with a code of its own is refused, and
-// cannot end the sign-in either.
+// cannot end the sign-in either. It serves at most 16 connections at once,
+// each for at most 10 s: one more is closed unanswered, so what it holds
+// stays bounded whoever connects. A process of this machine holding 16 idle
+// connections holds up the browser's answer (a reload is taken once they
+// go) but never takes the sign-in: a code goes with the state only the
+// browser was given.
 //
 //   auto redirect = LoopbackRedirect::Open(io.get_executor());
 //   ... the authorization url names redirect->Url() ...

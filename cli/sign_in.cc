@@ -4,11 +4,11 @@
 #include <boost/asio/this_coro.hpp>
 
 #include "cli/loopback_redirect.h"
+#include "cli/sign_in_reach.h"
 #include "supervisor/auth/authorization_challenge.h"
 #include "supervisor/auth/authorization_metadata.h"
 #include "supervisor/auth/authorization_request.h"
 #include "supervisor/auth/client_registration.h"
-#include "supervisor/auth/oauth_url.h"
 #include "supervisor/auth/pkce.h"
 #include "supervisor/mcp/mcp_connection.h"
 #include "supervisor/mcp/mcp_startup.h"
@@ -66,6 +66,14 @@ asio::awaitable<Result<ProtectedResourceMetadata>> FindResourceMetadata(
       plan.service_url, challenge ? challenge->resource_metadata : std::nullopt);
   if (!urls) co_return Failed(plan, step, urls.error());
   for (const ResourceMetadataUrl& at : *urls) {
+    if (Status reachable =
+            ReachableWhileSigningIn(plan.service_url, at.url,
+                                    at.source == ResourceMetadataSource::kNamedByChallenge
+                                        ? "the metadata url its 401 names"
+                                        : "the well-known metadata url of its address");
+        !reachable) {
+      co_return Failed(plan, step, reachable.error());
+    }
     Result<Fetched> answer = co_await Fetch(http, at.url, Get());
     if (!answer) co_return Failed(plan, step, answer.error());
     // A url the service named must have it; a well-known one may not.
@@ -90,6 +98,11 @@ asio::awaitable<Result<AuthorizationServerMetadata>> FindServerMetadata(HttpClie
                                                                         const SignInPlan& plan,
                                                                         const std::string& issuer) {
   const std::string step = "finding its authorization server's metadata";
+  if (Status reachable =
+          ReachableWhileSigningIn(plan.service_url, issuer, "the authorization server it names");
+      !reachable) {
+    co_return Failed(plan, step, reachable.error());
+  }
   Result<std::vector<std::string>> urls = AuthorizationServerMetadataUrls(issuer);
   if (!urls) co_return Failed(plan, step, urls.error());
   for (const std::string& at : *urls) {
@@ -167,26 +180,6 @@ std::optional<std::string> ScopeToAsk(const SignInPlan& plan,
   return joined;
 }
 
-// Plain http is for the tests' servers on this machine: an authorization
-// server of a service elsewhere is reached by https alone, so that a
-// service's metadata cannot point signing in at this machine's own ports.
-Status ReachedAsSecurely(const SignInPlan& plan, const AuthorizationServerMetadata& server) {
-  Result<OAuthUrl> service = ReadOAuthUrl(plan.service_url);
-  if (service && service->loopback) return {};
-  std::vector<std::string> endpoints = {server.issuer, server.authorization_endpoint,
-                                        server.token_endpoint};
-  if (server.registration_endpoint) endpoints.push_back(*server.registration_endpoint);
-  for (const std::string& endpoint : endpoints) {
-    Result<OAuthUrl> url = ReadOAuthUrl(endpoint);
-    if (!url || !url->https) {
-      return Failed(plan, "reading its authorization server's metadata",
-                    "an endpoint it names is not https, which a service elsewhere than this "
-                    "machine cannot be signed in to through");
-    }
-  }
-  return {};
-}
-
 }  // namespace
 
 asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
@@ -201,7 +194,10 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
   Result<AuthorizationServerMetadata> server =
       co_await FindServerMetadata(http, plan, resource->authorization_servers.front());
   if (!server) co_return server.error();
-  if (Status secure = ReachedAsSecurely(plan, *server); !secure) co_return secure.error();
+  // Its endpoints before any is sent a request (the issuer was, above).
+  if (Status secure = ServerReachableWhileSigningIn(plan.service_url, *server); !secure) {
+    co_return Failed(plan, "reading its authorization server's metadata", secure.error());
+  }
   if (!server->SupportsGrant("authorization_code")) {
     co_return Failed(plan, "reading its authorization server's metadata",
                      "it offers no authorization code grant, the only one this client uses");

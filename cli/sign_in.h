@@ -11,9 +11,10 @@
 //   5. the browser sent to the authorization url (PKCE S256, state, the
 //      resource: the declared url), its answer taken on the loopback;
 //   6. the code exchanged for tokens at the token endpoint.
-// What it fetches is bounded, no redirect is followed, and every endpoint
-// but the service itself must be https (http only to the machine itself,
-// as the tests' servers are).
+// What it fetches is bounded, no redirect is followed, and every place but
+// the service itself must be https before it is sent anything: plain http
+// only where the declared service is on this machine too, as the tests'
+// servers are (cli/sign_in_reach.h).
 //
 //   BRAVEBOT_ASSIGN_OR_RETURN(SignedIn tokens,
 //       co_await SignIn(http, plan, [](const std::string& url) { OpenInBrowser(url); }));

@@ -54,10 +54,10 @@ std::string Question(const Redirect& redirect, const ServiceUrl& target) {
               ? "\n  Its headers (add --header) are for where it is declared: a yes declares it "
                 "there without\n  them, and they are never sent there."
               : "") +
-         (redirect.signed_in ? "\n  Its sign-in is for where it is declared: a yes leaves it "
-                               "behind, and\n  bravebot-mcp login " +
-                                   redirect.alias + " signs in there."
-                             : "") +
+         (redirect.signed_in
+              ? "\n  Its sign-in (bravebot-mcp login) is for where it is declared: a yes sends "
+                "its token nowhere\n  else, and signing in there is anew."
+              : "") +
          "\n\n  declare this server where its reply points? [y/N]";
 }
 

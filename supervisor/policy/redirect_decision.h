@@ -30,8 +30,8 @@ struct Redirect {
   // It was declared with headers (add --header), which go to its declared
   // origin alone: the question says a yes leaves them behind.
   bool declared_headers = false;
-  // A sign-in login keeps is for the declared origin too: a yes moves the
-  // declaration, whose tokens are dropped with its digest.
+  // It is sent a token login kept, for where it is declared alone: the
+  // question says a yes leaves it behind, to sign in there anew.
   bool signed_in = false;
   Asking asking = Asking::kSomebody;
 };

@@ -5,8 +5,12 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
 #include <optional>
+#include <thread>
 
 #include "supervisor/servers/http_client.h"
 
@@ -113,6 +117,76 @@ TEST(LoopbackRedirectTest, NoAnswerInTimeIsSaid) {
   ASSERT_FALSE(*visit.received);
   EXPECT_THAT(visit.received->error().message(),
               HasSubstr("no answer came from the browser within 1 s"));
+}
+
+// A connection to the redirect at `port`, from a thread of the test's own.
+boost::asio::ip::tcp::socket Connect(boost::asio::io_context& io, unsigned short port) {
+  boost::asio::ip::tcp::socket socket(io);
+  socket.connect({boost::asio::ip::address_v4::loopback(), port});
+  return socket;
+}
+
+// What the redirect answers `request` on `socket`: everything it wrote
+// before it closed the connection ("" for a connection closed unanswered).
+std::string Answer(boost::asio::ip::tcp::socket& socket, const std::string& request) {
+  boost::system::error_code error;
+  boost::asio::write(socket, boost::asio::buffer(request), error);
+  std::string answer;
+  boost::asio::read(socket, boost::asio::dynamic_buffer(answer), error);
+  return answer;
+}
+
+std::string Callback(const std::string& query) {
+  return "GET /callback?" + query + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+}
+
+// The listener serves 16 connections at once. Past them, one more is
+// closed unanswered, even one with the browser's answer: whoever holds 16
+// idle connections holds up the sign-in, for at most the 10 s a connection
+// is given for its request, or until they close them. Then the browser's
+// answer (a reload) is taken; what was refused meanwhile took nothing.
+TEST(LoopbackRedirectTest, PastSixteenConnectionsAtOnceOneIsClosedUnansweredUntilTheyGo) {
+  boost::asio::io_context io;
+  Result<std::unique_ptr<LoopbackRedirect>> redirect = LoopbackRedirect::Open(io.get_executor());
+  ASSERT_TRUE(redirect) << redirect.error().message();
+  const std::string url = (*redirect)->Url();
+  const auto port = static_cast<unsigned short>(
+      std::stoi(url.substr(url.rfind(':') + 1, url.rfind('/') - url.rfind(':') - 1)));
+  std::optional<Result<std::string>> received;
+  boost::asio::co_spawn(
+      io,
+      [&]() -> boost::asio::awaitable<void> {
+        received = co_await (*redirect)->Receive("st-1", std::chrono::seconds(30));
+      },
+      boost::asio::detached);
+  boost::asio::steady_timer guard(io, std::chrono::seconds(40));
+  guard.async_wait([&](const boost::system::error_code& error) {
+    if (!error) io.stop();
+  });
+  // Until the test is done: the last page is written after the answer is known.
+  std::thread listening([&] { io.run(); });
+
+  boost::asio::io_context clients;
+  std::vector<boost::asio::ip::tcp::socket> idle;
+  for (int i = 0; i < 16; ++i) idle.push_back(Connect(clients, port));
+  // Accepted in the order they came: the 17th is past the bound.
+  boost::asio::ip::tcp::socket seventeenth = Connect(clients, port);
+  EXPECT_EQ(Answer(seventeenth, Callback("code=early&state=st-1")), "");
+
+  for (boost::asio::ip::tcp::socket& socket : idle) socket.close();
+  // Once the listener has seen them go; a browser's reload after a refusal.
+  std::string answer;
+  for (int attempt = 0; attempt < 100 && answer.empty(); ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    boost::asio::ip::tcp::socket browser = Connect(clients, port);
+    answer = Answer(browser, Callback("code=late&state=st-1"));
+  }
+  EXPECT_THAT(answer, StartsWith("HTTP/1.1 200"));
+  io.stop();
+  listening.join();
+  ASSERT_TRUE(received);
+  ASSERT_TRUE(*received) << received->error().message();
+  EXPECT_EQ(**received, "late");
 }
 
 }  // namespace

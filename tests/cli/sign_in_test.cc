@@ -10,8 +10,11 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
 
 #include "supervisor/auth/authorization_request.h"
+#include "supervisor/servers/curl_library.h"
 #include "tests/supervisor/testing/authorization_server.h"
 
 namespace bravebot {
@@ -27,11 +30,30 @@ using ::testing::Not;
 using testing::RecordedRequest;
 using ::testing::StartsWith;
 
+// libcurl as it is, but for where it connects: 127.0.0.1 at `here_port`,
+// whatever host and port the url names. HttpClient gives every host it
+// reaches as an item "::HOST:PORT" of CURLOPT_CONNECT_TO's list, which
+// this makes; no header begins with "::". So a service declared elsewhere
+// (http://mcp.example/mcp) is answered by the tests' server, as a service
+// elsewhere would answer, its url never read as this machine's.
+const CurlLibrary* real_curl = nullptr;
+int here_port = 0;
+
+curl_slist* AppendConnectingHere(curl_slist* list, const char* item) {
+  if (std::string_view(item).starts_with("::")) {
+    const std::string here = "::127.0.0.1:" + std::to_string(here_port);
+    return real_curl->slist_append(list, here.c_str());
+  }
+  return real_curl->slist_append(list, item);
+}
+
 class SignInTest : public ::testing::Test {
  protected:
   // Signs in with `plan`, the browser following the authorization url as
   // a person's click would: to the server, and back to its redirect.
-  Result<SignedIn> SignInWith(SignInPlan plan) {
+  Result<SignedIn> SignInWith(SignInPlan plan) { return SignInWith(std::move(plan), http_); }
+
+  Result<SignedIn> SignInWith(SignInPlan plan, HttpClient& http) {
     plan.alias = "svc";
     plan.browser_time = std::chrono::seconds(5);
     std::optional<Result<SignedIn>> outcome;
@@ -39,7 +61,7 @@ class SignInTest : public ::testing::Test {
     boost::asio::co_spawn(
         io_,
         [&]() -> boost::asio::awaitable<void> {
-          outcome = co_await SignIn(http_, plan, [&](const std::string& url) { Browse(url); });
+          outcome = co_await SignIn(http, plan, [&](const std::string& url) { Browse(url); });
         },
         boost::asio::detached);
     boost::asio::steady_timer guard(io_, std::chrono::seconds(20));
@@ -246,6 +268,36 @@ TEST_F(SignInTest, NoWayToAClientSaysToGiveOne) {
   ASSERT_FALSE(signed_in);
   EXPECT_THAT(signed_in.error().message(), HasSubstr("--client-id ID"));
   EXPECT_THAT(opened_, IsEmpty());
+}
+
+// A service elsewhere whose 401 names its metadata in plain http on this
+// machine: refused before anything is fetched from there, where the
+// machine's own ports would otherwise be read (and the service on this
+// machine would be signed in to instead).
+TEST_F(SignInTest, AServiceElsewhereNamingPlainHttpMetadataHereIsRefusedBeforeItIsFetched) {
+  AuthorizationServer server;
+  Result<const CurlLibrary*> loaded = LoadCurl();
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  real_curl = *loaded;
+  here_port = std::stoi(server.Origin().substr(server.Origin().rfind(':') + 1));
+  CurlLibrary connecting_here = **loaded;
+  connecting_here.slist_append = &AppendConnectingHere;
+  HttpClient elsewhere(io_, "svc", connecting_here);
+
+  Result<SignedIn> signed_in = SignInWith({.service_url = "http://mcp.example/mcp"}, elsewhere);
+  ASSERT_FALSE(signed_in);
+  EXPECT_EQ(signed_in.error().message(),
+            "svc could not be signed in to: finding the service's protected resource metadata: "
+            "the metadata url its 401 names is not https, which a service elsewhere than this "
+            "machine cannot be signed in to through, so nothing was sent to it");
+  // The service was asked, and nothing else: not its metadata, not its server.
+  EXPECT_THAT(Paths(server), ::testing::ElementsAre("POST /mcp"));
+  EXPECT_THAT(opened_, IsEmpty());
+
+  // The same server, declared where it is, signs in: the refusal was the
+  // service's being elsewhere.
+  Result<SignedIn> here = SignInWith({.service_url = server.ServiceUrl()});
+  EXPECT_TRUE(here) << here.error().message();
 }
 
 TEST_F(SignInTest, AServiceThatAsksNothingHasNoSignIn) {

@@ -94,14 +94,15 @@ TEST(RedirectDecisionTest, TheQuestionSaysDeclaredHeadersAreLeftBehind) {
                         "  declare this server where its reply points? [y/N]"));
 }
 
-TEST(RedirectDecisionTest, TheQuestionSaysASignInIsLeftBehindAndHowToSignInThere) {
+TEST(RedirectDecisionTest, TheQuestionSaysASignInIsLeftBehind) {
   Redirect redirect = From("https://mcp.example.net/mcp", 308);
   redirect.signed_in = true;
   const std::string question = DecideRedirect(redirect, kNoPolicy).question;
   EXPECT_THAT(question, HasSubstr("  no unless you know the server moved.\n"
-                                  "  Its sign-in is for where it is declared: a yes leaves it "
-                                  "behind, and\n  bravebot-mcp login " +
-                                  redirect.alias + " signs in there.\n\n"));
+                                  "  Its sign-in (bravebot-mcp login) is for where it is declared: "
+                                  "a yes sends its token nowhere\n  else, and signing in there is "
+                                  "anew.\n\n"
+                                  "  declare this server where its reply points? [y/N]"));
   // A sign-in is no declared header.
   EXPECT_THAT(question, Not(HasSubstr("add --header")));
 }

@@ -241,7 +241,7 @@ struct AuthorizationServer::State {
 
   Response Service(const Request& request) {
     if (options.service_redirect) {
-      Response moved = Answer(http::status::temporary_redirect, "");
+      Response moved = Answer(static_cast<http::status>(options.service_redirect_status), "");
       moved.set(http::field::location, *options.service_redirect);
       return moved;
     }

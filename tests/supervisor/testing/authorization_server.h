@@ -72,8 +72,10 @@ struct AuthorizationServerOptions {
   // nothing else meanwhile: two clients that refresh at once both send the
   // same refresh token before either has an answer.
   std::chrono::milliseconds refresh_answer_delay{0};
-  // The service answers every POST with a 307 to this url.
+  // The service answers every POST with a redirect to this url: a 307, or
+  // the status given (308, a move for good).
   std::optional<std::string> service_redirect = {};
+  int service_redirect_status = 307;
 };
 
 struct RecordedRequest {

@@ -1,0 +1,134 @@
+// A session's service signed in to with `bravebot-mcp login` (against the
+// tests' authorization server, tests/supervisor/testing/authorization_server.h):
+// the token goes with each request to where the service is declared, and
+// never to where a yes to a move declares it next, which is signed in to
+// anew.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "integration/supervisor_fixture.h"
+#include "tests/supervisor/testing/authorization_server.h"
+
+namespace bravebot::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class ServiceSignInTest : public SupervisorTest {
+ protected:
+  // `bravebot-mcp login ALIAS`, the browser a script that follows the
+  // authorization url as a person's click would.
+  void Login(const std::string& alias) {
+    const std::string browser = temporary_.Join("browser");
+    std::ofstream(browser) << "#!/bin/sh\nexec curl -sS -L --max-redirs 3 -o /dev/null \"$1\"\n";
+    ::chmod(browser.c_str(), 0755);
+    std::vector<std::string> environment = Environment();
+    environment.push_back("BROWSER=" + browser);
+    CommandOutput login =
+        RunCommand({OurProgram("bravebot-mcp"), "login", alias}, environment, temporary_.path());
+    ASSERT_EQ(login.status, 0) << login.out << login.err;
+  }
+
+  // A token kept for `alias` at `origin`, as login keeps one.
+  void PlantToken(const std::string& alias, const std::string& origin, const std::string& token) {
+    Json got = Json::parse(
+        RunCommand({OurProgram("bravebot-mcp"), "get", alias, "--json"}, Environment()).out,
+        nullptr, false);
+    ASSERT_TRUE(got.is_object());
+    std::ofstream(Profile() + "/mcp-tokens") << Json{
+        {"version", 1},
+        {"tokens",
+         Json::array({Json{{"alias", alias},
+                           {"digest", got.value("digest", "")},
+                           {"origin", origin},
+                           {"access_token", token},
+                           {"token_endpoint", origin + "/token"},
+                           {"client_id", "c"}}})}}.dump();
+    ::chmod((Profile() + "/mcp-tokens").c_str(), 0600);
+  }
+
+  Json Tokens() const {
+    Json tokens = Json::parse(Slurp(Profile() + "/mcp-tokens"), nullptr, false);
+    return tokens.is_object() ? tokens["tokens"] : Json::array();
+  }
+};
+
+TEST_F(ServiceSignInTest, ASessionSendsTheTokenLoginKeptWithEachRequestToTheService) {
+  AuthorizationServer server;
+  Declare("svc", {"--http", server.ServiceUrl()});
+  Login("svc");
+  ASSERT_EQ(Tokens().size(), 1u);
+  const std::string bearer = "Bearer " + Tokens()[0]["access_token"].get<std::string>();
+  const std::size_t before = server.Requests().size();
+  Request({"svc"});
+  auto session = Session();
+  OpenAndApprove(*session);
+
+  Json started = StartAndOffer(*session, "svc");
+  ASSERT_TRUE(started.contains("result")) << started.dump() << session->Log();
+  EXPECT_THAT(started.dump(), HasSubstr("whoami"));
+  Json call = session->Call("tool/call", {{"alias", "svc"}, {"tool", "whoami"}, {"answer", "1"}});
+  EXPECT_EQ(call["result"]["state"], "ran") << call.dump() << session->Log();
+  std::vector<RecordedRequest> requests = server.Requests();
+  ASSERT_GT(requests.size(), before + 2);
+  for (std::size_t i = before; i < requests.size(); ++i) {
+    EXPECT_EQ(requests[i].authorization, bearer) << requests[i].method << " " << requests[i].body;
+  }
+}
+
+TEST_F(ServiceSignInTest, AYesToAMoveLeavesTheTokenBehindAndSaysToSignInThere) {
+  AuthorizationServer elsewhere;
+  AuthorizationServer moving(
+      {.service_redirect = elsewhere.ServiceUrl(), .service_redirect_status = 308});
+  Declare("svc", {"--http", moving.ServiceUrl()});
+  PlantToken("svc", moving.Origin(), "planted-token");
+  Request({"svc"});
+  auto session = Session();
+  OpenAndApprove(*session);
+
+  Json asked = session->Call("server/start", {{"alias", "svc"}});
+  ASSERT_EQ(asked["result"]["state"], "redirect") << asked.dump() << session->Log();
+  EXPECT_EQ(asked["result"]["to"], elsewhere.ServiceUrl());
+  const std::string question = asked["result"]["question"];
+  EXPECT_THAT(question, HasSubstr("Its sign-in (bravebot-mcp login) is for where it is declared"));
+  EXPECT_THAT(question, Not(HasSubstr("add --header")));
+  ASSERT_EQ(moving.Requests().size(), 1u);
+  EXPECT_EQ(moving.Requests()[0].authorization, "Bearer planted-token");
+  EXPECT_TRUE(elsewhere.Requests().empty());
+
+  // Yes: declared there, without the token, which the new address does not
+  // take; the session says to sign in there.
+  Json moved = session->Call("redirect/answer", {{"alias", "svc"}, {"answer", "y"}});
+  ASSERT_TRUE(moved.contains("error")) << moved.dump() << session->Log();
+  EXPECT_THAT(moved["error"]["message"].get<std::string>(),
+              HasSubstr("svc answered POST with HTTP 401: it asks for a sign-in, which "
+                        "`bravebot-mcp login svc` makes"));
+  ASSERT_FALSE(elsewhere.Requests().empty());
+  for (const RecordedRequest& request : elsewhere.Requests()) {
+    EXPECT_EQ(request.authorization, "") << request.method << " " << request.target;
+  }
+  session->Call("session/close");
+
+  // The next session, asked again (a move is kept once a handshake there is
+  // done), sends nothing of it there either at a second yes.
+  const std::size_t before = elsewhere.Requests().size();
+  auto next = Session();
+  next->Call("session/open", {{"directory", Checkout()}});
+  ASSERT_EQ(next->Call("server/start", {{"alias", "svc"}})["result"]["state"], "redirect");
+  Json again = next->Call("redirect/answer", {{"alias", "svc"}, {"answer", "y"}});
+  EXPECT_THAT(again.dump(), HasSubstr("`bravebot-mcp login svc` makes")) << again.dump();
+  std::vector<RecordedRequest> there = elsewhere.Requests();
+  ASSERT_GT(there.size(), before);
+  for (const RecordedRequest& request : there) EXPECT_EQ(request.authorization, "");
+  EXPECT_EQ(moving.Requests().size(), 2u);
+  for (const RecordedRequest& request : moving.Requests()) {
+    EXPECT_EQ(request.authorization, "Bearer planted-token");
+  }
+}
+
+}  // namespace
+}  // namespace bravebot::testing

@@ -1,0 +1,88 @@
+#include "cli/sign_in_reach.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace bravebot {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kElsewhere[] = "https://mcp.example.com/mcp";
+constexpr char kHere[] = "http://127.0.0.1:8123/mcp";
+
+AuthorizationServerMetadata Server(const std::string& origin) {
+  AuthorizationServerMetadata server;
+  server.issuer = origin;
+  server.authorization_endpoint = origin + "/authorize";
+  server.token_endpoint = origin + "/token";
+  server.registration_endpoint = origin + "/register";
+  server.code_challenge_methods_supported = {"S256"};
+  return server;
+}
+
+TEST(SignInReachTest, AServiceElsewhereReachesHttpsAloneAndNeverThisMachinesPlainPorts) {
+  EXPECT_TRUE(ReachableWhileSigningIn(kElsewhere, "https://auth.example.com/meta", "it"));
+  // Https on this machine is https: what the service names there is its to name.
+  EXPECT_TRUE(ReachableWhileSigningIn(kElsewhere, "https://127.0.0.1:9/meta", "it"));
+  for (const char* url : {"http://127.0.0.1:9/meta", "http://localhost:9/meta", "http://[::1]:9/x",
+                          "http://auth.example.com/meta"}) {
+    Status refused = ReachableWhileSigningIn(kElsewhere, url, "the metadata url its 401 names");
+    ASSERT_FALSE(refused) << url;
+    EXPECT_EQ(refused.error().code(), ErrorCode::kRefused);
+    EXPECT_THAT(refused.error().message(),
+                AllOf(HasSubstr("the metadata url its 401 names is not https"),
+                      HasSubstr("nothing was sent to it"), Not(HasSubstr("127.0.0.1"))));
+  }
+  // A plain http service elsewhere is no excuse for plain http around it.
+  EXPECT_FALSE(ReachableWhileSigningIn("http://mcp.example.com/mcp", "http://127.0.0.1:9/m", "it"));
+}
+
+TEST(SignInReachTest, AServiceOnThisMachineMayNamePlainHttpOnThisMachineOnly) {
+  EXPECT_TRUE(ReachableWhileSigningIn(kHere, "http://127.0.0.1:9/meta", "it"));
+  EXPECT_TRUE(ReachableWhileSigningIn(kHere, "http://localhost:9/meta", "it"));
+  EXPECT_TRUE(ReachableWhileSigningIn(kHere, "https://auth.example.com/meta", "it"));
+  Status remote = ReachableWhileSigningIn(kHere, "http://auth.example.com/meta", "the issuer");
+  ASSERT_FALSE(remote);
+  EXPECT_THAT(remote.error().message(), HasSubstr("the issuer is plain http to another machine"));
+}
+
+TEST(SignInReachTest, WhatIsNoUrlIsRefused) {
+  Status refused = ReachableWhileSigningIn(kHere, "ftp://127.0.0.1/x", "the issuer");
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.error().message(), HasSubstr("the issuer is not a usable url"));
+}
+
+TEST(SignInReachTest, AnAuthorizationServerOfAServiceElsewhereIsHttpsInEveryEndpoint) {
+  EXPECT_TRUE(ServerReachableWhileSigningIn(kElsewhere, Server("https://auth.example.com")));
+  // Each endpoint alone in plain http, to this machine or another, refuses it.
+  for (const std::string& plain :
+       {std::string("http://127.0.0.1:9"), std::string("http://auth.example.com")}) {
+    AuthorizationServerMetadata token = Server("https://auth.example.com");
+    token.token_endpoint = plain + "/token";
+    Status refused = ServerReachableWhileSigningIn(kElsewhere, token);
+    ASSERT_FALSE(refused) << plain;
+    EXPECT_THAT(refused.error().message(),
+                HasSubstr("its authorization server's token endpoint is not https"));
+
+    AuthorizationServerMetadata authorize = Server("https://auth.example.com");
+    authorize.authorization_endpoint = plain + "/authorize";
+    EXPECT_THAT(ServerReachableWhileSigningIn(kElsewhere, authorize).error().message(),
+                HasSubstr("authorization endpoint is not https"));
+
+    AuthorizationServerMetadata registration = Server("https://auth.example.com");
+    registration.registration_endpoint = plain + "/register";
+    EXPECT_THAT(ServerReachableWhileSigningIn(kElsewhere, registration).error().message(),
+                HasSubstr("registration endpoint is not https"));
+
+    EXPECT_THAT(ServerReachableWhileSigningIn(kElsewhere, Server(plain)).error().message(),
+                HasSubstr("issuer is not https"));
+  }
+  // The tests' servers: the service and its server on this machine.
+  EXPECT_TRUE(ServerReachableWhileSigningIn(kHere, Server("http://127.0.0.1:8123")));
+}
+
+}  // namespace
+}  // namespace bravebot
