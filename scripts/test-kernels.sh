@@ -246,6 +246,7 @@ boot_once() {
     sleep 0.2
   done
   wait $qemu_pid || true
+  total_ms=$(($(now_ms) - start))
   wait $tail_pid || true
   kill "$virtiofsd_pid" 2>/dev/null || true
   wait "$virtiofsd_pid" || true
@@ -304,6 +305,7 @@ cmdline="console=ttyS0 quiet loglevel=4 panic=-1 rdinit=/init ${row_boot_options
 
 echo "test-kernels: $row: ${row_about[$row]} (${accel[1]}); running: ${command[*]}"
 boot_ms=0
+total_ms=0
 attempt=1
 until boot_once "$run" "$row_kernel_dir/vmlinuz" "$run/initrd" "$cmdline"; do
   echo "test-kernels: $row: boot $attempt died before the command started; its console said:"
@@ -314,7 +316,10 @@ until boot_once "$run" "$row_kernel_dir/vmlinuz" "$run/initrd" "$cmdline"; do
   fi
   attempt=$((attempt + 1))
 done
-echo "test-kernels: $row: booted in $((boot_ms / 1000)).$(printf '%03d' $((boot_ms % 1000))) s (boot $attempt)"
+# Milliseconds as seconds, to the tenth.
+seconds() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
+echo "test-kernels: $row: boot $attempt reached the command in $(seconds $boot_ms) s;" \
+  "the guest ran $(seconds $((total_ms - boot_ms))) s more"
 
 if ! grep -q '^test-kernels: finished' "$run/out"; then
   echo "test-kernels: $row: the guest stopped before the command finished; its console said:" >&2

@@ -15,6 +15,7 @@ stty -F /dev/ttyS1 raw -echo 2>/dev/null || true
 hostname "kernel-$row"
 
 readonly path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH=$path # the initramfs's was busybox's alone
 readonly user=kernel-test
 
 power_off() {
