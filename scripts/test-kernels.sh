@@ -98,7 +98,7 @@ suite_apt() {
 prepare_kernel() {
   local row=$1 kernel=${row_kernel[$1]} pins
   local dir=$cache/$kernel
-  pins=$(echo "${row_packages[$row]}" | tr -s ' \n' ' ')
+  pins=$(echo "${row_packages[$row]}" | xargs)
   if [ -f "$dir/ready" ] && [ "$(cat "$dir/ready")" = "$pins" ]; then return; fi
   rm -rf "$dir"
   mkdir -p "$dir/root" "$cache/debs"
