@@ -12,8 +12,9 @@
 # .kernels/ (KERNELS_CACHE to put it elsewhere), without touching the
 # system's apt configuration; later runs reuse them.
 # KERNELS_MEMORY (MiB, default 2048), KERNELS_TIMEOUT (seconds the command
-# may take, default 3600) and KERNELS_CPU (QEMU's -cpu under emulation)
-# tune the guest.
+# may take, default 3600), KERNELS_CPU (QEMU's -cpu under emulation) and
+# KERNELS_APPEND (more kernel options: loglevel=7 shows the whole boot in
+# .kernels/last-console-ROW.log) tune the guest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -256,6 +257,8 @@ boot_once() {
     started=true
     boot_ms=$(($(now_ms) - start))
   fi
+  # Kept for whoever wants to see why a boot died or what the kernel said.
+  cp "$run/console" "$cache/last-console-$row.log"
   $started
 }
 
@@ -306,7 +309,7 @@ run=$(mktemp -d)
 trap 'rm -rf "$run"' EXIT
 pack_run_part "$run/run-part.cpio"
 cat "$row_kernel_dir/kernel-part.cpio" "$run/run-part.cpio" >"$run/initrd"
-cmdline="console=ttyS0 quiet loglevel=4 panic=-1 rdinit=/init ${row_boot_options[$row]:-}"
+cmdline="console=ttyS0 quiet panic=-1 rdinit=/init ${row_boot_options[$row]:-} ${KERNELS_APPEND:-}"
 
 echo "test-kernels: $row: ${row_about[$row]} (${accel[1]}); running: ${command[*]}"
 boot_ms=0
