@@ -209,7 +209,8 @@ boot_once() {
   # sandbox cannot share / itself; chroot can.
   /usr/lib/qemu/virtiofsd --socket-path="$run/fs.sock" -o source=/ -o sandbox=chroot \
     -o cache=auto >"$run/virtiofsd.log" 2>&1 &
-  local virtiofsd_pid=$! waited=0
+  virtiofsd_pid=$!
+  local waited=0
   until [ -S "$run/fs.sock" ]; do
     sleep 0.1
     waited=$((waited + 1))
@@ -228,9 +229,10 @@ boot_once() {
     -nodefaults -display none -no-reboot \
     -chardev file,id=console,path="$run/console" -serial chardev:console \
     -chardev file,id=out,path="$run/out" -serial chardev:out &
-  local qemu_pid=$!
+  qemu_pid=$!
   tail -n +1 -f --pid=$qemu_pid "$run/out" &
-  local tail_pid=$! start started=false
+  tail_pid=$!
+  local start started=false
   start=$(now_ms)
   while kill -0 $qemu_pid 2>/dev/null; do
     if ! $started && grep -q '^test-kernels: guest up' "$run/out"; then
@@ -243,6 +245,7 @@ boot_once() {
     fi
     if $started && [ $(($(now_ms) - start - boot_ms)) -gt $((timeout * 1000)) ]; then
       echo "test-kernels: $row: the command ran past ${timeout} s; stopping the guest"
+      timed_out=true
       kill $qemu_pid
     fi
     sleep 0.2
@@ -252,6 +255,7 @@ boot_once() {
   wait $tail_pid || true
   kill "$virtiofsd_pid" 2>/dev/null || true
   wait "$virtiofsd_pid" || true
+  qemu_pid='' tail_pid='' virtiofsd_pid=''
   # The line may have come in the last moments before QEMU stopped.
   if ! $started && grep -q '^test-kernels: guest up' "$run/out"; then
     started=true
@@ -286,6 +290,13 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 install_host_packages
 mkdir -p "$cache"
+# One guest at a time, whoever starts it: two would share the machine's cores
+# and the cache.
+exec 9>"$cache/lock"
+if ! flock -n 9; then
+  echo "test-kernels: waiting for another run of test-kernels.sh to finish"
+  flock 9
+fi
 if [ "$row" = host ]; then
   prepare_host_kernel
 else
@@ -306,7 +317,20 @@ else
 fi
 
 run=$(mktemp -d)
-trap 'rm -rf "$run"' EXIT
+qemu_pid='' tail_pid='' virtiofsd_pid=''
+# Stops what this run started, when it ends early too (an interrupt, a kill).
+# shellcheck disable=SC2317 # called by the trap
+finish() {
+  local pid
+  for pid in $qemu_pid $tail_pid $virtiofsd_pid; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  rm -rf "$run"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 pack_run_part "$run/run-part.cpio"
 cat "$row_kernel_dir/kernel-part.cpio" "$run/run-part.cpio" >"$run/initrd"
 cmdline="console=ttyS0 quiet panic=-1 rdinit=/init ${row_boot_options[$row]:-} ${KERNELS_APPEND:-}"
@@ -314,6 +338,7 @@ cmdline="console=ttyS0 quiet panic=-1 rdinit=/init ${row_boot_options[$row]:-} $
 echo "test-kernels: $row: ${row_about[$row]} (${accel[1]}); running: ${command[*]}"
 boot_ms=0
 total_ms=0
+timed_out=false
 attempt=1
 until boot_once "$run" "$row_kernel_dir/vmlinuz" "$run/initrd" "$cmdline"; do
   echo "test-kernels: $row: boot $attempt died before the command started; its console said:"
@@ -329,6 +354,9 @@ seconds() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
 echo "test-kernels: $row: boot $attempt reached the command in $(seconds $boot_ms) s;" \
   "the guest ran $(seconds $((total_ms - boot_ms))) s more"
 
+if $timed_out; then
+  exit 124 # as timeout(1) says it
+fi
 if ! grep -q '^test-kernels: finished' "$run/out"; then
   echo "test-kernels: $row: the guest stopped before the command finished; its console said:" >&2
   tail -n 30 "$run/console" | sed 's/^/  /' >&2
