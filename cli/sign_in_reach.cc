@@ -15,6 +15,14 @@ Status ReachableWhileSigningIn(std::string_view service_url, std::string_view ur
   if (!read) {
     return Error(ErrorCode::kRefused, what + " is not a usable url: " + read.error().message());
   }
+  if (!service_here && read->loopback) {
+    // No service elsewhere has its sign-in on this machine: what it names
+    // here, even in https, would have signing in probe this machine's ports.
+    return Error(ErrorCode::kRefused,
+                 what +
+                     " is on this machine, which a service elsewhere cannot be signed in to "
+                     "through, so nothing was sent to it");
+  }
   if (read->https || (service_here && read->loopback)) return {};
   if (service_here) {
     return Error(ErrorCode::kRefused,

@@ -25,15 +25,20 @@ AuthorizationServerMetadata Server(const std::string& origin) {
 
 TEST(SignInReachTest, AServiceElsewhereReachesHttpsAloneAndNeverThisMachinesPlainPorts) {
   EXPECT_TRUE(ReachableWhileSigningIn(kElsewhere, "https://auth.example.com/meta", "it"));
-  // Https on this machine is https: what the service names there is its to name.
-  EXPECT_TRUE(ReachableWhileSigningIn(kElsewhere, "https://127.0.0.1:9/meta", "it"));
+  // This machine, even in https: no service elsewhere signs in here.
+  for (const char* url :
+       {"https://127.0.0.1:9/meta", "https://localhost/meta", "https://[::1]/x"}) {
+    Status here = ReachableWhileSigningIn(kElsewhere, url, "the issuer");
+    ASSERT_FALSE(here) << url;
+    EXPECT_THAT(here.error().message(), HasSubstr("the issuer is on this machine"));
+  }
   for (const char* url : {"http://127.0.0.1:9/meta", "http://localhost:9/meta", "http://[::1]:9/x",
                           "http://auth.example.com/meta"}) {
     Status refused = ReachableWhileSigningIn(kElsewhere, url, "the metadata url its 401 names");
     ASSERT_FALSE(refused) << url;
     EXPECT_EQ(refused.error().code(), ErrorCode::kRefused);
     EXPECT_THAT(refused.error().message(),
-                AllOf(HasSubstr("the metadata url its 401 names is not https"),
+                AllOf(HasSubstr("the metadata url its 401 names is "),
                       HasSubstr("nothing was sent to it"), Not(HasSubstr("127.0.0.1"))));
   }
   // A plain http service elsewhere is no excuse for plain http around it.
