@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
 namespace bravebot {
 namespace {
 
@@ -62,28 +65,32 @@ TEST(SignInReachTest, WhatIsNoUrlIsRefused) {
 
 TEST(SignInReachTest, AnAuthorizationServerOfAServiceElsewhereIsHttpsInEveryEndpoint) {
   EXPECT_TRUE(ServerReachableWhileSigningIn(kElsewhere, Server("https://auth.example.com")));
-  // Each endpoint alone in plain http, to this machine or another, refuses it.
-  for (const std::string& plain :
-       {std::string("http://127.0.0.1:9"), std::string("http://auth.example.com")}) {
+  // Each endpoint alone in plain http elsewhere, or anywhere on this
+  // machine, refuses it.
+  const std::pair<std::string, std::string> refusals[] = {
+      {"http://auth.example.com", "is not https"},
+      {"http://127.0.0.1:9", "is on this machine"},
+      {"https://127.0.0.1:9", "is on this machine"}};
+  for (const auto& [origin, why] : refusals) {
     AuthorizationServerMetadata token = Server("https://auth.example.com");
-    token.token_endpoint = plain + "/token";
+    token.token_endpoint = origin + "/token";
     Status refused = ServerReachableWhileSigningIn(kElsewhere, token);
-    ASSERT_FALSE(refused) << plain;
+    ASSERT_FALSE(refused) << origin;
     EXPECT_THAT(refused.error().message(),
-                HasSubstr("its authorization server's token endpoint is not https"));
+                HasSubstr("its authorization server's token endpoint " + why));
 
     AuthorizationServerMetadata authorize = Server("https://auth.example.com");
-    authorize.authorization_endpoint = plain + "/authorize";
+    authorize.authorization_endpoint = origin + "/authorize";
     EXPECT_THAT(ServerReachableWhileSigningIn(kElsewhere, authorize).error().message(),
-                HasSubstr("authorization endpoint is not https"));
+                HasSubstr("authorization endpoint " + why));
 
     AuthorizationServerMetadata registration = Server("https://auth.example.com");
-    registration.registration_endpoint = plain + "/register";
+    registration.registration_endpoint = origin + "/register";
     EXPECT_THAT(ServerReachableWhileSigningIn(kElsewhere, registration).error().message(),
-                HasSubstr("registration endpoint is not https"));
+                HasSubstr("registration endpoint " + why));
 
-    EXPECT_THAT(ServerReachableWhileSigningIn(kElsewhere, Server(plain)).error().message(),
-                HasSubstr("issuer is not https"));
+    EXPECT_THAT(ServerReachableWhileSigningIn(kElsewhere, Server(origin)).error().message(),
+                HasSubstr("issuer " + why));
   }
   // The tests' servers: the service and its server on this machine.
   EXPECT_TRUE(ServerReachableWhileSigningIn(kHere, Server("http://127.0.0.1:8123")));

@@ -288,8 +288,8 @@ TEST_F(SignInTest, AServiceElsewhereNamingPlainHttpMetadataHereIsRefusedBeforeIt
   ASSERT_FALSE(signed_in);
   EXPECT_EQ(signed_in.error().message(),
             "svc could not be signed in to: finding the service's protected resource metadata: "
-            "the metadata url its 401 names is not https, which a service elsewhere than this "
-            "machine cannot be signed in to through, so nothing was sent to it");
+            "the metadata url its 401 names is on this machine, which a service elsewhere cannot "
+            "be signed in to through, so nothing was sent to it");
   // The service was asked, and nothing else: not its metadata, not its server.
   EXPECT_THAT(Paths(server), ::testing::ElementsAre("POST /mcp"));
   EXPECT_THAT(opened_, IsEmpty());
