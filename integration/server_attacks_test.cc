@@ -93,52 +93,50 @@ class ServerAttacksTest : public GatewayTest {
       if (message.is_object() && message.value("id", Json()) == id) return message;
     }
   }
+
+  // Through a gateway, lists the tools of a server whose one tool answers
+  // with arrays nested `depth` deep, calls it, and gives the call's answer
+  // (null where none came); the gateway then ends as a client's would.
+  Json CallNestedThroughTheGateway(int depth) {
+    Declare("deep", PythonServer(NestedAnswer(depth)));
+    Request({"deep"});
+    auto gateway = StartGateway({"--dangerously-skip-permissions"});
+    EXPECT_TRUE(gateway->Write(
+        std::string(kInitialize) + R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})" + "\n",
+        In(10s)));
+    Json listed = AnswerTo(*gateway, 2, 60s);
+    if (!listed.is_object()) {
+      ADD_FAILURE() << "tools/list was not answered";
+      return nullptr;
+    }
+    EXPECT_THAT(listed.dump(), HasSubstr("deep__tool")) << listed.dump();
+    EXPECT_TRUE(gateway->Write(
+        R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deep__tool"}})"
+        "\n",
+        In(10s)));
+    Json called = AnswerTo(*gateway, 3, 30s);
+    gateway->CloseInput();
+    EXPECT_EQ(gateway->Wait(In(20s)), 0);
+    return called;
+  }
 };
 
 TEST_F(ServerAttacksTest, ACallsResultNestedToTheBoundReachesTheClientThroughTheGateway) {
   // The line and its result: two levels; the arrays of its content the
   // other 126.
-  Declare("deep", PythonServer(NestedAnswer(126)));
-  Request({"deep"});
-  auto gateway = StartGateway({"--dangerously-skip-permissions"});
-  ASSERT_TRUE(gateway->Write(
-      std::string(kInitialize) + R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})" + "\n",
-      In(10s)));
-  Json listed = AnswerTo(*gateway, 2, 60s);
-  ASSERT_TRUE(listed.is_object()) << "tools/list was not answered";
-  ASSERT_THAT(listed.dump(), HasSubstr("deep__tool")) << listed.dump();
-  ASSERT_TRUE(gateway->Write(
-      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deep__tool"}})"
-      "\n",
-      In(10s)));
-  Json called = AnswerTo(*gateway, 3, 30s);
+  Json called = CallNestedThroughTheGateway(126);
   ASSERT_TRUE(called.is_object()) << "the call was never answered";
   EXPECT_FALSE(called.contains("error")) << called.dump().substr(0, 400);
   EXPECT_TRUE(called["result"]["content"].is_array()) << called.dump().substr(0, 400);
   EXPECT_THAT(called.dump(), HasSubstr(std::string(126, '[')));
-  gateway->CloseInput();
-  EXPECT_EQ(gateway->Wait(In(20s)), 0);
 }
 
 TEST_F(ServerAttacksTest, OnePastTheBoundFailsTheCallAndItIsAnswered) {
-  Declare("deep", PythonServer(NestedAnswer(127)));
-  Request({"deep"});
-  auto gateway = StartGateway({"--dangerously-skip-permissions"});
-  ASSERT_TRUE(gateway->Write(
-      std::string(kInitialize) + R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})" + "\n",
-      In(10s)));
-  ASSERT_TRUE(AnswerTo(*gateway, 2, 60s).is_object()) << "tools/list was not answered";
-  ASSERT_TRUE(gateway->Write(
-      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"deep__tool"}})"
-      "\n",
-      In(10s)));
-  Json called = AnswerTo(*gateway, 3, 30s);
+  Json called = CallNestedThroughTheGateway(127);
   ASSERT_TRUE(called.is_object()) << "the call was never answered";
   EXPECT_TRUE(called.contains("error") || called["result"].value("isError", false))
       << called.dump().substr(0, 400);
   EXPECT_THAT(called.dump(), Not(HasSubstr(std::string(127, '['))));
-  gateway->CloseInput();
-  EXPECT_EQ(gateway->Wait(In(20s)), 0);
 }
 
 TEST_F(ServerAttacksTest, AServerThatNeverReadsItsInputAgainCostsTheSupervisorItsBound) {
