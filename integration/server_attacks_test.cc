@@ -158,6 +158,7 @@ TEST_F(ServerAttacksTest, AServerThatNeverReadsItsInputAgainCostsTheSupervisorIt
   const std::string mebibyte(std::size_t{1} << 20, 'a');
   const long before = ResidentKib(session->process().pid());
   std::vector<int> calls;
+  calls.reserve(48);
   for (int i = 0; i < 48; ++i) {
     calls.push_back(session->Send(
         "tool/call", {{"alias", "deaf"}, {"tool", "tool"}, {"arguments", {{"text", mebibyte}}}}));

@@ -168,6 +168,7 @@ TEST(LoopbackRedirectTest, PastSixteenConnectionsAtOnceOneIsClosedUnansweredUnti
 
   boost::asio::io_context clients;
   std::vector<boost::asio::ip::tcp::socket> idle;
+  idle.reserve(16);
   for (int i = 0; i < 16; ++i) idle.push_back(Connect(clients, port));
   // Accepted in the order they came: the 17th is past the bound.
   boost::asio::ip::tcp::socket seventeenth = Connect(clients, port);

@@ -22,6 +22,7 @@ std::vector<SseEvent> EventsOf(std::string_view stream, std::size_t piece = 1 <<
 
 std::vector<std::string> DataOf(const std::vector<SseEvent>& events) {
   std::vector<std::string> data;
+  data.reserve(events.size());
   for (const SseEvent& event : events) data.push_back(event.data);
   return data;
 }

@@ -176,7 +176,8 @@ TEST_F(HttpClientTest, AHeadWithoutEndIsRefusedAndLittleOfItKept) {
   std::string piece;
   for (int i = 0; i < 20 * 1024; ++i) {
     piece += challenge;
-    if (piece.size() >= 64 * 1024) pieces.push_back({std::exchange(piece, std::string())});
+    if (piece.size() >= std::size_t{64} * 1024)
+      pieces.push_back({std::exchange(piece, std::string())});
   }
   pieces.push_back({piece + "Content-Length: 0\r\n\r\n"});
   ScriptedHttpServer endless({ScriptedAnswer{pieces}});
@@ -194,7 +195,7 @@ TEST_F(HttpClientTest, ACancelledTransferSaysNothingMore) {
   HttpClient::TransferId id =
       http_.Send(silent.Url("/mcp"), client_.Post("{}"), seconds(5),
                  {[&](const HttpResponseHead&) { called = true; },
-                  [&](std::string_view) { called = true; }, [&](Status) { called = true; }});
+                  [&](std::string_view) { called = true; }, [&](const Status&) { called = true; }});
   boost::asio::steady_timer later(io_, milliseconds(200));
   later.async_wait([&](const boost::system::error_code&) { http_.Cancel(id); });
   RunFor(milliseconds(600));
@@ -214,7 +215,7 @@ TEST_F(HttpClientTest, APausedClientReadsNothingMoreAndIsNotWokenForIt) {
   bool head = false;
   http_.Send(server.Url("/mcp"), client_.Post("{}"), seconds(10),
              {[&](const HttpResponseHead&) { head = true; },
-              [&](std::string_view bytes) { body += bytes; }, [&](Status) {}});
+              [&](std::string_view bytes) { body += bytes; }, [&](const Status&) {}});
   // Paused once the head came: what came with it is given, nothing after.
   boost::asio::steady_timer pause(io_, milliseconds(100));
   pause.async_wait([&](const boost::system::error_code&) { http_.Pause(); });
