@@ -28,6 +28,9 @@ enum class ErrorCode {
   kNotFound,  // the thing named does not exist
   kCorrupt,   // a file exists but cannot be read as what it should be
   kSystem,    // a system call failed; errno_value says how
+  // A service refused the request until it is signed in to (an HTTP 401):
+  // what a person does about it differs, so it travels apart from kRefused.
+  kSignInNeeded,
 };
 
 class [[nodiscard]] Error {

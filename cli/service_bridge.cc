@@ -48,8 +48,8 @@ class ServiceBridge {
   void Start(HttpChannelOptions options) {
     HttpChannelEvents events;
     events.on_line = [this](const std::string& line) { FromService(line); };
-    events.on_request_failed = [this](std::int64_t id, const std::string& why) {
-      RequestFailed(id, why);
+    events.on_request_failed = [this](std::int64_t id, const Error& why) {
+      RequestFailed(id, why.message());
     };
     events.on_overflow = [this] {
       Fail(alias_ + " sent a message longer than 16 MiB, which bravebot-mcp does not read");

@@ -1,8 +1,8 @@
 // A session's service signed in to with `bravebot-mcp login` (against the
 // tests' authorization server, tests/supervisor/testing/authorization_server.h):
 // the token goes with each request to where the service is declared, and
-// never to where a yes to a move declares it next, which is signed in to
-// anew.
+// never to where a yes to a move declares it next, which is kept even where
+// the service there asks for a sign-in, so that login signs in there.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -80,7 +80,7 @@ TEST_F(ServiceSignInTest, ASessionSendsTheTokenLoginKeptWithEachRequestToTheServ
   }
 }
 
-TEST_F(ServiceSignInTest, AYesToAMoveLeavesTheTokenBehindAndSaysToSignInThere) {
+TEST_F(ServiceSignInTest, AYesToAMoveWhereTheServiceAsksForASignInIsKeptAndLoginSignsInThere) {
   AuthorizationServer elsewhere;
   AuthorizationServer moving(
       {.service_redirect = elsewhere.ServiceUrl(), .service_redirect_status = 308});
@@ -100,34 +100,77 @@ TEST_F(ServiceSignInTest, AYesToAMoveLeavesTheTokenBehindAndSaysToSignInThere) {
   EXPECT_EQ(moving.Requests()[0].authorization, "Bearer planted-token");
   EXPECT_TRUE(elsewhere.Requests().empty());
 
-  // Yes: declared there, without the token, which the new address does not
-  // take; the session says to sign in there.
+  // Yes: the token stays behind, the new address asks for a sign-in, and
+  // the move is kept all the same, so that login signs in there.
   Json moved = session->Call("redirect/answer", {{"alias", "svc"}, {"answer", "y"}});
   ASSERT_TRUE(moved.contains("error")) << moved.dump() << session->Log();
   EXPECT_THAT(moved["error"]["message"].get<std::string>(),
               HasSubstr("svc answered POST with HTTP 401: it asks for a sign-in, which "
                         "`bravebot-mcp login svc` makes"));
+  EXPECT_EQ(moved["error"]["data"]["step"], "sign-in-needed");
+  EXPECT_EQ(moved["error"]["data"]["movedTo"], elsewhere.ServiceUrl());
+  EXPECT_FALSE(moved["error"]["data"].contains("moveNote")) << moved.dump();
   ASSERT_FALSE(elsewhere.Requests().empty());
   for (const RecordedRequest& request : elsewhere.Requests()) {
     EXPECT_EQ(request.authorization, "") << request.method << " " << request.target;
   }
   session->Call("session/close");
 
-  // The next session, asked again (a move is kept once a handshake there is
-  // done), sends nothing of it there either at a second yes.
+  Json got = Json::parse(
+      RunCommand({OurProgram("bravebot-mcp"), "get", "svc", "--json"}, Environment()).out, nullptr,
+      false);
+  EXPECT_EQ(got.value("url", ""), elsewhere.ServiceUrl()) << got.dump();
+  EXPECT_TRUE(Tokens().empty()) << Tokens().dump();
+
+  Login("svc");
+  ASSERT_EQ(Tokens().size(), 1u);
+  EXPECT_EQ(Tokens()[0]["origin"], elsewhere.Origin());
+  const std::string bearer = "Bearer " + Tokens()[0]["access_token"].get<std::string>();
   const std::size_t before = elsewhere.Requests().size();
   auto next = Session();
   next->Call("session/open", {{"directory", Checkout()}});
-  ASSERT_EQ(next->Call("server/start", {{"alias", "svc"}})["result"]["state"], "redirect");
-  Json again = next->Call("redirect/answer", {{"alias", "svc"}, {"answer", "y"}});
-  EXPECT_THAT(again.dump(), HasSubstr("`bravebot-mcp login svc` makes")) << again.dump();
+  Json started = StartAndOffer(*next, "svc");
+  ASSERT_TRUE(started.contains("result")) << started.dump() << next->Log();
+  EXPECT_THAT(started.dump(), HasSubstr("whoami"));
+  EXPECT_EQ(moving.Requests().size(), 1u);
   std::vector<RecordedRequest> there = elsewhere.Requests();
   ASSERT_GT(there.size(), before);
-  for (const RecordedRequest& request : there) EXPECT_EQ(request.authorization, "");
-  EXPECT_EQ(moving.Requests().size(), 2u);
-  for (const RecordedRequest& request : moving.Requests()) {
-    EXPECT_EQ(request.authorization, "Bearer planted-token");
+  for (std::size_t i = before; i < there.size(); ++i) {
+    EXPECT_EQ(there[i].authorization, bearer) << there[i].method << " " << there[i].body;
   }
+}
+
+TEST_F(ServiceSignInTest, AYesToAMoveACallMeetsIsKeptWhereTheServiceAsksForASignIn) {
+  AuthorizationServer elsewhere;
+  AuthorizationServer moving({.service_redirect = elsewhere.ServiceUrl(),
+                              .service_redirect_status = 307,
+                              .redirect_only_calls = true});
+  Declare("svc", {"--http", moving.ServiceUrl()});
+  Login("svc");
+  Request({"svc"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  Json started = StartAndOffer(*session, "svc");
+  ASSERT_TRUE(started.contains("result")) << started.dump() << session->Log();
+
+  Json asked = session->Call("tool/call", {{"alias", "svc"}, {"tool", "whoami"}, {"answer", "1"}});
+  ASSERT_EQ(asked["result"]["state"], "redirect") << asked.dump() << session->Log();
+  Json moved = session->Call("redirect/answer", {{"alias", "svc"}, {"answer", "y"}});
+  ASSERT_TRUE(moved.contains("error")) << moved.dump() << session->Log();
+  EXPECT_THAT(moved["error"]["message"].get<std::string>(),
+              HasSubstr("svc moved to " + elsewhere.ServiceUrl() +
+                        ", kept by your yes, where svc answered POST with HTTP 401: it asks for a "
+                        "sign-in, which `bravebot-mcp login svc` makes"));
+  for (const RecordedRequest& request : elsewhere.Requests()) {
+    EXPECT_EQ(request.authorization, "") << request.method << " " << request.target;
+  }
+  session->Call("session/close");
+
+  Json got = Json::parse(
+      RunCommand({OurProgram("bravebot-mcp"), "get", "svc", "--json"}, Environment()).out, nullptr,
+      false);
+  EXPECT_EQ(got.value("url", ""), elsewhere.ServiceUrl()) << got.dump();
+  EXPECT_TRUE(Tokens().empty()) << Tokens().dump();
 }
 
 }  // namespace

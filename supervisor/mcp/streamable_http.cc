@@ -109,9 +109,11 @@ Result<AnswerBody> ReadAnswerHead(std::string_view alias, const HttpRequest& req
   if (status == 401) {
     // MCP's authorization: the service asks for a token, got none or one it
     // no longer takes. Signing in is the person's, at a terminal.
-    return Refused(alias, request,
-                   "HTTP 401: it asks for a sign-in, which `bravebot-mcp login " +
-                       std::string(alias) + "` makes");
+    return Error(ErrorCode::kSignInNeeded,
+                 Refused(alias, request,
+                         "HTTP 401: it asks for a sign-in, which `bravebot-mcp login " +
+                             std::string(alias) + "` makes")
+                     .message());
   }
   if (status < 200 || status >= 300) {
     return Refused(alias, request, "HTTP " + std::to_string(status));

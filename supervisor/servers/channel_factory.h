@@ -35,7 +35,7 @@ struct ChannelEvents {
   std::function<void()> on_overflow;                     // a message too long to read
   std::function<void()> on_output_closed;                // its output ended while it runs
   std::function<void(int status)> on_exit;               // it ended, by itself or stopped
-  std::function<void(std::int64_t id, std::string why)> on_request_failed;
+  std::function<void(std::int64_t id, const Error& why)> on_request_failed;
   std::function<void(std::int64_t id, std::string question, std::string target)> on_redirect;
   std::function<void(std::string why)> on_session_ended;
 };

@@ -146,7 +146,7 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
       SessionOf(post->request) == client_.session_id()) {
     return SessionEnded(body.error().message());
   }
-  if (!body) return FailPost(post, body.error().message());
+  if (!body) return FailPost(post, body.error());
   if (*body != AnswerBody::kRedirect) {
     post->body = *body;
     return;
@@ -227,7 +227,7 @@ void HttpChannel::OnBody(const std::shared_ptr<Post>& post, std::string_view byt
 
 void HttpChannel::OnDone(const std::shared_ptr<Post>& post, const Status& done) {
   if (post->over) return;
-  if (!done) return FailPost(post, done.error().message());
+  if (!done) return FailPost(post, done.error());
   if (post->body == AnswerBody::kJson && !post->json.empty()) {
     Deliver(post, std::exchange(post->json, std::string()));
   }
@@ -285,14 +285,18 @@ void HttpChannel::Finished(const std::shared_ptr<Post>& post) {
   if (posts_.empty()) EndSession();
 }
 
-void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
+void HttpChannel::FailPost(const std::shared_ptr<Post>& post, const Error& why) {
   if (stopping_) return Finished(post);
   post->over = true;
   http_.Cancel(post->transfer);
   Erase(post);
   if (post->id && !post->answered && events_.on_request_failed) {
-    events_.on_request_failed(*post->id, std::move(why));
+    events_.on_request_failed(*post->id, why);
   }
+}
+
+void HttpChannel::FailPost(const std::shared_ptr<Post>& post, std::string why) {
+  FailPost(post, Error(ErrorCode::kRefused, std::move(why)));
 }
 
 void HttpChannel::SessionEnded(const std::string& why) {

@@ -45,8 +45,9 @@ namespace bravebot {
 struct HttpChannelEvents {
   std::function<void(std::string line)> on_line;  // a message the service sent
   std::function<void()> on_overflow;              // an answer or an event too long to read
-  // A request of ours that will get no answer: its id, and why, in our words.
-  std::function<void(std::int64_t id, std::string why)> on_request_failed;
+  // A request of ours that will get no answer: its id, and why, in our
+  // words (ErrorCode::kSignInNeeded where the service asks for a sign-in).
+  std::function<void(std::int64_t id, const Error& why)> on_request_failed;
   // The answer to request `id` points to another place, and a person can be
   // asked whether the server moved: `question` is the spec's text. Nothing
   // was sent there; the request waits for AnswerRedirect.
@@ -108,6 +109,7 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   void OnDone(const std::shared_ptr<Post>& post, const Status& done);
   // A message the service sent, in answer to `post` or on its own stream.
   void Deliver(const std::shared_ptr<Post>& post, std::string message);
+  void FailPost(const std::shared_ptr<Post>& post, const Error& why);
   void FailPost(const std::shared_ptr<Post>& post, std::string why);
   void SessionEnded(const std::string& why);
   std::size_t requests_under_way() const;

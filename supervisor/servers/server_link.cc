@@ -85,7 +85,7 @@ ChannelEvents ServerLink::EventsForChannel() {
   events.on_output_closed = [weak] {
     if (auto self = weak.lock()) self->OutputClosed();
   };
-  events.on_request_failed = [weak](std::int64_t id, const std::string& why) {
+  events.on_request_failed = [weak](std::int64_t id, const Error& why) {
     if (auto self = weak.lock()) self->OnRequestFailed(id, why);
   };
   events.on_redirect = [weak](std::int64_t id, std::string question, std::string target) {
@@ -144,20 +144,28 @@ void ServerLink::OnSessionEnded(const std::string& why) {
 
 // A service that could not be reached, or answered a request with an HTTP
 // error: that request gets no answer, and says why in our words.
-void ServerLink::OnRequestFailed(std::int64_t id, const std::string& why) {
+void ServerLink::OnRequestFailed(std::int64_t id, const Error& why) {
   if (start_over_ || broken_) return;
   std::optional<McpIncoming> failed =
-      connection_.Fail(id, McpFault{McpFailureKind::kMalformed, why, std::nullopt});
+      connection_.Fail(id, McpFault{McpFailureKind::kMalformed, why.message(), std::nullopt});
   if (!failed) return;
   request_timers_.erase(failed->tag);
   ForgetAskedRedirect(failed->tag);
   if (failed->tag == kStartupTag) {
-    if (!started_) StartFailed(Failure(StartStep::kUnreachable, why));
+    const bool sign_in = why.code() == ErrorCode::kSignInNeeded;
+    if (!started_) {
+      StartFailed(
+          Failure(sign_in ? StartStep::kSignInNeeded : StartStep::kUnreachable, why.message()));
+    }
     return;
   }
   // The handshake where the service moved: its flow says what failed.
-  if (failed->tag == kMoveHandshakeTag) return move_answer_.Give(Error(ErrorCode::kRefused, why));
+  if (failed->tag == kMoveHandshakeTag) return move_answer_.Give(why);
   events_.on_answer(std::move(*failed));
+}
+
+void ServerLink::OnRequestFailed(std::int64_t id, const std::string& why) {
+  OnRequestFailed(id, Error(ErrorCode::kRefused, why));
 }
 
 // A redirect a person can be asked about: its flow asks them (Redirected).

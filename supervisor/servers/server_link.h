@@ -81,8 +81,10 @@ struct LinkEvents {
   // still meanwhile.
   std::function<void(std::uint64_t tag, std::string question, std::string target)> on_redirect;
   // Once started: a yes to such a move took the service to `url`, and the
-  // handshake was made there; the request waiting was sent there. A start's
-  // move is told by moved_to() once it has started.
+  // handshake was made there; the request waiting was sent there. Or the
+  // service there asks for a sign-in first, and the link has ended (its
+  // on_broken came first). A start's move is told by moved_to() once it has
+  // started, or where its start failed for want of a sign-in.
   std::function<void(const std::string& url)> on_moved;
 };
 
@@ -211,11 +213,12 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
                                           std::string target);
   // The handshake made again at `target`, where every request goes now;
   // why it failed, or nullopt. `ended` is set where the link ended first.
-  boost::asio::awaitable<std::optional<std::string>> ShakeHandsAt(const std::string& target,
-                                                                  bool& ended);
+  boost::asio::awaitable<std::optional<Error>> ShakeHandsAt(const std::string& target, bool& ended);
   // A move whose handshake failed, for `why`: what waited for it fails,
-  // and nothing more can be asked of the service.
-  void MoveFailed(std::int64_t id, const std::string& target, const std::string& why);
+  // and nothing more can be asked of the service. Where it failed only for
+  // want of a sign-in there, the move is kept (on_moved): `login` signs in
+  // where the person said it is.
+  void MoveFailed(std::int64_t id, const std::string& target, const Error& why);
   // The start's time, and the request's, run again from a person's answer.
   void RestartTimers(std::uint64_t tag);
   // Every flow waiting ends: the link's channel ended. EndRedirectFlows:
@@ -231,6 +234,7 @@ class ServerLink : public std::enable_shared_from_this<ServerLink> {
   void Opened(Result<std::shared_ptr<ServerChannel>> channel);
   StartFailure OpenFailure(const Error& error) const;
   void OnOverflow();
+  void OnRequestFailed(std::int64_t id, const Error& why);
   void OnRequestFailed(std::int64_t id, const std::string& why);
   void OnSessionEnded(const std::string& why);
   void OnRedirect(std::int64_t id, std::string question, std::string target);

@@ -116,7 +116,7 @@ boost::asio::awaitable<void> ServerLink::Redirected(std::int64_t id, std::uint64
   process_->Move(id);
   if (HandshakeMade()) {
     bool ended = false;
-    std::optional<std::string> failed = co_await ShakeHandsAt(target, ended);
+    std::optional<Error> failed = co_await ShakeHandsAt(target, ended);
     if (ended) co_return;
     if (failed) {
       MoveFailed(id, target, *failed);
@@ -138,8 +138,8 @@ boost::asio::awaitable<void> ServerLink::Redirected(std::int64_t id, std::uint64
 
 // The same initialize as at the start, then notifications/initialized,
 // within kMoveHandshakeTimeout. What is written meanwhile waits (Send).
-boost::asio::awaitable<std::optional<std::string>> ServerLink::ShakeHandsAt(
-    const std::string& target, bool& ended) {
+boost::asio::awaitable<std::optional<Error>> ServerLink::ShakeHandsAt(const std::string& target,
+                                                                      bool& ended) {
   moving_ = true;
   move_target_ = target;
   move_answer_ = AwaitedEvents<Result<McpIncoming>>();
@@ -164,9 +164,9 @@ boost::asio::awaitable<std::optional<std::string>> ServerLink::ShakeHandsAt(
     behind_move_.clear();
     co_return std::nullopt;
   }
-  if (!*answer) co_return answer->error().message();
+  if (!*answer) co_return answer->error();
   if ((*answer)->fault || !(*answer)->result.is_object()) {
-    co_return "its answer to initialize held no result";
+    co_return Error(ErrorCode::kRefused, "its answer to initialize held no result");
   }
   process_->Write(McpConnection::Notification("notifications/initialized", nullptr));
   co_return std::nullopt;
@@ -175,15 +175,23 @@ boost::asio::awaitable<std::optional<std::string>> ServerLink::ShakeHandsAt(
 // Nothing can be asked of the service there, nor where it was, whose
 // session is given up: like a session the service ended, this ends what the
 // link can do, and what waited for the handshake fails in the same words.
-void ServerLink::MoveFailed(std::int64_t id, const std::string& target, const std::string& why) {
-  const std::string failed = alias_ + " moved to " + EscapeControlCharacters(target) +
-                             ", and its handshake there failed: " + why;
+void ServerLink::MoveFailed(std::int64_t id, const std::string& target, const Error& why) {
+  const bool sign_in = why.code() == ErrorCode::kSignInNeeded;
+  // The service is there, and only wants a sign-in the person makes: the
+  // yes stands, and the move is kept as a handshake there would keep it.
+  const std::string failed =
+      alias_ + " moved to " + EscapeControlCharacters(target) +
+      (sign_in ? ", kept by your yes, where " : ", and its handshake there failed: ") +
+      why.message();
+  std::shared_ptr<ServerLink> keep = shared_from_this();
   process_->Forget(id);
-  OnRequestFailed(id, failed);
+  OnRequestFailed(id, Error(why.code(), failed));
   for (const HeldLine& held : std::exchange(behind_move_, {})) {
-    if (held.id) OnRequestFailed(*held.id, failed);
+    if (held.id) OnRequestFailed(*held.id, Error(why.code(), failed));
   }
   OnSessionEnded(failed);
+  // A start's move is read from moved_to() where the start fails.
+  if (sign_in && started_ && events_.on_moved) events_.on_moved(target);
 }
 
 void ServerLink::RestartTimers(std::uint64_t tag) {

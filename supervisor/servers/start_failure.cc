@@ -24,6 +24,8 @@ std::string_view StartStepWord(StartStep step) {
       return "unsupported-version";
     case StartStep::kUnreachable:
       return "unreachable";
+    case StartStep::kSignInNeeded:
+      return "sign-in-needed";
     case StartStep::kStopped:
       return "stopped";
   }

@@ -23,6 +23,7 @@ enum class StartStep {
   kMalformed,           // an answer that is no answer to what was asked
   kUnsupportedVersion,  // it speaks no protocol version we speak
   kUnreachable,         // a service that could not be reached
+  kSignInNeeded,        // a service that asks for a sign-in (bravebot-mcp login)
   kStopped,             // the session stopped it while it started
 };
 

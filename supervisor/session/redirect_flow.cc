@@ -116,8 +116,9 @@ void RedirectFlow::Moved(SessionServer& server, const std::string& url) {
   // sends them nowhere either.
   *server.opened().declaration = server.opened().declaration->MovedTo(url);
   // The list said yes to was read where it was: the one there is read and
-  // judged as the new declaration's (server/toolsChanged says what came).
-  tool_calls_.ReadListAgain(server);
+  // judged as the new declaration's (server/toolsChanged says what came);
+  // unless the service there asks for a sign-in first, and it has ended.
+  if (server.life() == ServerLife::kRunning) tool_calls_.ReadListAgain(server);
 }
 
 }  // namespace bravebot

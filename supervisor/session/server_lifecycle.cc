@@ -140,6 +140,20 @@ void ServerLifecycle::Started(SessionServer& server) {
   session_.replies.Respond(server.Running(), std::move(result));
 }
 
+void ServerLifecycle::StartFailed(SessionServer& server, const StartFailure& failure) {
+  RpcError error = StartError(failure);
+  // A yes took it where it only asks for a sign-in: the move is kept as a
+  // handshake there would keep it, so that `login` (which the error names)
+  // signs in where the person said the service is now.
+  const std::string& moved_to = server.link()->moved_to();
+  if (failure.step == StartStep::kSignInNeeded && !moved_to.empty()) {
+    error.data["movedTo"] = moved_to;
+    if (std::optional<std::string> why = redirects_.KeepMove(server)) error.data["moveNote"] = *why;
+    *server.opened().declaration = server.opened().declaration->MovedTo(moved_to);
+  }
+  server.StartFailed(failure.step, error);
+}
+
 void ServerLifecycle::StopAll(std::function<void()> then) {
   auto left = std::make_shared<std::size_t>(1);
   auto done = std::make_shared<std::function<void()>>(std::move(then));

@@ -26,6 +26,8 @@ class ServerLifecycle {
 
   // Its handshake and list are done: server/start is answered.
   void Started(SessionServer& server);
+  // Its start failed: server/start is answered with why.
+  void StartFailed(SessionServer& server, const StartFailure& failure);
   // Stops every server the session started; `then` once all have ended.
   void StopAll(std::function<void()> then);
 

@@ -81,11 +81,11 @@ void SessionServer::StopStarting(const RpcError& answer, const std::string& why)
   link_->AbandonStart(link_->Failure(StartStep::kStopped, why));
 }
 
-void SessionServer::StartFailed(const StartFailure& failure) {
+void SessionServer::StartFailed(StartStep step, const RpcError& answer) {
   // Stopped by the session (server/stop, a cancel, its close), or failed.
-  end_ = failure.step == StartStep::kStopped ? ServerEnd::kStopped : ServerEnd::kFailed;
+  end_ = step == StartStep::kStopped ? ServerEnd::kStopped : ServerEnd::kFailed;
   ended_on_request_ = true;
-  AnswerStart(StartError(failure));
+  AnswerStart(answer);
   life_ = ServerLife::kStopping;
   link_->Stop([this](int status) { Ended(status); });
 }

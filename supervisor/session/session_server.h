@@ -94,7 +94,7 @@ class SessionServer {
   // with `answer`, and the server stopped (its step "stopped").
   void StopStarting(const RpcError& answer, const std::string& why);
   // Its start failed: server/start answered, and it is stopped.
-  void StartFailed(const StartFailure& failure);
+  void StartFailed(StartStep step, const RpcError& answer);
 
   // The session's requests sent to it, under tags of this server's.
   std::uint64_t NextTag() { return next_tag_++; }

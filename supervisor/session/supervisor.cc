@@ -84,7 +84,7 @@ LinkEvents Supervisor::EventsFor(const std::string& alias) {
   LinkEvents events;
   events.on_started = [this, alias] { lifecycle_.Started(session_.At(alias)); };
   events.on_start_failed = [this, alias](const StartFailure& failure) {
-    session_.At(alias).StartFailed(failure);
+    lifecycle_.StartFailed(session_.At(alias), failure);
   };
   events.on_answer = [this, alias](McpIncoming answer) {
     relay_.OnAnswer(session_.At(alias), std::move(answer));

@@ -46,8 +46,8 @@ TEST(HttpChannelTest, AnswersUnderWayAreHeldToTheirBoundTogether) {
   boost::asio::io_context io;
   std::map<std::int64_t, std::string> failed;
   HttpChannelEvents events;
-  events.on_request_failed = [&](std::int64_t id, std::string why) {
-    failed[id] = std::move(why);
+  events.on_request_failed = [&](std::int64_t id, const Error& why) {
+    failed[id] = why.message();
     io.stop();
   };
   HttpChannelOptions options;
@@ -171,8 +171,8 @@ TEST(HttpChannelTest, ADeclaredHeaderGoesNeitherAfterARedirectElsewhereNorWhereI
       io.stop();
     }
   };
-  events.on_request_failed = [&](std::int64_t, const std::string& why) {
-    ADD_FAILURE() << why;
+  events.on_request_failed = [&](std::int64_t, const Error& why) {
+    ADD_FAILURE() << why.message();
     io.stop();
   };
   HttpChannelOptions options = WithAHeader(service.Url("/mcp"));

@@ -162,7 +162,9 @@ class ScriptedChannel : public ServerChannel, public std::enable_shared_from_thi
         return true;
       case RedirectAction::kRefuse:
         Later([id, why = decision.reason](ScriptedChannel& self) {
-          if (self.events_.on_request_failed) self.events_.on_request_failed(id, why);
+          if (self.events_.on_request_failed) {
+            self.events_.on_request_failed(id, Error(ErrorCode::kRefused, why));
+          }
         });
         return true;
     }

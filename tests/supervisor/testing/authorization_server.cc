@@ -240,7 +240,9 @@ struct AuthorizationServer::State {
   }
 
   Response Service(const Request& request) {
-    if (options.service_redirect) {
+    Json message = Json::parse(request.body(), nullptr, false);
+    const bool call = message.is_object() && message.value("method", "") == "tools/call";
+    if (options.service_redirect && (call || !options.redirect_only_calls)) {
       Response moved = Answer(static_cast<http::status>(options.service_redirect_status), "");
       moved.set(http::field::location, *options.service_redirect);
       return moved;
@@ -260,7 +262,6 @@ struct AuthorizationServer::State {
       if (options.sends_challenge) refused.set(http::field::www_authenticate, challenge);
       return refused;
     }
-    Json message = Json::parse(request.body(), nullptr, false);
     if (!message.is_object() || !message.contains("id")) {
       return Answer(http::status::accepted, "");
     }

@@ -76,6 +76,8 @@ struct AuthorizationServerOptions {
   // the status given (308, a move for good).
   std::optional<std::string> service_redirect = {};
   int service_redirect_status = 307;
+  // Only tools/call is redirected: the service moves once it has started.
+  bool redirect_only_calls = false;
 };
 
 struct RecordedRequest {
