@@ -9,6 +9,7 @@
 #include "cli/sign_in_words.h"
 #include "cli/simple_options.h"
 #include "confine/digest.h"
+#include "supervisor/auth/authorization_request.h"
 #include "supervisor/policy/managed_policy.h"
 #include "supervisor/policy/session_plan.h"
 #include "supervisor/store/approval_store.h"

@@ -247,9 +247,7 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
   }
   Result<TokenResponse> tokens = ParseTokenResponse(answer->body);
   if (!tokens) co_return Failed(plan, step, tokens.error());
-  const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count();
+  const std::int64_t now = SecondsSince1970Now();
   co_return SignedIn{.access_token = tokens->access_token,
                      .refresh_token = tokens->refresh_token,
                      .expires_at = ExpiresAt(tokens->expires_in, now),

@@ -96,12 +96,6 @@ std::string SignInWords(const std::optional<StoredToken>& token, std::int64_t no
   return "its sign-in expired at " + UtcMinute(*token->expires_at);
 }
 
-std::int64_t SecondsSince1970Now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 std::optional<StoredToken> KeptTokenIn(const TokenFile& tokens, const Declaration& declaration) {
   if (declaration.transport != Transport::kHttp) return std::nullopt;
   Result<OAuthUrl> service = ReadOAuthUrl(declaration.url);

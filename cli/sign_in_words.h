@@ -29,9 +29,6 @@ StoredToken ToStoredToken(const SignedIn& signed_in, std::string alias, std::str
 // " until 2026-12-06 10:30 UTC", or "" where the server gave no lifetime.
 std::string SignedInUntil(const StoredToken& token);
 
-// Seconds since 1970 (UTC) now, what a token's expiry is compared with.
-std::int64_t SecondsSince1970Now();
-
 // A service's sign-in, as get and list say it: "signed in until 2026-12-06 10:30
 // UTC", "signed in; its token expired at ..., and is renewed at its next
 // start", "its sign-in expired at ...", or "not signed in".

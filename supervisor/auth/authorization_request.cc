@@ -1,6 +1,7 @@
 #include "supervisor/auth/authorization_request.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "base/base64.h"
 #include "base/shown_text.h"
@@ -241,6 +242,12 @@ std::optional<std::int64_t> ExpiresAt(const std::optional<std::int64_t>& expires
   constexpr std::int64_t kLongestLifetime = std::int64_t{10} * 366 * 24 * 3600;
   if (!expires_in) return std::nullopt;
   return now_seconds + std::min(*expires_in, kLongestLifetime);
+}
+
+std::int64_t SecondsSince1970Now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 bool IsSendableToken(std::string_view token) {

@@ -132,6 +132,10 @@ struct TokenResponse {
 std::optional<std::int64_t> ExpiresAt(const std::optional<std::int64_t>& expires_in,
                                       std::int64_t now_seconds);
 
+// Seconds since 1970 (UTC) now: the clock a token's expiry is kept in and
+// compared with.
+std::int64_t SecondsSince1970Now();
+
 // Whether `token` can go in an Authorization header and a form as it is:
 // visible ASCII, as RFC 6750's b64token and RFC 6749's tokens are. Anything
 // else (a line break above all) would let a server write headers of its own.

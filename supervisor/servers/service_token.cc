@@ -14,17 +14,11 @@ namespace bravebot {
 
 namespace {
 
-std::int64_t SecondsNow() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // The access token of `token` where it can be sent and is good for
 // kRefreshAhead more; nothing where it must be refreshed first.
 std::optional<std::string> FreshAccessToken(const StoredToken& token) {
   if (!IsSendableToken(token.access_token)) return std::nullopt;
-  if (token.expires_at && *token.expires_at <= SecondsNow() + kRefreshAhead.count()) {
+  if (token.expires_at && *token.expires_at <= SecondsSince1970Now() + kRefreshAhead.count()) {
     return std::nullopt;
   }
   return token.access_token;
@@ -72,7 +66,7 @@ boost::asio::awaitable<std::optional<StoredToken>> Refreshed(HttpClient& http,
   // A server that rotates refresh tokens sends a new one; one that does
   // not leaves the old one good.
   if (renewed->refresh_token) token.refresh_token = renewed->refresh_token;
-  token.expires_at = ExpiresAt(renewed->expires_in, SecondsNow());
+  token.expires_at = ExpiresAt(renewed->expires_in, SecondsSince1970Now());
   if (renewed->scope) token.scope = renewed->scope;
   // Kept before it is used: a refresh token rotated and then lost would
   // leave the person to sign in again. Not where a logout, a change of the
