@@ -322,5 +322,56 @@ TEST_F(LoginTest, TheTokenIsNeverSentWhereTheServiceRedirects) {
   }
 }
 
+// Probe (review 26, F4): a server that rotates refresh tokens and, as RFC
+// 9700 section 4.14.2 asks, takes one used twice as stolen and revokes the
+// grant. Two starts that refresh at once send it twice: the next refresh,
+// once the token they shared expires, finds the grant revoked.
+TEST_F(LoginTest, TwoStartsThatRefreshAtOnceLeaveTheGrantGoodAtAServerThatRevokesOnReuse) {
+  AuthorizationServer server(
+      {.refresh_answer_delay = std::chrono::milliseconds(1500), .revoke_on_reuse = true});
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  ASSERT_EQ(Run("login", "svc").status, 0);
+  auto expire = [&] {
+    Json file = Json::parse(Slurp(Profile() + "/mcp-tokens"));
+    file["tokens"][0]["expires_at"] = 1000000000;
+    std::ofstream(Profile() + "/mcp-tokens") << file.dump();
+    server.ExpireAccessTokens();
+  };
+  expire();
+  CommandOutput runs[2];
+  std::vector<std::thread> starts;
+  for (CommandOutput& run : runs) {
+    starts.emplace_back([&] {
+      run = RunCommand({OurProgram("mcp-run"), "svc"}, Environment(), temporary_.path());
+    });
+  }
+  for (std::thread& start : starts) start.join();
+  for (const CommandOutput& run : runs) EXPECT_EQ(run.status, 0) << run.err;
+  // An hour later, as far as the token knows: refreshed again.
+  expire();
+  CommandOutput later =
+      RunCommand({OurProgram("mcp-run"), "svc"}, Environment(), temporary_.path());
+  EXPECT_EQ(later.status, 0) << later.err;
+  EXPECT_THAT(later.out, HasSubstr("whoami"));
+}
+
+// Probe (review 26, F7): mcp.json changed by hand leaves the entry of the
+// old digest; logout of the alias must still forget it, or it comes back
+// when the file is changed back.
+TEST_F(LoginTest, LogoutForgetsEveryTokenOfTheAliasWhateverItsDigest) {
+  AuthorizationServer server;
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  ASSERT_EQ(Run("login", "svc").status, 0);
+  ASSERT_EQ(Tokens().size(), 1u);
+  std::string declarations = Slurp(DeclarationFile());
+  const size_t at = declarations.find(server.ServiceUrl());
+  ASSERT_NE(at, std::string::npos);
+  declarations.replace(at, server.ServiceUrl().size(), server.Origin() + "/other");
+  std::ofstream(DeclarationFile()) << declarations;
+  CommandOutput logout = Run("logout", "svc");
+  EXPECT_EQ(logout.status, 0) << logout.err;
+  for (const Json& token : Tokens()) EXPECT_NE(token["alias"], "svc") << logout.out;
+}
+
 }  // namespace
 }  // namespace bravebot::testing

@@ -80,6 +80,30 @@ TEST_F(ServiceSignInTest, ASessionSendsTheTokenLoginKeptWithEachRequestToTheServ
   }
 }
 
+// Probe (review 26, F10): logout says no session sends the tokens again; a
+// session already running is one.
+TEST_F(ServiceSignInTest, ASessionRunningAtLogoutSendsTheTokenNoMore) {
+  AuthorizationServer server;
+  Declare("svc", {"--http", server.ServiceUrl()});
+  Login("svc");
+  Request({"svc"});
+  auto session = Session();
+  OpenAndApprove(*session);
+  Json started = StartAndOffer(*session, "svc");
+  ASSERT_TRUE(started.contains("result")) << started.dump() << session->Log();
+  CommandOutput logout =
+      RunCommand({OurProgram("bravebot-mcp"), "logout", "svc"}, Environment(), temporary_.path());
+  ASSERT_EQ(logout.status, 0) << logout.err;
+  ASSERT_TRUE(Tokens().empty());
+  const std::size_t before = server.Requests().size();
+  session->Call("tool/call", {{"alias", "svc"}, {"tool", "whoami"}, {"answer", "1"}});
+  std::vector<RecordedRequest> requests = server.Requests();
+  ASSERT_GT(requests.size(), before);
+  for (std::size_t i = before; i < requests.size(); ++i) {
+    EXPECT_EQ(requests[i].authorization, "") << requests[i].method << " " << requests[i].body;
+  }
+}
+
 TEST_F(ServiceSignInTest, AYesToAMoveWhereTheServiceAsksForASignInIsKeptAndLoginSignsInThere) {
   AuthorizationServer elsewhere;
   AuthorizationServer moving(

@@ -190,5 +190,45 @@ TEST(LoopbackRedirectTest, PastSixteenConnectionsAtOnceOneIsClosedUnansweredUnti
   EXPECT_EQ(**received, "late");
 }
 
+// Probe (review 26, F6): any process of this machine, or a page in the
+// person's browser, may send answers with another state without end; each
+// one printed a line, the sign-in's url scrolls away. Said once is enough:
+// Receive counts the rest in its words at the end.
+TEST(LoopbackRedirectTest, ManyAnswersWithAnotherStateAreSaidOnce) {
+  boost::asio::io_context io;
+  Result<std::unique_ptr<LoopbackRedirect>> redirect = LoopbackRedirect::Open(io.get_executor());
+  ASSERT_TRUE(redirect) << redirect.error().message();
+  const std::string url = (*redirect)->Url();
+  const auto port = static_cast<unsigned short>(
+      std::stoi(url.substr(url.rfind(':') + 1, url.rfind('/') - url.rfind(':') - 1)));
+  std::optional<Result<std::string>> received;
+  int notes = 0;
+  boost::asio::co_spawn(
+      io,
+      [&]() -> boost::asio::awaitable<void> {
+        received = co_await (*redirect)->Receive("st-1", std::chrono::seconds(30),
+                                                 [&](const std::string&) { ++notes; });
+      },
+      boost::asio::detached);
+  boost::asio::steady_timer guard(io, std::chrono::seconds(40));
+  guard.async_wait([&](const boost::system::error_code& error) {
+    if (!error) io.stop();
+  });
+  std::thread listening([&] { io.run(); });
+  boost::asio::io_context clients;
+  for (int i = 0; i < 50; ++i) {
+    boost::asio::ip::tcp::socket forger = Connect(clients, port);
+    EXPECT_THAT(Answer(forger, Callback("code=x&state=forged")), StartsWith("HTTP/1.1 400"));
+  }
+  boost::asio::ip::tcp::socket browser = Connect(clients, port);
+  EXPECT_THAT(Answer(browser, Callback("code=c&state=st-1")), StartsWith("HTTP/1.1 200"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // Receive's turn
+  io.stop();
+  listening.join();
+  ASSERT_TRUE(received);
+  EXPECT_TRUE(*received);
+  EXPECT_EQ(notes, 1);
+}
+
 }  // namespace
 }  // namespace bravebot

@@ -48,6 +48,17 @@ TEST(SignInReachTest, AServiceElsewhereReachesHttpsAloneAndNeverThisMachinesPlai
   EXPECT_FALSE(ReachableWhileSigningIn("http://mcp.example.com/mcp", "http://127.0.0.1:9/m", "it"));
 }
 
+// Probe (review 26, F1): this machine has more spellings than localhost,
+// 127.0.0.0/8 and ::1. A connection to 0.0.0.0 or :: reaches this machine's
+// own listeners on Linux, and libcurl and the resolver read *.localhost as
+// this machine too.
+TEST(SignInReachTest, AServiceElsewhereNeverNamesThisMachineByAnotherSpelling) {
+  for (const char* url :
+       {"https://0.0.0.0:8443/x", "https://[::]:8443/x", "https://a.localhost/x"}) {
+    EXPECT_FALSE(ReachableWhileSigningIn(kElsewhere, url, "the issuer")) << url;
+  }
+}
+
 TEST(SignInReachTest, AServiceOnThisMachineMayNamePlainHttpOnThisMachineOnly) {
   EXPECT_TRUE(ReachableWhileSigningIn(kHere, "http://127.0.0.1:9/meta", "it"));
   EXPECT_TRUE(ReachableWhileSigningIn(kHere, "http://localhost:9/meta", "it"));

@@ -169,6 +169,22 @@ TEST_F(SignInTest, AClientThePersonGaveIsUsedWithItsSecretAndNothingRegistered) 
                     HasSubstr("invalid_client")));
 }
 
+// Probe (review 26, F2): a client the person declared, with its secret,
+// for the provider the service used to name. The service now names another
+// authorization server, whose authorization page answers at once: nobody
+// signs in there, and yet the declared secret is sent to its token endpoint.
+TEST_F(SignInTest, ADeclaredClientsSecretGoesToNoServerTheServiceMerelyNames) {
+  AuthorizationServer elsewhere({.client_id = "desk", .any_resource = true});
+  AuthorizationServer service(
+      {.client_id = "desk", .client_secret = "s3cret", .authorization_server = elsewhere.Issuer()});
+  Result<SignedIn> signed_in = SignInWith(
+      {.service_url = service.ServiceUrl(), .client_id = "desk", .client_secret = "s3cret"});
+  EXPECT_EQ(elsewhere.SecretsSentBy("client_secret_basic") +
+                elsewhere.SecretsSentBy("client_secret_post"),
+            0)
+      << (signed_in ? "signed in" : signed_in.error().message());
+}
+
 TEST_F(SignInTest, AClientsSecretGoesTheOneWayTheServerTakesIt) {
   AuthorizationServer post_only(
       {.client_id = "desk", .client_secret = "s3cret", .secret_methods = {"client_secret_post"}});

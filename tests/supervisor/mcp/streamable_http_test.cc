@@ -49,6 +49,17 @@ TEST(StreamableHttpTest, AChallengeIsKeptAsSentAndSeveralAreJoined) {
             "");
 }
 
+// Probe (review 26, F3): a service may send a head of endless challenge
+// lines; what is kept of them must be bounded here, not only by whichever
+// libcurl the machine has (its total bound came in 8.3.0).
+TEST(StreamableHttpTest, AHeadKeepsABoundedChallengeHoweverManyLinesCome) {
+  HttpHeadReader reader;
+  reader.TakeLine("HTTP/1.1 401 Unauthorized\r\n");
+  const std::string line = "WWW-Authenticate: Bearer realm=\"" + std::string(1000, 'x') + "\"\r\n";
+  for (int i = 0; i < 20000; ++i) reader.TakeLine(line);
+  EXPECT_LE(reader.head().www_authenticate.size(), std::size_t{64} * 1024);
+}
+
 TEST(StreamableHttpTest, EveryPostAcceptsBothAndTheSessionGoesOnceAgreed) {
   StreamableHttpClient client;
   HttpRequest first = client.Post(R"({"jsonrpc":"2.0","id":1,"method":"initialize"})");

@@ -291,11 +291,13 @@ struct AuthorizationServer::State {
       scopes.push_back(options.scope.substr(start, end - start));
       start = end == std::string::npos ? end : end + 1;
     }
-    return Answer(http::status::ok, Json{{"resource", ServiceUrl()},
-                                         {"authorization_servers", Json::array({Issuer()})},
-                                         {"scopes_supported", scopes},
-                                         {"bearer_methods_supported", Json::array({"header"})}}
-                                        .dump());
+    return Answer(http::status::ok,
+                  Json{{"resource", ServiceUrl()},
+                       {"authorization_servers",
+                        Json::array({options.authorization_server.value_or(Issuer())})},
+                       {"scopes_supported", scopes},
+                       {"bearer_methods_supported", Json::array({"header"})}}
+                      .dump());
   }
 
   Response ServerMetadata() const {
@@ -364,7 +366,8 @@ struct AuthorizationServer::State {
     if (Field(form, "response_type") != "code") refusal = "response_type must be code";
     if (Field(form, "code_challenge").empty()) refusal = "PKCE code_challenge missing";
     if (Field(form, "code_challenge_method") != "S256") refusal = "code_challenge_method not S256";
-    if (Field(form, "resource") != ServiceUrl()) refusal = "resource is not the service's url";
+    if (!options.any_resource && Field(form, "resource") != ServiceUrl())
+      refusal = "resource is not the service's url";
     if (Field(form, "state").empty()) refusal = "state missing";
     std::string separator = redirect_uri.find('?') == std::string::npos ? "?" : "&";
     Response redirect = Answer(http::status::found, "");
@@ -430,7 +433,12 @@ struct AuthorizationServer::State {
     } else if (grant_type == "refresh_token") {
       std::this_thread::sleep_for(options.refresh_answer_delay);
       auto found = refresh_tokens.find(Field(form, "refresh_token"));
+      if (options.revoke_on_reuse && used_refresh_tokens.contains(Field(form, "refresh_token"))) {
+        refresh_tokens.clear();  // one grant in these tests: all of it
+        return OAuthError("invalid_grant", "refresh token reused: the grant is revoked");
+      }
       if (found == refresh_tokens.end()) return OAuthError("invalid_grant", "unknown refresh");
+      used_refresh_tokens.insert(found->first);
       grant = found->second;
       refresh_tokens.erase(found);  // rotated: each is good once
       if (grant.client_id != client_id) return OAuthError("invalid_grant", "another client's");
@@ -500,6 +508,7 @@ struct AuthorizationServer::State {
   std::map<std::string, Grant> grants;  // by code
   std::map<std::string, AccessToken> access_tokens;
   std::map<std::string, Grant> refresh_tokens;
+  std::set<std::string> used_refresh_tokens;
   std::map<std::string, int> issued;
   std::map<std::string, int> secrets_sent;  // by the way they came
   std::mt19937_64 random{std::random_device{}()};

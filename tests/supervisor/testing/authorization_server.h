@@ -78,6 +78,15 @@ struct AuthorizationServerOptions {
   int service_redirect_status = 307;
   // Only tools/call is redirected: the service moves once it has started.
   bool redirect_only_calls = false;
+  // The protected resource metadata names this issuer instead of its own:
+  // a service that sends signing in to another authorization server.
+  std::optional<std::string> authorization_server = {};
+  // Authorizes for any resource asked for, not only its own service: an
+  // authorization server a service names that is not its provider's.
+  bool any_resource = false;
+  // A refresh token used a second time is taken as stolen (RFC 9700
+  // section 4.14.2): every refresh token it gave is revoked.
+  bool revoke_on_reuse = false;
 };
 
 struct RecordedRequest {
