@@ -230,5 +230,47 @@ TEST(LoopbackRedirectTest, ManyAnswersWithAnotherStateAreSaidOnce) {
   EXPECT_EQ(notes, 1);
 }
 
+// Probe (review 26, held): a head past 16 KiB, or a request with a body,
+// is dropped unanswered and takes nothing; the browser's answer after it is
+// taken.
+TEST(LoopbackRedirectTest, AHugeHeadOrABodyIsDroppedAndTheAnswerStillTaken) {
+  boost::asio::io_context io;
+  Result<std::unique_ptr<LoopbackRedirect>> redirect = LoopbackRedirect::Open(io.get_executor());
+  ASSERT_TRUE(redirect) << redirect.error().message();
+  const std::string url = (*redirect)->Url();
+  const auto port = static_cast<unsigned short>(
+      std::stoi(url.substr(url.rfind(':') + 1, url.rfind('/') - url.rfind(':') - 1)));
+  std::optional<Result<std::string>> received;
+  boost::asio::co_spawn(
+      io,
+      [&]() -> boost::asio::awaitable<void> {
+        received = co_await (*redirect)->Receive("st-1", std::chrono::seconds(30));
+      },
+      boost::asio::detached);
+  boost::asio::steady_timer guard(io, std::chrono::seconds(40));
+  guard.async_wait([&](const boost::system::error_code& error) {
+    if (!error) io.stop();
+  });
+  std::thread listening([&] { io.run(); });
+  boost::asio::io_context clients;
+  boost::asio::ip::tcp::socket huge = Connect(clients, port);
+  EXPECT_EQ(Answer(huge, "GET /callback?code=h&state=st-1 HTTP/1.1\r\nX-Pad: " +
+                             std::string(20 * 1024, 'a') + "\r\n\r\n"),
+            "");
+  boost::asio::ip::tcp::socket bodied = Connect(clients, port);
+  EXPECT_EQ(
+      Answer(bodied,
+             "GET /callback?code=b&state=st-1 HTTP/1.1\r\nContent-Length: 1000000000\r\n\r\nx"),
+      "");
+  boost::asio::ip::tcp::socket browser = Connect(clients, port);
+  EXPECT_THAT(Answer(browser, Callback("code=c&state=st-1")), StartsWith("HTTP/1.1 200"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // Receive's turn
+  io.stop();
+  listening.join();
+  ASSERT_TRUE(received);
+  ASSERT_TRUE(*received) << received->error().message();
+  EXPECT_EQ(**received, "c");
+}
+
 }  // namespace
 }  // namespace bravebot

@@ -234,6 +234,33 @@ TEST_F(SignInTest, TheServicesDeclaredHeadersGoWithWhatIsSentToIt) {
   EXPECT_EQ(requests.front().headers["x-api-key"], "k-1");
 }
 
+// Probe (review 26, held): the declared headers stay with the service's
+// origin when its authorization server is elsewhere.
+TEST_F(SignInTest, TheServicesDeclaredHeadersNeverGoToItsAuthorizationServerElsewhere) {
+  AuthorizationServer elsewhere({.any_resource = true});
+  AuthorizationServer service({.authorization_server = elsewhere.Issuer()});
+  Result<SignedIn> signed_in =
+      SignInWith({.service_url = service.ServiceUrl(), .service_headers = {{"X-Api-Key", "k-1"}}});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  ASSERT_FALSE(elsewhere.Requests().empty());
+  for (RecordedRequest request : elsewhere.Requests()) {
+    EXPECT_FALSE(request.headers.contains("x-api-key")) << request.method << " " << request.target;
+  }
+  EXPECT_EQ(service.Requests().front().headers["x-api-key"], "k-1");
+}
+
+// Probe (review 26, held): nothing signing in fetches follows a redirect,
+// from the service's first answer on.
+TEST_F(SignInTest, AServiceThatRedirectsIsNotFollowed) {
+  AuthorizationServer elsewhere;
+  AuthorizationServer service({.service_redirect = elsewhere.ServiceUrl()});
+  Result<SignedIn> signed_in = SignInWith({.service_url = service.ServiceUrl()});
+  ASSERT_FALSE(signed_in);
+  EXPECT_THAT(signed_in.error().message(), HasSubstr("it answered HTTP 307"));
+  EXPECT_THAT(elsewhere.Requests(), IsEmpty());
+  EXPECT_THAT(opened_, IsEmpty());
+}
+
 TEST_F(SignInTest, AClientMetadataDocumentComesBeforeRegistering) {
   const std::string document = "https://client.example/bravebot-mcp.json";
   AuthorizationServer server(
