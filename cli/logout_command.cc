@@ -7,7 +7,6 @@
 #include "cli/declaration_lookup.h"
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
-#include "confine/digest.h"
 #include "supervisor/store/token_store.h"
 
 namespace bravebot {
@@ -26,11 +25,14 @@ SimpleCommandSpec LogoutOptions() {
 int RunLogout(const SimpleOptions& options, CommandContext& context) {
   Result<ProfileDirectory> profile = OpenProfileToWrite(context);
   if (!profile) return Report(context, "logout", profile.error());
-  Result<Declaration> declaration = FindDeclaration(*profile, options.alias);
-  if (!declaration) return Report(context, "logout", declaration.error());
-  Result<size_t> forgotten = ForgetTokens(*profile, options.alias, ComputeDigest(*declaration).hex);
+  // Every token of the alias, whatever declaration earned it: mcp.json
+  // changed by hand leaves one of another digest, which changing it back
+  // would bring back.
+  Result<size_t> forgotten = ForgetTokens(*profile, options.alias);
   if (!forgotten) return Report(context, "logout", forgotten.error());
   if (*forgotten == 0) {
+    Result<Declaration> declaration = FindDeclaration(*profile, options.alias);
+    if (!declaration) return Report(context, "logout", declaration.error());
     context.out << options.alias << " was not signed in: nothing changed\n";
   } else {
     context.out << "Signed out of " << options.alias << ": its tokens are forgotten.\n";

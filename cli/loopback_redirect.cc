@@ -99,11 +99,13 @@ asio::awaitable<void> Serve(std::shared_ptr<LoopbackRedirect::Waiting> waiting,
     page = Page(http::status::bad_request,
                 "Not signed in: this answer carries another state than the sign-in's, so it is "
                 "not its answer.");
-    ++waiting->refused;
-    if (waiting->note) {
+    // Said the first time only: answers without end (a process here, a
+    // page in the browser) would scroll the sign-in's url away. Receive
+    // counts them if the browser's answer never comes.
+    if (++waiting->refused == 1 && waiting->note) {
       waiting->note(
           "An answer that is not this sign-in's (another state) came to the loopback and was "
-          "refused; still waiting for the browser.");
+          "refused; still waiting for the browser (any more are refused without a word).");
     }
   } else {
     Result<std::string> code = ReadAuthorizationRedirect(target, waiting->state);

@@ -42,7 +42,7 @@ class LoopbackRedirect {
   // that carries `state`, and answers the browser a page saying how it
   // went. The authorization code, where it carries one; else why not: the
   // authorization server's error, or the time out. A request with another
-  // state is answered 400 and waited past, `note` told of it; other
+  // state is answered 400 and waited past, `note` told of the first; other
   // requests (a browser's favicon) are answered 404 and waited past.
   boost::asio::awaitable<Result<std::string>> Receive(
       std::string state, std::chrono::seconds timeout,

@@ -24,6 +24,7 @@
 #include "cli/stop_on_signal.h"
 #include "supervisor/mcp/line_splitter.h"
 #include "supervisor/servers/http_channel.h"
+#include "supervisor/servers/kept_sign_in.h"
 #include "supervisor/servers/service_token.h"
 
 // Boost.Asio, as the program bridge is, and libcurl runs on it: its epoll
@@ -346,6 +347,7 @@ int BridgeService(const Declaration& declaration, const ServerStartOptions& opti
     return kExitFailed;
   }
   channel->bearer = ServiceTokenNow(declaration, options);
+  if (channel->bearer) channel->sign_in_kept = SignInKeptCheck(declaration, options);
   // Set from the thread that takes signals, and read once that thread can
   // set it no more.
   std::atomic<int> signal{0};

@@ -10,12 +10,12 @@ namespace bravebot {
 Status ReachableWhileSigningIn(std::string_view service_url, std::string_view url,
                                const std::string& what) {
   Result<OAuthUrl> service = ReadOAuthUrl(service_url);
-  const bool service_here = service && service->loopback;
+  const bool service_here = service && service->this_machine;
   Result<OAuthUrl> read = ReadOAuthUrl(url);
   if (!read) {
     return Error(ErrorCode::kRefused, what + " is not a usable url: " + read.error().message());
   }
-  if (!service_here && read->loopback) {
+  if (!service_here && read->this_machine) {
     // No service elsewhere has its sign-in on this machine: what it names
     // here, even in https, would have signing in probe this machine's ports.
     return Error(ErrorCode::kRefused,
@@ -23,7 +23,7 @@ Status ReachableWhileSigningIn(std::string_view service_url, std::string_view ur
                      " is on this machine, which a service elsewhere cannot be signed in to "
                      "through, so nothing was sent to it");
   }
-  if (read->https || (service_here && read->loopback)) return {};
+  if (read->https || (service_here && read->this_machine)) return {};
   if (service_here) {
     return Error(ErrorCode::kRefused,
                  what +

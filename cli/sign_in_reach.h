@@ -21,8 +21,9 @@ namespace bravebot {
 
 // Whether signing in to the service declared at `service_url` may send a
 // request to `url`: where it is https, or where the service is on this
-// machine (localhost, 127.0.0.0/8, ::1) and `url` is plain http to this
-// machine too; never this machine for a service elsewhere, even in https.
+// machine (localhost, 127.0.0.0/8, ::1, and the other spellings of
+// OAuthUrl::this_machine) and `url` is plain http to this machine too;
+// never this machine for a service elsewhere, even in https.
 // kRefused otherwise, naming it as `what` and never quoting it.
 Status ReachableWhileSigningIn(std::string_view service_url, std::string_view url,
                                const std::string& what);

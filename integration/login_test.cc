@@ -169,9 +169,8 @@ TEST_F(LoginTest, AForgedAnswerIsRefusedWaitedPastAndSignsNothingIn) {
   ASSERT_EQ(::access(browsed.c_str(), F_OK), 0) << Slurp(err);
   // Refused, said, and the sign-in still waits for its own answer: a page
   // cannot end it.
-  EXPECT_THAT(Slurp(err),
-              HasSubstr("An answer that is not this sign-in's (another state) came to "
-                        "the loopback and was refused; still waiting for the browser."));
+  EXPECT_THAT(Slurp(err), HasSubstr("An answer that is not this sign-in's (another state) came to "
+                                    "the loopback and was refused; still waiting for the browser"));
   EXPECT_EQ(login.Wait(In(std::chrono::milliseconds(300))), std::nullopt);
   // SIGTERM: a shell starting a job in the background has it ignore
   // SIGINT, and a test run that way would wait on.
@@ -355,9 +354,9 @@ TEST_F(LoginTest, TwoStartsThatRefreshAtOnceLeaveTheGrantGoodAtAServerThatRevoke
   EXPECT_THAT(later.out, HasSubstr("whoami"));
 }
 
-// Probe (review 26, F7): mcp.json changed by hand leaves the entry of the
-// old digest; logout of the alias must still forget it, or it comes back
-// when the file is changed back.
+// mcp.json changed by hand leaves the entry of the old digest: logout of
+// the alias forgets it too, or it would come back with the file changed
+// back.
 TEST_F(LoginTest, LogoutForgetsEveryTokenOfTheAliasWhateverItsDigest) {
   AuthorizationServer server;
   ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);

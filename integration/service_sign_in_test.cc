@@ -80,8 +80,8 @@ TEST_F(ServiceSignInTest, ASessionSendsTheTokenLoginKeptWithEachRequestToTheServ
   }
 }
 
-// Probe (review 26, F10): logout says no session sends the tokens again; a
-// session already running is one.
+// Logout says no session sends the tokens again: a session already running
+// is one, which asks before each request whether its token is still kept.
 TEST_F(ServiceSignInTest, ASessionRunningAtLogoutSendsTheTokenNoMore) {
   AuthorizationServer server;
   Declare("svc", {"--http", server.ServiceUrl()});

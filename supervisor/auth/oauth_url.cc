@@ -8,11 +8,16 @@
 namespace bravebot {
 namespace {
 
-// An address of 127.0.0.0/8 or ::1, or the name localhost (which RFC 8252
-// section 8.3 would rather not see, but tests' servers use).
-bool IsLoopbackHost(const UrlHost& host) {
-  if (host.is_name) return host.host == "localhost";
-  return host.host == "::1" || host.host.starts_with("127.");
+// Every spelling a connection reads as this machine: 127.0.0.0/8 and ::1;
+// 0.0.0.0/8 and ::, which Linux connects to its own listeners; and the name
+// localhost with every name under it, which libcurl and the resolver answer
+// with a loopback address themselves (RFC 6761 section 6.3). A name that
+// merely resolves here is another matter: no certificate a service here
+// holds is one for it, so https stops before anything is sent.
+bool IsThisMachine(const UrlHost& host) {
+  if (host.is_name) return host.host == "localhost" || host.host.ends_with(".localhost");
+  return host.host == "::1" || host.host == "::" || host.host.starts_with("127.") ||
+         host.host.starts_with("0.");
 }
 
 std::string WithoutTrailingSlash(std::string text) {
@@ -35,7 +40,7 @@ Result<OAuthUrl> ReadOAuthUrl(std::string_view url) {
   }
   OAuthUrl read;
   read.https = parsed->scheme == "https";
-  read.loopback = IsLoopbackHost(*host);
+  read.this_machine = IsThisMachine(*host);
   const bool own_port = parsed->port.empty() || (read.https && parsed->port == "443") ||
                         (!read.https && parsed->port == "80");
   const bool ipv6 = host->host.find(':') != std::string::npos;
@@ -57,7 +62,7 @@ Result<OAuthUrl> ReadSecureOAuthUrl(std::string_view url, const std::string& wha
   Result<OAuthUrl> read = ReadOAuthUrl(url);
   if (!read)
     return Error(ErrorCode::kRefused, what + " is not a usable url: " + read.error().message());
-  if (!read->https && !read->loopback) {
+  if (!read->https && !read->this_machine) {
     return Error(ErrorCode::kRefused,
                  what + " is plain http, which would send secrets unencrypted: it must be https");
   }

@@ -24,7 +24,8 @@ struct OAuthUrl {
   std::string query;  // as written, without its '?'; "" for none
   bool has_fragment = false;
   bool https = false;
-  bool loopback = false;  // localhost, 127.0.0.0/8 or ::1
+  // localhost and names under it, 127.0.0.0/8, ::1, 0.0.0.0/8 or ::
+  bool this_machine = false;
 
   // origin + path + ("?" + query where there is one): the url as compared.
   std::string Canonical() const;

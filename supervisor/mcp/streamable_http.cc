@@ -25,6 +25,8 @@ Error Refused(std::string_view alias, const HttpRequest& request, const std::str
 }  // namespace
 
 void HttpHeadReader::TakeLine(std::string_view line) {
+  taken_ += line.size();
+  if (overflowed()) return;
   line = Trimmed(line);
   if (line.starts_with("HTTP/")) {  // "HTTP/1.1 200 OK", "HTTP/2 404"
     head_ = HttpResponseHead();
@@ -52,6 +54,9 @@ void HttpHeadReader::TakeLine(std::string_view line) {
   } else if (name == "location") {
     head_.location = std::string(value);
   } else if (name == "www-authenticate") {
+    // A challenge past the bound is not read, as if it had not come: the
+    // ones before it are whole.
+    if (head_.www_authenticate.size() + 2 + value.size() > kMostChallengeBytes) return;
     if (!head_.www_authenticate.empty()) head_.www_authenticate += ", ";
     head_.www_authenticate += value;
   }

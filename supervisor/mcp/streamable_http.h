@@ -47,13 +47,22 @@ struct HttpResponseHead {
 // Reads the head from header lines as they come (the status line first, a
 // blank line last). A second status line (after a 100 Continue) starts the
 // head again.
+// What is kept of a head, however much a service sends: the challenges of
+// a 401 up to kMostChallengeBytes (more are not read), and a head, interim
+// ones counted, of kMostHeadBytes at most (past it the transfer ends).
+inline constexpr std::size_t kMostChallengeBytes = std::size_t{16} * 1024;
+inline constexpr std::size_t kMostHeadBytes = std::size_t{256} * 1024;
+
 class HttpHeadReader {
  public:
   void TakeLine(std::string_view line);
   const HttpResponseHead& head() const { return head_; }
+  // More than kMostHeadBytes came: no answer of a service's is this long.
+  bool overflowed() const { return taken_ > kMostHeadBytes; }
 
  private:
   HttpResponseHead head_;
+  std::size_t taken_ = 0;
 };
 
 class StreamableHttpClient {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "supervisor/servers/http_channel.h"
+#include "supervisor/servers/kept_sign_in.h"
 #include "supervisor/servers/service_token.h"
 
 namespace bravebot {
@@ -81,6 +82,7 @@ class ConfinedChannelFactory : public ChannelFactory {
           if (*abandoned) co_return;
           channel->alias = settings.alias;
           channel->bearer = std::move(bearer);
+          if (channel->bearer) channel->sign_in_kept = SignInKeptCheck(declaration, options);
           opened(std::shared_ptr<ServerChannel>(
               HttpChannel::Open(io, std::move(*channel), ServiceEvents(events))));
         },

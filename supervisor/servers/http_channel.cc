@@ -68,13 +68,23 @@ HttpChannel::HttpChannel(boost::asio::io_context& io, HttpChannelOptions options
       url_(options_.url),
       http_(io, options_.alias),
       end_timer_(io) {
+  SendOriginHeaders();
+}
+
+void HttpChannel::SendOriginHeaders() {
   // Every request made here (each POST, the GET stream, the DELETE) goes
   // through http_, which sends these only to the declared origin.
   std::vector<std::pair<std::string, std::string>> headers;
   for (const StoredHeader& header : options_.headers)
     headers.emplace_back(header.name, header.value);
   if (options_.bearer) headers.emplace_back("Authorization", "Bearer " + *options_.bearer);
-  if (!headers.empty()) http_.SendToOriginOnly(options_.url, std::move(headers));
+  http_.SendToOriginOnly(options_.url, std::move(headers));
+}
+
+void HttpChannel::DropAForgottenSignIn() {
+  if (!options_.bearer || !options_.sign_in_kept || options_.sign_in_kept()) return;
+  options_.bearer.reset();
+  SendOriginHeaders();
 }
 
 bool HttpChannel::Write(std::string line) {
@@ -113,6 +123,7 @@ bool HttpChannel::Write(std::string line) {
 }
 
 void HttpChannel::Send(const std::shared_ptr<Post>& post) {
+  DropAForgottenSignIn();
   post->request = client_.Post(post->line);
   post->body.reset();
   post->json.clear();
@@ -416,6 +427,7 @@ void HttpChannel::EndSession() {
   }
   // The service is told its session ended; a service that does not answer
   // in time is left be.
+  DropAForgottenSignIn();
   http_.Send(url_, client_.End(), kEndGrace, {nullptr, nullptr, [weak](const Status&) {
                                                 if (auto self = weak.lock()) self->Ended();
                                               }});

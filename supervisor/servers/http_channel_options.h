@@ -5,6 +5,7 @@
 #define BRAVEBOT_SUPERVISOR_SERVERS_HTTP_CHANNEL_OPTIONS_H_
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct HttpChannelOptions {
   // The access token login keeps for it, sent as Authorization: Bearer
   // with those headers, to that origin alone; nothing where none is kept.
   std::optional<std::string> bearer;
+  // Whether that token is still kept (kept_sign_in.h), asked before each
+  // request: once not, the bearer is sent no more. Empty: not asked.
+  std::function<bool()> sign_in_kept;
   // How long a notification or a reply waits to be taken (202).
   std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
   Asking asking = Asking::kOneShot;

@@ -93,6 +93,8 @@ size_t OnHeader(char* data, size_t size, size_t count, void* transfer_pointer) {
   auto* transfer = static_cast<HttpClient::Transfer*>(transfer_pointer);
   std::string_view line(data, size * count);
   transfer->head_reader.TakeLine(line);
+  // Ends the transfer: a head without end is no answer (CURLE_WRITE_ERROR).
+  if (transfer->head_reader.overflowed()) return 0;
   const bool blank = line == "\r\n" || line == "\n";
   // The blank line after an interim answer (100 Continue) ends no head.
   if (blank && transfer->head_reader.head().status >= 200) transfer->head_whole = true;

@@ -102,10 +102,8 @@ void TokenFile::Put(StoredToken token) {
   tokens.push_back(std::move(token));
 }
 
-size_t TokenFile::Forget(std::string_view alias, std::string_view digest) {
-  return std::erase_if(tokens, [&](const StoredToken& token) {
-    return token.alias == alias && token.digest == digest;
-  });
+size_t TokenFile::Forget(std::string_view alias) {
+  return std::erase_if(tokens, [&](const StoredToken& token) { return token.alias == alias; });
 }
 
 size_t TokenFile::KeepOnlyThoseOf(const std::vector<Declaration>& declarations) {

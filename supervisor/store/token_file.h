@@ -60,8 +60,10 @@ struct TokenFile {
                           std::string_view origin) const;
   // Puts `token` in place of the one of its alias, digest and origin, if any.
   void Put(StoredToken token);
-  // Forgets every token of `alias` and `digest`; returns how many.
-  size_t Forget(std::string_view alias, std::string_view digest);
+  // Forgets every token of `alias`, whatever declaration of it earned it
+  // (mcp.json changed by hand leaves one of another digest); returns how
+  // many.
+  size_t Forget(std::string_view alias);
   // Forgets every token whose alias and digest no declaration of
   // `declarations` has now (one changed, removed or moved); returns how many.
   size_t KeepOnlyThoseOf(const std::vector<Declaration>& declarations);

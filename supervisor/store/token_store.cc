@@ -63,12 +63,11 @@ Result<bool> RenewToken(const ProfileDirectory& profile, const StoredToken& old,
   return renewing;
 }
 
-Result<size_t> ForgetTokens(const ProfileDirectory& profile, std::string_view alias,
-                            std::string_view digest) {
+Result<size_t> ForgetTokens(const ProfileDirectory& profile, std::string_view alias) {
   BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, profile.Lock());
   size_t forgotten = 0;
-  BRAVEBOT_RETURN_IF_ERROR(TokenStore(profile).Change(
-      lock, [&](TokenFile& file) { forgotten = file.Forget(alias, digest); }));
+  BRAVEBOT_RETURN_IF_ERROR(
+      TokenStore(profile).Change(lock, [&](TokenFile& file) { forgotten = file.Forget(alias); }));
   return forgotten;
 }
 

@@ -6,7 +6,7 @@
 //   BRAVEBOT_ASSIGN_OR_RETURN(std::optional<StoredToken> token,
 //                             FindToken(profile, alias, ComputeDigest(declaration).hex, origin));
 //   BRAVEBOT_ASSIGN_OR_RETURN(bool kept, PutTokenWhileDeclared(profile, signed_in));
-//   BRAVEBOT_RETURN_IF_ERROR(ForgetTokens(profile, alias, digest));  // logout
+//   BRAVEBOT_RETURN_IF_ERROR(ForgetTokens(profile, alias));  // logout
 #ifndef BRAVEBOT_SUPERVISOR_STORE_TOKEN_STORE_H_
 #define BRAVEBOT_SUPERVISOR_STORE_TOKEN_STORE_H_
 
@@ -61,10 +61,9 @@ Result<bool> PutTokenWhileDeclared(const ProfileDirectory& profile, StoredToken 
 Result<bool> RenewToken(const ProfileDirectory& profile, const StoredToken& old,
                         StoredToken renewed);
 
-// Forgets every token of the declaration `alias` with `digest`, taking the
-// lock; returns how many.
-Result<size_t> ForgetTokens(const ProfileDirectory& profile, std::string_view alias,
-                            std::string_view digest);
+// Forgets every token of `alias`, whatever its digest, taking the lock;
+// returns how many.
+Result<size_t> ForgetTokens(const ProfileDirectory& profile, std::string_view alias);
 
 }  // namespace bravebot
 

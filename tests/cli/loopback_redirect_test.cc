@@ -190,10 +190,10 @@ TEST(LoopbackRedirectTest, PastSixteenConnectionsAtOnceOneIsClosedUnansweredUnti
   EXPECT_EQ(**received, "late");
 }
 
-// Probe (review 26, F6): any process of this machine, or a page in the
-// person's browser, may send answers with another state without end; each
-// one printed a line, the sign-in's url scrolls away. Said once is enough:
-// Receive counts the rest in its words at the end.
+// Any process of this machine, or a page in the person's browser, may send
+// answers with another state without end; a line for each would scroll the
+// sign-in's url away. Said once is enough: Receive counts the rest in its
+// words where the browser's answer never comes.
 TEST(LoopbackRedirectTest, ManyAnswersWithAnotherStateAreSaidOnce) {
   boost::asio::io_context io;
   Result<std::unique_ptr<LoopbackRedirect>> redirect = LoopbackRedirect::Open(io.get_executor());

@@ -48,10 +48,9 @@ TEST(SignInReachTest, AServiceElsewhereReachesHttpsAloneAndNeverThisMachinesPlai
   EXPECT_FALSE(ReachableWhileSigningIn("http://mcp.example.com/mcp", "http://127.0.0.1:9/m", "it"));
 }
 
-// Probe (review 26, F1): this machine has more spellings than localhost,
-// 127.0.0.0/8 and ::1. A connection to 0.0.0.0 or :: reaches this machine's
-// own listeners on Linux, and libcurl and the resolver read *.localhost as
-// this machine too.
+// This machine has more spellings than localhost, 127.0.0.0/8 and ::1: a
+// connection to 0.0.0.0 or :: reaches its own listeners on Linux, and
+// libcurl and the resolver read *.localhost as this machine too.
 TEST(SignInReachTest, AServiceElsewhereNeverNamesThisMachineByAnotherSpelling) {
   for (const char* url :
        {"https://0.0.0.0:8443/x", "https://[::]:8443/x", "https://a.localhost/x"}) {

@@ -21,12 +21,18 @@ TEST(OAuthUrlTest, ReadsTheOriginInItsCanonicalSpelling) {
   EXPECT_EQ(ReadOAuthUrl("http://[::1]:80/x")->origin, "http://[::1]");
 }
 
-TEST(OAuthUrlTest, OnlyTheMachineItselfIsLoopback) {
-  EXPECT_TRUE(ReadOAuthUrl("http://127.0.0.1:5/")->loopback);
-  EXPECT_TRUE(ReadOAuthUrl("http://localhost/")->loopback);
-  EXPECT_TRUE(ReadOAuthUrl("http://[::1]/")->loopback);
-  EXPECT_FALSE(ReadOAuthUrl("http://127.example.com/")->loopback);
-  EXPECT_FALSE(ReadOAuthUrl("http://localhost.example.com/")->loopback);
+TEST(OAuthUrlTest, EverySpellingOfTheMachineItselfIsItAndNoOtherHost) {
+  EXPECT_TRUE(ReadOAuthUrl("http://127.0.0.1:5/")->this_machine);
+  EXPECT_TRUE(ReadOAuthUrl("http://localhost/")->this_machine);
+  EXPECT_TRUE(ReadOAuthUrl("http://[::1]/")->this_machine);
+  EXPECT_TRUE(ReadOAuthUrl("http://0.0.0.0:5/")->this_machine);
+  EXPECT_TRUE(ReadOAuthUrl("http://0.1.2.3/")->this_machine);
+  EXPECT_TRUE(ReadOAuthUrl("http://[::]/")->this_machine);
+  EXPECT_TRUE(ReadOAuthUrl("http://a.b.localhost/")->this_machine);
+  EXPECT_FALSE(ReadOAuthUrl("http://127.example.com/")->this_machine);
+  EXPECT_FALSE(ReadOAuthUrl("http://localhost.example.com/")->this_machine);
+  EXPECT_FALSE(ReadOAuthUrl("http://0.example.com/")->this_machine);
+  EXPECT_FALSE(ReadOAuthUrl("http://10.0.0.1/")->this_machine);
 }
 
 TEST(OAuthUrlTest, SecretsGoOnlyOverHttpsOrToTheMachineItself) {

@@ -49,15 +49,27 @@ TEST(StreamableHttpTest, AChallengeIsKeptAsSentAndSeveralAreJoined) {
             "");
 }
 
-// Probe (review 26, F3): a service may send a head of endless challenge
-// lines; what is kept of them must be bounded here, not only by whichever
-// libcurl the machine has (its total bound came in 8.3.0).
+// A service may send a head of endless challenge lines: what is kept of
+// them is bounded here, not only by whichever libcurl the machine has (its
+// total bound came in 8.3.0), and a head past its bound says so.
 TEST(StreamableHttpTest, AHeadKeepsABoundedChallengeHoweverManyLinesCome) {
   HttpHeadReader reader;
   reader.TakeLine("HTTP/1.1 401 Unauthorized\r\n");
+  reader.TakeLine("WWW-Authenticate: Bearer resource_metadata=\"https://a.example/m\"\r\n");
   const std::string line = "WWW-Authenticate: Bearer realm=\"" + std::string(1000, 'x') + "\"\r\n";
   for (int i = 0; i < 20000; ++i) reader.TakeLine(line);
-  EXPECT_LE(reader.head().www_authenticate.size(), std::size_t{64} * 1024);
+  EXPECT_LE(reader.head().www_authenticate.size(), kMostChallengeBytes);
+  EXPECT_TRUE(reader.head().www_authenticate.starts_with(
+      "Bearer resource_metadata=\"https://a.example/m\", Bearer realm="));
+  EXPECT_EQ(reader.head().status, 401);
+  EXPECT_TRUE(reader.overflowed());
+}
+
+TEST(StreamableHttpTest, AHeadWithinItsBoundIsNotOverflowed) {
+  HttpHeadReader reader;
+  reader.TakeLine("HTTP/1.1 200 OK\r\n");
+  for (int i = 0; i < 100; ++i) reader.TakeLine("X-Filler: " + std::string(1000, 'y') + "\r\n");
+  EXPECT_FALSE(reader.overflowed());
 }
 
 TEST(StreamableHttpTest, EveryPostAcceptsBothAndTheSessionGoesOnceAgreed) {

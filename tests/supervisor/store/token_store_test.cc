@@ -82,8 +82,18 @@ TEST(TokenFileTest, PutReplacesTheTokenOfItsDigestAndOrigin) {
   EXPECT_EQ(file.Find("docs", std::string(64, 'a'), "https://other.example.com")->access_token,
             "third");
   EXPECT_EQ(file.Find("docs", std::string(64, 'b'), "https://mcp.example.com"), nullptr);
-  EXPECT_EQ(file.Forget("docs", std::string(64, 'a')), 2u);
+  EXPECT_EQ(file.Forget("docs"), 2u);
   EXPECT_TRUE(file.tokens.empty());
+}
+
+TEST(TokenFileTest, ForgettingAnAliasTakesEveryDigestOfItAndNoOtherAlias) {
+  TokenFile file;
+  file.Put(Token(std::string(64, 'a')));
+  file.Put(Token(std::string(64, 'b')));
+  file.Put(Token(std::string(64, 'a'), "theirs", "other"));
+  EXPECT_EQ(file.Forget("docs"), 2u);
+  ASSERT_EQ(file.tokens.size(), 1u);
+  EXPECT_EQ(file.tokens[0].alias, "other");
 }
 
 TEST(TokenFileTest, KeepsOnlyTheTokensOfDeclarationsThatStillAre) {
@@ -157,7 +167,7 @@ TEST_F(TokenStoreTest, AMissingFileStoresNothingAndIsNotCreatedByForgetting) {
   auto found = FindToken(*profile_, "docs", std::string(64, 'a'), "https://mcp.example.com");
   ASSERT_TRUE(found.ok());
   EXPECT_FALSE(found->has_value());
-  auto forgotten = ForgetTokens(*profile_, "docs", std::string(64, 'a'));
+  auto forgotten = ForgetTokens(*profile_, "docs");
   ASSERT_TRUE(forgotten.ok());
   EXPECT_EQ(*forgotten, 0u);
   EXPECT_FALSE(std::filesystem::exists(FilePath()));
@@ -171,7 +181,7 @@ TEST_F(TokenStoreTest, PutFindForget) {
   EXPECT_EQ(**found, Token(std::string(64, 'a')));
   EXPECT_FALSE(
       FindToken(*profile_, "docs", std::string(64, 'a'), "https://other.example.com")->has_value());
-  auto forgotten = ForgetTokens(*profile_, "docs", std::string(64, 'a'));
+  auto forgotten = ForgetTokens(*profile_, "docs");
   ASSERT_TRUE(forgotten.ok());
   EXPECT_EQ(*forgotten, 1u);
   EXPECT_FALSE(
@@ -197,7 +207,7 @@ TEST_F(TokenStoreTest, ATornFileIsRefusedAndKept) {
   const Status put = Put(Token(std::string(64, 'a')));
   ASSERT_FALSE(put.ok());
   EXPECT_THAT(put.error().message(), HasSubstr("It was left as it is"));
-  EXPECT_FALSE(ForgetTokens(*profile_, "docs", std::string(64, 'a')).ok());
+  EXPECT_FALSE(ForgetTokens(*profile_, "docs").ok());
   EXPECT_EQ(Slurp(), torn);
 }
 
@@ -269,7 +279,7 @@ TEST_F(TokenStoreTest, TwoAliasesDeclaredAlikeKeepTheirOwnTokens) {
   ASSERT_TRUE(*PutTokenWhileDeclared(*profile_, Token(digest, "personal-token", "personal")));
   EXPECT_EQ((*FindToken(*profile_, "work", digest, "https://mcp.example.com"))->access_token,
             "work-token");
-  EXPECT_EQ(*ForgetTokens(*profile_, "personal", digest), 1u);
+  EXPECT_EQ(*ForgetTokens(*profile_, "personal"), 1u);
   EXPECT_EQ((*FindToken(*profile_, "work", digest, "https://mcp.example.com"))->access_token,
             "work-token");
 }
