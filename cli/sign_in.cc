@@ -4,12 +4,12 @@
 #include <boost/asio/this_coro.hpp>
 
 #include "cli/loopback_redirect.h"
-#include "cli/sign_in_reach.h"
 #include "supervisor/auth/authorization_challenge.h"
 #include "supervisor/auth/authorization_metadata.h"
 #include "supervisor/auth/authorization_request.h"
 #include "supervisor/auth/client_registration.h"
 #include "supervisor/auth/pkce.h"
+#include "supervisor/auth/sign_in_reach.h"
 #include "supervisor/mcp/mcp_connection.h"
 #include "supervisor/mcp/mcp_startup.h"
 #include "supervisor/mcp/streamable_http.h"

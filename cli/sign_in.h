@@ -14,7 +14,7 @@
 // What it fetches is bounded, no redirect is followed, and every place but
 // the service itself must be https before it is sent anything: plain http
 // only where the declared service is on this machine too, as the tests'
-// servers are (cli/sign_in_reach.h).
+// servers are (supervisor/auth/sign_in_reach.h).
 //
 //   BRAVEBOT_ASSIGN_OR_RETURN(SignedIn tokens,
 //       co_await SignIn(http, plan, [](const std::string& url) { OpenInBrowser(url); }));

@@ -7,6 +7,7 @@
 #include "confine/digest.h"
 #include "supervisor/auth/authorization_request.h"
 #include "supervisor/auth/oauth_url.h"
+#include "supervisor/auth/sign_in_reach.h"
 #include "supervisor/servers/http_fetch.h"
 #include "supervisor/store/token_store.h"
 
@@ -43,6 +44,10 @@ boost::asio::awaitable<std::optional<StoredToken>> Refreshed(HttpClient& http,
                                                              Declaration declaration,
                                                              ServerStartOptions options,
                                                              StoredToken old) {
+  // Only where login could have sent it: the endpoint is mcp-tokens' word.
+  if (!ReachableWhileSigningIn(declaration.url, old.token_endpoint, "its token endpoint")) {
+    co_return std::nullopt;
+  }
   // The secret the server gave a client it registered, else the declared
   // client's; an entry kept before the way was stored sent it in the form.
   std::optional<std::string> secret = old.client_secret;

@@ -1,6 +1,6 @@
-// Probes (review 26, F5): a refresh is sent only where login could have
-// sent it. The entry's token_endpoint comes from mcp-tokens, a file anyone
-// who restores a backup or follows a page's advice may have written.
+// A refresh is sent only where login could have sent it: the entry's
+// token_endpoint comes from mcp-tokens, a file anyone who restores a backup
+// or follows a page's advice may have written.
 #include "supervisor/servers/service_token.h"
 
 #include <gmock/gmock.h>

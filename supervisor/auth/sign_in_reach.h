@@ -4,12 +4,14 @@
 // the protected resource metadata, and that names the authorization
 // server, so either could otherwise point signing in at this machine's own
 // ports (a plain http listener there is reached by no service elsewhere),
-// or have its documents and secrets read unencrypted on the way.
+// or have its documents and secrets read unencrypted on the way. A refresh
+// is held to it too: the token endpoint it goes to is read from mcp-tokens,
+// which a restored backup or a hand may have written.
 //
 //   BRAVEBOT_RETURN_IF_ERROR(ReachableWhileSigningIn(plan.service_url, metadata_url,
 //                                                    "the metadata url its 401 names"));
-#ifndef BRAVEBOT_CLI_SIGN_IN_REACH_H_
-#define BRAVEBOT_CLI_SIGN_IN_REACH_H_
+#ifndef BRAVEBOT_SUPERVISOR_AUTH_SIGN_IN_REACH_H_
+#define BRAVEBOT_SUPERVISOR_AUTH_SIGN_IN_REACH_H_
 
 #include <string>
 #include <string_view>
@@ -34,4 +36,4 @@ Status ServerReachableWhileSigningIn(std::string_view service_url,
 
 }  // namespace bravebot
 
-#endif  // BRAVEBOT_CLI_SIGN_IN_REACH_H_
+#endif  // BRAVEBOT_SUPERVISOR_AUTH_SIGN_IN_REACH_H_

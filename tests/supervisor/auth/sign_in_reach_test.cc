@@ -1,4 +1,4 @@
-#include "cli/sign_in_reach.h"
+#include "supervisor/auth/sign_in_reach.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
