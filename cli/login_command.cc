@@ -14,6 +14,7 @@
 #include "cli/sign_in.h"
 #include "cli/sign_in_words.h"
 #include "cli/simple_options.h"
+#include "cli/terminal_questions.h"
 #include "confine/digest.h"
 #include "supervisor/auth/oauth_url.h"
 #include "supervisor/store/token_store.h"
@@ -67,6 +68,12 @@ int RunLogin(const SimpleOptions& options, CommandContext& context) {
   Result<OAuthUrl> service = ReadOAuthUrl(declaration->url);
   if (!service) return Report(context, "login", service.error());
 
+  // The person, at the terminal, is asked where a declared client's secret
+  // would go elsewhere than the service; with no terminal it goes nowhere.
+  std::unique_ptr<TerminalQuestions> terminal = TerminalQuestions::Open();
+  if (terminal) {
+    plan->ask = [&terminal](const std::string& question) { return IsYes(terminal->Ask(question)); };
+  }
   Result<SignedIn> signed_in = SignInAtTerminal(*plan, context);
   if (!signed_in) return Report(context, "login", signed_in.error());
   StoredToken token =

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <boost/asio/this_coro.hpp>
 
+#include "base/shown_text.h"
 #include "cli/loopback_redirect.h"
 #include "supervisor/auth/authorization_challenge.h"
 #include "supervisor/auth/authorization_metadata.h"
 #include "supervisor/auth/authorization_request.h"
 #include "supervisor/auth/client_registration.h"
+#include "supervisor/auth/oauth_url.h"
 #include "supervisor/auth/pkce.h"
 #include "supervisor/auth/sign_in_reach.h"
 #include "supervisor/mcp/mcp_connection.h"
@@ -166,6 +168,32 @@ asio::awaitable<Result<Client>> ChooseClient(HttpClient& http, const SignInPlan&
                    /*registered=*/true};
 }
 
+// A declared client's secret goes to the token endpoint of whatever
+// authorization server the service names: a service may name any. Where
+// that is not the service's own origin, only the person can say it is the
+// provider they made the client at; nobody asked, it goes nowhere.
+Status DeclaredSecretMayGoTo(const SignInPlan& plan, const AuthorizationServerMetadata& server) {
+  if (!plan.client_id || !plan.client_secret) return {};
+  Result<OAuthUrl> service = ReadOAuthUrl(plan.service_url);
+  Result<OAuthUrl> token = ReadOAuthUrl(server.token_endpoint);
+  if (!service || !token) return Error(ErrorCode::kRefused, "its token endpoint cannot be read");
+  if (token->origin == service->origin) return {};
+  const std::string where = EscapeControlCharacters(token->origin);
+  const std::string client = EscapeControlCharacters(*plan.client_id);
+  const std::string question =
+      "  " + plan.alias + " names " + EscapeControlCharacters(server.issuer) +
+      " as where it signs in, and the secret of client " + client +
+      " (add --client-secret-file) goes to its token endpoint at " + where +
+      ".\n  Is that the provider you made client " + client + " at? [y/N]";
+  if (plan.ask && plan.ask(question)) return {};
+  return Error(ErrorCode::kRefused,
+               "the secret of client " + client + " would go to " + where +
+                   ", an authorization server the service names elsewhere than itself: " +
+                   (plan.ask ? "you said no, so nothing was sent there"
+                             : "run login at a terminal, which asks whether that is where the "
+                               "client was made; nothing was sent there"));
+}
+
 // The scope asked for: the person's, else the challenge's, else all the
 // service lists; nothing where none of them says.
 std::optional<std::string> ScopeToAsk(const SignInPlan& plan,
@@ -201,6 +229,9 @@ asio::awaitable<Result<SignedIn>> SignIn(HttpClient& http, SignInPlan plan,
   if (!server->SupportsGrant("authorization_code")) {
     co_return Failed(plan, "reading its authorization server's metadata",
                      "it offers no authorization code grant, the only one this client uses");
+  }
+  if (Status secret = DeclaredSecretMayGoTo(plan, *server); !secret) {
+    co_return Failed(plan, "choosing a client", secret.error());
   }
 
   Result<std::unique_ptr<LoopbackRedirect>> redirect =

@@ -48,6 +48,11 @@ struct SignInPlan {
   // Its declared headers (add --header), sent to the service's origin
   // alone, as a session sends them: a service may want one beside a token.
   std::vector<std::pair<std::string, std::string>> service_headers = {};
+  // Puts a [y/N] question to the person, true for a yes: whether a
+  // declared client's secret may go to a token endpoint elsewhere than the
+  // service. Empty where nobody can be asked (no terminal): it goes nowhere
+  // else then.
+  std::function<bool(const std::string& question)> ask = {};
 };
 
 // What signing in gives, for the token store and for refreshing.

@@ -169,20 +169,76 @@ TEST_F(SignInTest, AClientThePersonGaveIsUsedWithItsSecretAndNothingRegistered) 
                     HasSubstr("invalid_client")));
 }
 
-// Probe (review 26, F2): a client the person declared, with its secret,
-// for the provider the service used to name. The service now names another
-// authorization server, whose authorization page answers at once: nobody
-// signs in there, and yet the declared secret is sent to its token endpoint.
+// A client the person declared, with its secret, for the provider the
+// service used to name. The service now names another authorization
+// server, whose authorization page answers at once: nobody signs in there.
+// Nobody can be asked (no terminal): the secret goes nowhere, and no
+// browser is opened.
 TEST_F(SignInTest, ADeclaredClientsSecretGoesToNoServerTheServiceMerelyNames) {
   AuthorizationServer elsewhere({.client_id = "desk", .any_resource = true});
   AuthorizationServer service(
       {.client_id = "desk", .client_secret = "s3cret", .authorization_server = elsewhere.Issuer()});
   Result<SignedIn> signed_in = SignInWith(
       {.service_url = service.ServiceUrl(), .client_id = "desk", .client_secret = "s3cret"});
+  ASSERT_FALSE(signed_in);
+  EXPECT_THAT(signed_in.error().message(),
+              HasSubstr("svc could not be signed in to: choosing a client: the secret of client "
+                        "desk would go to " +
+                        elsewhere.Origin() +
+                        ", an authorization server the service names elsewhere than itself: run "
+                        "login at a terminal"));
   EXPECT_EQ(elsewhere.SecretsSentBy("client_secret_basic") +
                 elsewhere.SecretsSentBy("client_secret_post"),
-            0)
-      << (signed_in ? "signed in" : signed_in.error().message());
+            0);
+  EXPECT_EQ(elsewhere.TokensIssued("authorization_code"), 0);
+}
+
+// Asked, the person says whether it is the provider they made the client
+// at: a yes sends it there, a no sends nothing.
+TEST_F(SignInTest, ADeclaredClientsSecretGoesElsewhereOnlyOnThePersonsYes) {
+  AuthorizationServer elsewhere(
+      {.client_id = "desk", .client_secret = "s3cret", .any_resource = true});
+  AuthorizationServer service({.authorization_server = elsewhere.Issuer()});
+  std::vector<std::string> asked;
+  auto answering = [&](bool yes) {
+    return [&asked, yes](const std::string& question) {
+      asked.push_back(question);
+      return yes;
+    };
+  };
+  Result<SignedIn> refused = SignInWith({.service_url = service.ServiceUrl(),
+                                         .client_id = "desk",
+                                         .client_secret = "s3cret",
+                                         .ask = answering(false)});
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.error().message(), HasSubstr("you said no, so nothing was sent there"));
+  EXPECT_EQ(elsewhere.SecretsSentBy("client_secret_basic"), 0);
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_THAT(asked[0], HasSubstr("svc names " + elsewhere.Issuer() + " as where it signs in"));
+  EXPECT_THAT(asked[0], HasSubstr("goes to its token endpoint at " + elsewhere.Origin()));
+  EXPECT_THAT(asked[0], HasSubstr("Is that the provider you made client desk at? [y/N]"));
+
+  Result<SignedIn> signed_in = SignInWith({.service_url = service.ServiceUrl(),
+                                           .client_id = "desk",
+                                           .client_secret = "s3cret",
+                                           .ask = answering(true)});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  EXPECT_EQ(asked.size(), 2u);
+  EXPECT_EQ(elsewhere.SecretsSentBy("client_secret_basic"), 1);
+}
+
+// The service's own origin is the provider's: nothing to ask.
+TEST_F(SignInTest, ADeclaredClientsSecretGoesToTheServicesOwnOriginUnasked) {
+  AuthorizationServer server({.client_id = "desk", .client_secret = "s3cret"});
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.ServiceUrl(),
+                                           .client_id = "desk",
+                                           .client_secret = "s3cret",
+                                           .ask = [](const std::string& question) {
+                                             ADD_FAILURE() << "asked: " << question;
+                                             return false;
+                                           }});
+  ASSERT_TRUE(signed_in) << signed_in.error().message();
+  EXPECT_EQ(server.SecretsSentBy("client_secret_basic"), 1);
 }
 
 TEST_F(SignInTest, AClientsSecretGoesTheOneWayTheServerTakesIt) {
