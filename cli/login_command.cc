@@ -68,6 +68,9 @@ int RunLogin(const SimpleOptions& options, CommandContext& context) {
   Result<OAuthUrl> service = ReadOAuthUrl(declaration->url);
   if (!service) return Report(context, "login", service.error());
 
+  if (std::optional<std::string> warning = SharedProcessesWarning(ProbeIsolation())) {
+    context.err << *warning << "\n";
+  }
   // The person, at the terminal, is asked where a declared client's secret
   // would go elsewhere than the service; with no terminal it goes nowhere.
   std::unique_ptr<TerminalQuestions> terminal = TerminalQuestions::Open();

@@ -119,4 +119,13 @@ void AddSignInFields(nlohmann::json& summary, const Declaration& declaration,
   if (token && token->expires_at) summary["token_expires_at"] = *token->expires_at;
 }
 
+std::optional<std::string> SharedProcessesWarning(const IsolationSupport& support) {
+  if (support.pid_namespace || !support.unknown.empty()) return std::nullopt;
+  return std::string(
+      "On this machine a confined server has no PID namespace of its own (bravebot-mcp reach "
+      "says \"processes: the machine's\"), so one running now can read this sign-in's address, "
+      "its state with it, from the browser's command line, and answer in its place: stop the "
+      "sessions running before you sign in (docs/login.md).");
+}
+
 }  // namespace bravebot

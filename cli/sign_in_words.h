@@ -11,6 +11,7 @@
 #include "base/result.h"
 #include "cli/sign_in.h"
 #include "confine/declaration.h"
+#include "launcher/isolation.h"
 #include "supervisor/store/profile_directory.h"
 #include "supervisor/store/token_file.h"
 
@@ -47,6 +48,12 @@ std::optional<StoredToken> KeptToken(const ProfileDirectory& profile,
 // and "token_expires_at" where the token has a lifetime; none for a program.
 void AddSignInFields(nlohmann::json& summary, const Declaration& declaration,
                      const std::optional<StoredToken>& token);
+
+// What login says first where `support` gives a confined server no PID
+// namespace of its own: it then sees the browser's command line, which
+// holds the sign-in's address, its state with it. Nothing where servers
+// see no process of the machine's.
+std::optional<std::string> SharedProcessesWarning(const IsolationSupport& support);
 
 }  // namespace bravebot
 

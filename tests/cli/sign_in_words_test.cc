@@ -1,5 +1,6 @@
 #include "cli/sign_in_words.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "confine/digest.h"
@@ -8,6 +9,7 @@
 namespace bravebot {
 namespace {
 
+using ::testing::HasSubstr;
 using testing::ServiceDeclaration;
 
 // 2026-12-06 10:30:00 UTC
@@ -72,6 +74,18 @@ TEST(SignInWordsTest, TheJsonFieldsAreAServicesOnly) {
   nlohmann::json nothing = nlohmann::json::object();
   AddSignInFields(nothing, program, token);
   EXPECT_EQ(nothing, nlohmann::json::object());
+}
+
+TEST(SignInWordsTest, LoginWarnsWhereAServerSeesTheBrowsersCommandLine) {
+  EXPECT_EQ(SharedProcessesWarning({.user_namespace = true, .pid_namespace = true}), std::nullopt);
+  std::optional<std::string> shared =
+      SharedProcessesWarning({.user_namespace = true, .pid_namespace = false});
+  ASSERT_TRUE(shared);
+  EXPECT_THAT(*shared, HasSubstr("a confined server has no PID namespace of its own"));
+  EXPECT_THAT(*shared, HasSubstr("stop the sessions running before you sign in"));
+  EXPECT_TRUE(SharedProcessesWarning({.user_namespace = false, .pid_namespace = false}));
+  // Not learned: no server starts on a guess, so none is there to read it.
+  EXPECT_EQ(SharedProcessesWarning({.pid_namespace = false, .unknown = "no memory"}), std::nullopt);
 }
 
 }  // namespace
