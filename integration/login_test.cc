@@ -235,6 +235,25 @@ TEST_F(LoginTest, ATokenAboutToExpireIsRefreshedAndTheNewOneKept) {
   }
 }
 
+// An incognito run uses no kept token: one that expired is not refreshed
+// either, and mcp-tokens is left as it was, byte for byte.
+TEST_F(LoginTest, AnIncognitoRunRefreshesNothingAndLeavesTheTokensAsTheyWere) {
+  AuthorizationServer server;
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  ASSERT_EQ(Run("login", "svc").status, 0);
+  Json file = Json::parse(Slurp(Profile() + "/mcp-tokens"));
+  file["tokens"][0]["expires_at"] = 1000000000;  // long expired
+  std::ofstream(Profile() + "/mcp-tokens") << file.dump();
+  const std::string before = Slurp(Profile() + "/mcp-tokens");
+  std::vector<std::string> incognito = Environment();
+  incognito.push_back("BRAVEBOT_INCOGNITO=1");
+  CommandOutput run = RunCommand({OurProgram("mcp-run"), "svc"}, incognito, temporary_.path());
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("it asks for a sign-in"));
+  EXPECT_EQ(server.TokensIssued("refresh_token"), 0);
+  EXPECT_EQ(Slurp(Profile() + "/mcp-tokens"), before);
+}
+
 TEST_F(LoginTest, AClientRegisteredWithASecretRefreshesWithIt) {
   AuthorizationServer server({.registration_gives_secret = true});
   ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);

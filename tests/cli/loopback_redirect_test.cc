@@ -230,7 +230,7 @@ TEST(LoopbackRedirectTest, ManyAnswersWithAnotherStateAreSaidOnce) {
   EXPECT_EQ(notes, 1);
 }
 
-// Probe (review 26, held): a head past 16 KiB, or a request with a body,
+// A head past 16 KiB, or a request with a body,
 // is dropped unanswered and takes nothing; the browser's answer after it is
 // taken.
 TEST(LoopbackRedirectTest, AHugeHeadOrABodyIsDroppedAndTheAnswerStillTaken) {

@@ -15,6 +15,7 @@
 
 #include "supervisor/auth/authorization_request.h"
 #include "supervisor/servers/curl_library.h"
+#include "supervisor/servers/http_fetch.h"
 #include "tests/supervisor/testing/authorization_server.h"
 
 namespace bravebot {
@@ -290,7 +291,7 @@ TEST_F(SignInTest, TheServicesDeclaredHeadersGoWithWhatIsSentToIt) {
   EXPECT_EQ(requests.front().headers["x-api-key"], "k-1");
 }
 
-// Probe (review 26, held): the declared headers stay with the service's
+// The declared headers stay with the service's
 // origin when its authorization server is elsewhere.
 TEST_F(SignInTest, TheServicesDeclaredHeadersNeverGoToItsAuthorizationServerElsewhere) {
   AuthorizationServer elsewhere({.any_resource = true});
@@ -305,7 +306,7 @@ TEST_F(SignInTest, TheServicesDeclaredHeadersNeverGoToItsAuthorizationServerElse
   EXPECT_EQ(service.Requests().front().headers["x-api-key"], "k-1");
 }
 
-// Probe (review 26, held): nothing signing in fetches follows a redirect,
+// Nothing signing in fetches follows a redirect,
 // from the service's first answer on.
 TEST_F(SignInTest, AServiceThatRedirectsIsNotFollowed) {
   AuthorizationServer elsewhere;
@@ -315,6 +316,26 @@ TEST_F(SignInTest, AServiceThatRedirectsIsNotFollowed) {
   EXPECT_THAT(signed_in.error().message(), HasSubstr("it answered HTTP 307"));
   EXPECT_THAT(elsewhere.Requests(), IsEmpty());
   EXPECT_THAT(opened_, IsEmpty());
+}
+
+// A document past kMostFetched ends its transfer, and the sign-in there.
+TEST_F(SignInTest, AnAuthorizationServersMetadataPastItsBoundIsRefused) {
+  AuthorizationServer server({.metadata_padding = 2 * kMostFetched});
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.ServiceUrl()});
+  ASSERT_FALSE(signed_in);
+  EXPECT_THAT(signed_in.error().message(),
+              HasSubstr("finding its authorization server's metadata"));
+  EXPECT_THAT(signed_in.error().message(), HasSubstr("its answer is larger than 1024 KiB"));
+  EXPECT_THAT(opened_, IsEmpty());
+}
+
+// A token answer nested past the JSON bound is no answer: no token kept.
+TEST_F(SignInTest, ATokenAnswerNestedPastTheBoundIsRefused) {
+  AuthorizationServer server({.token_answer = std::string(10000, '[') + std::string(10000, ']')});
+  Result<SignedIn> signed_in = SignInWith({.service_url = server.ServiceUrl()});
+  ASSERT_FALSE(signed_in);
+  EXPECT_THAT(signed_in.error().message(), HasSubstr("exchanging the code for tokens"));
+  EXPECT_THAT(signed_in.error().message(), HasSubstr("is not JSON"));
 }
 
 TEST_F(SignInTest, AClientMetadataDocumentComesBeforeRegistering) {

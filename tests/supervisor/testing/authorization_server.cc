@@ -315,6 +315,9 @@ struct AuthorizationServer::State {
     if (options.client_id_metadata_documents) {
       metadata["client_id_metadata_document_supported"] = true;
     }
+    if (options.metadata_padding > 0) {
+      metadata["padding"] = std::string(options.metadata_padding, 'x');
+    }
     return Answer(http::status::ok, metadata.dump());
   }
 
@@ -387,6 +390,7 @@ struct AuthorizationServer::State {
   }
 
   Response Token(const Request& request) {
+    if (options.token_answer) return Answer(http::status::ok, *options.token_answer);
     Form form = FormFields(request.body());
     std::string client_id = Field(form, "client_id");
     std::string secret = Field(form, "client_secret");

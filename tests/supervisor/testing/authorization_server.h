@@ -61,6 +61,11 @@ struct AuthorizationServerOptions {
   std::map<std::string, std::string> client_documents = {};
   // The scope the challenge names and the metadata lists.
   std::string scope = "mcp:read mcp:write";
+  // Its authorization server's metadata grows by a field this long: a
+  // document no sign-in needs.
+  std::size_t metadata_padding = 0;
+  // The token endpoint answers every request 200 with this body instead.
+  std::optional<std::string> token_answer = {};
   std::chrono::seconds token_lifetime{3600};
   // The authorization endpoint sends back this state instead of the
   // client's: an answer forged by someone else.
