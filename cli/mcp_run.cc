@@ -8,6 +8,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -17,9 +18,11 @@
 #include "cli/mcp_run_arguments.h"
 #include "cli/profile_access.h"
 #include "cli/service_bridge.h"
+#include "cli/sign_in_at_terminal.h"
 #include "cli/start_options.h"
 #include "cli/stdio_bridge.h"
 #include "cli/stop_on_signal.h"
+#include "cli/terminal_questions.h"
 #include "supervisor/policy/new_declaration.h"
 #include "supervisor/servers/server_link.h"
 #include "supervisor/store/declaration_store.h"
@@ -183,6 +186,39 @@ Outcome ListOrCall(const Declaration& declaration, const ServerStartOptions& opt
   return outcome;
 }
 
+enum class SignInOffer {
+  kNotMade,   // nothing was said: the failure is still to say
+  kRefused,   // said no, or the sign-in failed: both were said
+  kSignedIn,  // the run starts again
+};
+
+// A declared service that asks for a sign-in, met at a terminal: the
+// failure is said as ever, then the person is offered to sign in there and
+// then, as `login` would. Not in an incognito run (which keeps no token),
+// nor for a server given on the command line (no declaration to keep one
+// for).
+SignInOffer OfferSignIn(const Outcome& outcome, const Declaration& declaration,
+                        const McpRunArguments& arguments, const ServerStartOptions& options,
+                        const ProfileDirectory& profile, CommandContext& context) {
+  if (!outcome.start_failure || outcome.start_failure->step != StartStep::kSignInNeeded ||
+      options.incognito || arguments.ad_hoc) {
+    return SignInOffer::kNotMade;
+  }
+  std::unique_ptr<TerminalQuestions> terminal = TerminalQuestions::Open();
+  if (!terminal) return SignInOffer::kNotMade;
+  ReportStartFailure(context, *outcome.start_failure);
+  context.err.flush();
+  if (!IsYes(terminal->Ask("Sign in to " + declaration.alias + " now? [y/N]"))) {
+    return SignInOffer::kRefused;
+  }
+  if (Status signed_in = SignInAndKeep(profile, declaration, context); !signed_in) {
+    SayFailure(context, signed_in.error().message());
+    return SignInOffer::kRefused;
+  }
+  context.out.flush();
+  return SignInOffer::kSignedIn;
+}
+
 }  // namespace
 
 int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
@@ -238,10 +274,16 @@ int RunMcpRun(const std::vector<std::string>& words, CommandContext& context) {
   SweepRunDirectoriesInBackground(options.system_temporary_root);
   if (!arguments->bridge) {
     std::vector<nlohmann::ordered_json> tools;
-    Outcome outcome =
-        ListOrCall(*declaration, options, std::chrono::seconds(arguments->timeout_seconds),
-                   arguments->call_tool, call_arguments, tools);
+    auto list_or_call = [&] {
+      return ListOrCall(*declaration, options, std::chrono::seconds(arguments->timeout_seconds),
+                        arguments->call_tool, call_arguments, tools);
+    };
+    Outcome outcome = list_or_call();
+    const SignInOffer offer =
+        OfferSignIn(outcome, *declaration, *arguments, options, *profile, context);
+    if (offer == SignInOffer::kSignedIn) outcome = list_or_call();
     const int status = [&]() -> int {
+      if (offer == SignInOffer::kRefused) return kExitFailed;
       if (outcome.start_failure) return ReportStartFailure(context, *outcome.start_failure);
       if (outcome.failure) return SayFailure(context, *outcome.failure);
       if (!arguments->call_tool) {
