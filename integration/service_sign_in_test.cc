@@ -35,9 +35,7 @@ class ServiceSignInTest : public SupervisorTest {
 
   // A token kept for `alias` at `origin`, as login keeps one.
   void PlantToken(const std::string& alias, const std::string& origin, const std::string& token) {
-    Json got = Json::parse(
-        RunCommand({OurProgram("bravebot-mcp"), "get", alias, "--json"}, Environment()).out,
-        nullptr, false);
+    Json got = Got(alias);
     ASSERT_TRUE(got.is_object());
     std::ofstream(Profile() + "/mcp-tokens") << Json{
         {"version", 1},
@@ -49,6 +47,36 @@ class ServiceSignInTest : public SupervisorTest {
                            {"token_endpoint", origin + "/token"},
                            {"client_id", "c"}}})}}.dump();
     ::chmod((Profile() + "/mcp-tokens").c_str(), 0600);
+  }
+
+  // A session that started "svc", declared at `url` and signed in to;
+  // nothing where it did not start (said as a failure).
+  std::unique_ptr<SessionClient> SignedInAndStarted(const std::string& url) {
+    Declare("svc", {"--http", url});
+    Login("svc");
+    Request({"svc"});
+    auto session = Session();
+    OpenAndApprove(*session);
+    Json started = StartAndOffer(*session, "svc");
+    if (!started.contains("result")) {
+      ADD_FAILURE() << started.dump() << session->Log();
+      return nullptr;
+    }
+    return session;
+  }
+
+  // What `get ALIAS --json` says of it.
+  Json Got(const std::string& alias) const {
+    return Json::parse(
+        RunCommand({OurProgram("bravebot-mcp"), "get", alias, "--json"}, Environment()).out,
+        nullptr, false);
+  }
+
+  // Nothing `server` was sent carried a token.
+  static void ExpectNoTokenSentTo(const AuthorizationServer& server) {
+    for (const RecordedRequest& request : server.Requests()) {
+      EXPECT_EQ(request.authorization, "") << request.method << " " << request.target;
+    }
   }
 
   Json Tokens() const {
@@ -84,13 +112,8 @@ TEST_F(ServiceSignInTest, ASessionSendsTheTokenLoginKeptWithEachRequestToTheServ
 // is one, which asks before each request whether its token is still kept.
 TEST_F(ServiceSignInTest, ASessionRunningAtLogoutSendsTheTokenNoMore) {
   AuthorizationServer server;
-  Declare("svc", {"--http", server.ServiceUrl()});
-  Login("svc");
-  Request({"svc"});
-  auto session = Session();
-  OpenAndApprove(*session);
-  Json started = StartAndOffer(*session, "svc");
-  ASSERT_TRUE(started.contains("result")) << started.dump() << session->Log();
+  std::unique_ptr<SessionClient> session = SignedInAndStarted(server.ServiceUrl());
+  ASSERT_TRUE(session);
   CommandOutput logout =
       RunCommand({OurProgram("bravebot-mcp"), "logout", "svc"}, Environment(), temporary_.path());
   ASSERT_EQ(logout.status, 0) << logout.err;
@@ -135,15 +158,10 @@ TEST_F(ServiceSignInTest, AYesToAMoveWhereTheServiceAsksForASignInIsKeptAndLogin
   EXPECT_EQ(moved["error"]["data"]["movedTo"], elsewhere.ServiceUrl());
   EXPECT_FALSE(moved["error"]["data"].contains("moveNote")) << moved.dump();
   ASSERT_FALSE(elsewhere.Requests().empty());
-  for (const RecordedRequest& request : elsewhere.Requests()) {
-    EXPECT_EQ(request.authorization, "") << request.method << " " << request.target;
-  }
+  ExpectNoTokenSentTo(elsewhere);
   session->Call("session/close");
 
-  Json got = Json::parse(
-      RunCommand({OurProgram("bravebot-mcp"), "get", "svc", "--json"}, Environment()).out, nullptr,
-      false);
-  EXPECT_EQ(got.value("url", ""), elsewhere.ServiceUrl()) << got.dump();
+  EXPECT_EQ(Got("svc").value("url", ""), elsewhere.ServiceUrl());
   EXPECT_TRUE(Tokens().empty()) << Tokens().dump();
 
   Login("svc");
@@ -169,13 +187,8 @@ TEST_F(ServiceSignInTest, AYesToAMoveACallMeetsIsKeptWhereTheServiceAsksForASign
   AuthorizationServer moving({.service_redirect = elsewhere.ServiceUrl(),
                               .service_redirect_status = 307,
                               .redirect_only_calls = true});
-  Declare("svc", {"--http", moving.ServiceUrl()});
-  Login("svc");
-  Request({"svc"});
-  auto session = Session();
-  OpenAndApprove(*session);
-  Json started = StartAndOffer(*session, "svc");
-  ASSERT_TRUE(started.contains("result")) << started.dump() << session->Log();
+  std::unique_ptr<SessionClient> session = SignedInAndStarted(moving.ServiceUrl());
+  ASSERT_TRUE(session);
 
   Json asked = session->Call("tool/call", {{"alias", "svc"}, {"tool", "whoami"}, {"answer", "1"}});
   ASSERT_EQ(asked["result"]["state"], "redirect") << asked.dump() << session->Log();
@@ -185,15 +198,10 @@ TEST_F(ServiceSignInTest, AYesToAMoveACallMeetsIsKeptWhereTheServiceAsksForASign
               HasSubstr("svc moved to " + elsewhere.ServiceUrl() +
                         ", kept by your yes, where svc answered POST with HTTP 401: it asks for a "
                         "sign-in, which `bravebot-mcp login svc` makes"));
-  for (const RecordedRequest& request : elsewhere.Requests()) {
-    EXPECT_EQ(request.authorization, "") << request.method << " " << request.target;
-  }
+  ExpectNoTokenSentTo(elsewhere);
   session->Call("session/close");
 
-  Json got = Json::parse(
-      RunCommand({OurProgram("bravebot-mcp"), "get", "svc", "--json"}, Environment()).out, nullptr,
-      false);
-  EXPECT_EQ(got.value("url", ""), elsewhere.ServiceUrl()) << got.dump();
+  EXPECT_EQ(Got("svc").value("url", ""), elsewhere.ServiceUrl());
   EXPECT_TRUE(Tokens().empty()) << Tokens().dump();
 }
 

@@ -140,31 +140,69 @@ std::string Callback(const std::string& query) {
   return "GET /callback?" + query + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
 }
 
+// A redirect waiting on a thread of its own for the answer with state
+// "st-1" (at most 30 s), while the test connects to it as browsers and
+// forgers would.
+class RedirectOnAThread {
+ public:
+  RedirectOnAThread() {
+    Result<std::unique_ptr<LoopbackRedirect>> opened = LoopbackRedirect::Open(io_.get_executor());
+    if (!opened) {
+      ADD_FAILURE() << opened.error().message();
+      return;
+    }
+    redirect_ = std::move(*opened);
+    const std::string url = redirect_->Url();
+    port_ = static_cast<unsigned short>(
+        std::stoi(url.substr(url.rfind(':') + 1, url.rfind('/') - url.rfind(':') - 1)));
+    boost::asio::co_spawn(
+        io_,
+        [this]() -> boost::asio::awaitable<void> {
+          received_ = co_await redirect_->Receive("st-1", std::chrono::seconds(30),
+                                                  [this](const std::string&) { ++notes_; });
+        },
+        boost::asio::detached);
+    guard_.async_wait([this](const boost::system::error_code& error) {
+      if (!error) io_.stop();
+    });
+    listening_ = std::thread([this] { io_.run(); });
+  }
+  ~RedirectOnAThread() { Finish(); }
+  RedirectOnAThread(const RedirectOnAThread&) = delete;
+  RedirectOnAThread& operator=(const RedirectOnAThread&) = delete;
+
+  unsigned short port() const { return port_; }
+  int notes() const { return notes_; }
+
+  // Lets Receive take its turn after the last answer, then stops: what it
+  // received, if it has.
+  const std::optional<Result<std::string>>& Finish() {
+    if (listening_.joinable()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      io_.stop();
+      listening_.join();
+    }
+    return received_;
+  }
+
+ private:
+  boost::asio::io_context io_;
+  boost::asio::steady_timer guard_{io_, std::chrono::seconds(40)};
+  std::unique_ptr<LoopbackRedirect> redirect_;
+  unsigned short port_ = 0;
+  std::optional<Result<std::string>> received_;
+  int notes_ = 0;
+  std::thread listening_;
+};
+
 // The listener serves 16 connections at once. Past them, one more is
 // closed unanswered, even one with the browser's answer: whoever holds 16
 // idle connections holds up the sign-in, for at most the 10 s a connection
 // is given for its request, or until they close them. Then the browser's
 // answer (a reload) is taken; what was refused meanwhile took nothing.
 TEST(LoopbackRedirectTest, PastSixteenConnectionsAtOnceOneIsClosedUnansweredUntilTheyGo) {
-  boost::asio::io_context io;
-  Result<std::unique_ptr<LoopbackRedirect>> redirect = LoopbackRedirect::Open(io.get_executor());
-  ASSERT_TRUE(redirect) << redirect.error().message();
-  const std::string url = (*redirect)->Url();
-  const auto port = static_cast<unsigned short>(
-      std::stoi(url.substr(url.rfind(':') + 1, url.rfind('/') - url.rfind(':') - 1)));
-  std::optional<Result<std::string>> received;
-  boost::asio::co_spawn(
-      io,
-      [&]() -> boost::asio::awaitable<void> {
-        received = co_await (*redirect)->Receive("st-1", std::chrono::seconds(30));
-      },
-      boost::asio::detached);
-  boost::asio::steady_timer guard(io, std::chrono::seconds(40));
-  guard.async_wait([&](const boost::system::error_code& error) {
-    if (!error) io.stop();
-  });
-  // Until the test is done: the last page is written after the answer is known.
-  std::thread listening([&] { io.run(); });
+  RedirectOnAThread redirect;
+  const unsigned short port = redirect.port();
 
   boost::asio::io_context clients;
   std::vector<boost::asio::ip::tcp::socket> idle;
@@ -183,8 +221,7 @@ TEST(LoopbackRedirectTest, PastSixteenConnectionsAtOnceOneIsClosedUnansweredUnti
     answer = Answer(browser, Callback("code=late&state=st-1"));
   }
   EXPECT_THAT(answer, StartsWith("HTTP/1.1 200"));
-  io.stop();
-  listening.join();
+  const std::optional<Result<std::string>>& received = redirect.Finish();
   ASSERT_TRUE(received);
   ASSERT_TRUE(*received) << received->error().message();
   EXPECT_EQ(**received, "late");
@@ -195,26 +232,8 @@ TEST(LoopbackRedirectTest, PastSixteenConnectionsAtOnceOneIsClosedUnansweredUnti
 // sign-in's url away. Said once is enough: Receive counts the rest in its
 // words where the browser's answer never comes.
 TEST(LoopbackRedirectTest, ManyAnswersWithAnotherStateAreSaidOnce) {
-  boost::asio::io_context io;
-  Result<std::unique_ptr<LoopbackRedirect>> redirect = LoopbackRedirect::Open(io.get_executor());
-  ASSERT_TRUE(redirect) << redirect.error().message();
-  const std::string url = (*redirect)->Url();
-  const auto port = static_cast<unsigned short>(
-      std::stoi(url.substr(url.rfind(':') + 1, url.rfind('/') - url.rfind(':') - 1)));
-  std::optional<Result<std::string>> received;
-  int notes = 0;
-  boost::asio::co_spawn(
-      io,
-      [&]() -> boost::asio::awaitable<void> {
-        received = co_await (*redirect)->Receive("st-1", std::chrono::seconds(30),
-                                                 [&](const std::string&) { ++notes; });
-      },
-      boost::asio::detached);
-  boost::asio::steady_timer guard(io, std::chrono::seconds(40));
-  guard.async_wait([&](const boost::system::error_code& error) {
-    if (!error) io.stop();
-  });
-  std::thread listening([&] { io.run(); });
+  RedirectOnAThread redirect;
+  const unsigned short port = redirect.port();
   boost::asio::io_context clients;
   for (int i = 0; i < 50; ++i) {
     boost::asio::ip::tcp::socket forger = Connect(clients, port);
@@ -222,36 +241,18 @@ TEST(LoopbackRedirectTest, ManyAnswersWithAnotherStateAreSaidOnce) {
   }
   boost::asio::ip::tcp::socket browser = Connect(clients, port);
   EXPECT_THAT(Answer(browser, Callback("code=c&state=st-1")), StartsWith("HTTP/1.1 200"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // Receive's turn
-  io.stop();
-  listening.join();
+  const std::optional<Result<std::string>>& received = redirect.Finish();
   ASSERT_TRUE(received);
   EXPECT_TRUE(*received);
-  EXPECT_EQ(notes, 1);
+  EXPECT_EQ(redirect.notes(), 1);
 }
 
 // A head past 16 KiB, or a request with a body,
 // is dropped unanswered and takes nothing; the browser's answer after it is
 // taken.
 TEST(LoopbackRedirectTest, AHugeHeadOrABodyIsDroppedAndTheAnswerStillTaken) {
-  boost::asio::io_context io;
-  Result<std::unique_ptr<LoopbackRedirect>> redirect = LoopbackRedirect::Open(io.get_executor());
-  ASSERT_TRUE(redirect) << redirect.error().message();
-  const std::string url = (*redirect)->Url();
-  const auto port = static_cast<unsigned short>(
-      std::stoi(url.substr(url.rfind(':') + 1, url.rfind('/') - url.rfind(':') - 1)));
-  std::optional<Result<std::string>> received;
-  boost::asio::co_spawn(
-      io,
-      [&]() -> boost::asio::awaitable<void> {
-        received = co_await (*redirect)->Receive("st-1", std::chrono::seconds(30));
-      },
-      boost::asio::detached);
-  boost::asio::steady_timer guard(io, std::chrono::seconds(40));
-  guard.async_wait([&](const boost::system::error_code& error) {
-    if (!error) io.stop();
-  });
-  std::thread listening([&] { io.run(); });
+  RedirectOnAThread redirect;
+  const unsigned short port = redirect.port();
   boost::asio::io_context clients;
   boost::asio::ip::tcp::socket huge = Connect(clients, port);
   EXPECT_EQ(Answer(huge, "GET /callback?code=h&state=st-1 HTTP/1.1\r\nX-Pad: " +
@@ -264,9 +265,7 @@ TEST(LoopbackRedirectTest, AHugeHeadOrABodyIsDroppedAndTheAnswerStillTaken) {
       "");
   boost::asio::ip::tcp::socket browser = Connect(clients, port);
   EXPECT_THAT(Answer(browser, Callback("code=c&state=st-1")), StartsWith("HTTP/1.1 200"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // Receive's turn
-  io.stop();
-  listening.join();
+  const std::optional<Result<std::string>>& received = redirect.Finish();
   ASSERT_TRUE(received);
   ASSERT_TRUE(*received) << received->error().message();
   EXPECT_EQ(**received, "c");
