@@ -24,6 +24,7 @@
 #include "confine/paths.h"
 #include "launcher/bubblewrap_program.h"
 #include "launcher/filesystem_view.h"
+#include "profiles/landlock_plan.h"
 #include "supervisor/mcp/json_rpc_lines.h"
 #include "supervisor/servers/running_server.h"
 #include "supervisor/store/server_directories.h"
@@ -170,7 +171,7 @@ std::string BackendWords(const Confinement& confinement) {
   if (confinement.backend.backend == Backend::kBubblewrap) {
     return ProbeBubblewrapOnce().version;
   }
-  return "Landlock ABI " + std::to_string(confinement.landlock.abi);
+  return LandlockAbiWords(confinement.landlock);
 }
 
 // Prints every attempt beside what was expected of it; 1 when any differs.
@@ -214,6 +215,7 @@ int ReportProbe(const Declaration& declaration, const Confinement& confinement,
     context.out << JsonText({{"alias", declaration.alias},
                              {"backend", BackendName(confinement.backend.backend)},
                              {"landlock_abi", confinement.landlock.abi},
+                             {"kernel_landlock_abi", confinement.landlock.kernel_abi},
                              {"uid", ::geteuid()},
                              {"attempts", rows},
                              {"contradictions", contradictions}})

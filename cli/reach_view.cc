@@ -6,6 +6,7 @@
 #include "cli/declaration_view.h"
 #include "confine/digest.h"
 #include "launcher/bubblewrap_program.h"
+#include "profiles/landlock_plan.h"
 
 namespace bravebot {
 namespace {
@@ -130,7 +131,7 @@ std::string Enforcement(const Confinement& confinement) {
       promises = &confinement.bubblewrap.unkept_promises;
       break;
     case Backend::kLandlock:
-      text = "this kernel enforces it with Landlock ABI " + std::to_string(landlock.abi) +
+      text = "this kernel enforces it with " + LandlockAbiWords(landlock) +
              (confinement.socket_mask
                   ? ", seccomp, dropped capabilities and a mount over each place of others' "
                     "sockets"
@@ -230,6 +231,7 @@ nlohmann::json ReachJson(const Declaration& declaration, const Confinement& conf
           {"backend", BackendName(confinement.backend.backend)},
           {"not_started_because", confinement.backend.why_none},
           {"landlock_abi", landlock.abi},
+          {"kernel_landlock_abi", landlock.kernel_abi},
           {"unkept_promises", UnkeptPromises(confinement)}};
 }
 

@@ -63,9 +63,19 @@ uint64_t RightsFor(PathAccess access, bool is_file, int abi) {
   return rights & known;
 }
 
+std::string LandlockAbiWords(const LandlockPlan& plan) {
+  std::string words = "Landlock ABI " + std::to_string(plan.abi);
+  if (plan.kernel_abi > plan.abi) {
+    words += " (this kernel has ABI " + std::to_string(plan.kernel_abi) +
+             ", whose newer rights bravebot-mcp leaves unhandled)";
+  }
+  return words;
+}
+
 LandlockPlan PlanLandlock(const Reach& reach, int abi) {
   LandlockPlan plan;
   plan.abi = std::clamp(abi, 0, kNewestKnownAbi);
+  plan.kernel_abi = std::max(abi, 0);
   plan.unkept_promises = UnkeptPromises(plan.abi);
   if (plan.abi == 0) return plan;
   plan.handled_access_fs = FilesystemRightsOf(plan.abi);

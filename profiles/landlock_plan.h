@@ -11,6 +11,7 @@
 #define BRAVEBOT_PROFILES_LANDLOCK_PLAN_H_
 
 #include <cstdint>
+#include <string>
 
 #include "confine/reach.h"
 #include "profiles/landlock_rules.h"
@@ -20,6 +21,11 @@ namespace bravebot {
 // The plan for `reach` on a kernel whose Landlock ABI is `abi` (0 when it
 // has none; above the newest known ABI, as the newest known).
 LandlockPlan PlanLandlock(const Reach& reach, int abi);
+
+// "Landlock ABI 9"; where the kernel has a newer one than this code knows,
+// "Landlock ABI 9 (this kernel has ABI 11, whose newer rights bravebot-mcp
+// leaves unhandled)": a newer kernel is never mistaken for an older one.
+std::string LandlockAbiWords(const LandlockPlan& plan);
 
 // The unkept promise of sockets below ABI 9, as `abi` (1 to 8) words it.
 std::string EveryLocalSocketUnkept(int abi);

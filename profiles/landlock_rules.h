@@ -17,7 +17,10 @@ struct LandlockRule {
 };
 
 struct LandlockPlan {
-  int abi = 0;  // 0: this kernel has no Landlock
+  int abi = 0;  // the ABI used; 0: this kernel has no Landlock
+  // The ABI this kernel has, which may be newer than any this code knows
+  // the rights of (abi is then the newest known).
+  int kernel_abi = 0;
   uint64_t handled_access_fs = 0;
   // Binding a TCP port, from ABI 4, with no rule allowing a port.
   uint64_t handled_access_net = 0;

@@ -77,11 +77,19 @@ TEST(LandlockPlanTest, BindingATcpPortIsHandledFromAbi4AndConnectingNever) {
   }
 }
 
-TEST(LandlockPlanTest, ANewerKernelIsUsedAsTheNewestKnownAbi) {
+TEST(LandlockPlanTest, ANewerKernelIsUsedAsTheNewestKnownAbiAndSaidAsItIs) {
   LandlockPlan plan = PlanLandlock(SampleReach(), 12);
   EXPECT_EQ(plan.abi, 9);
+  EXPECT_EQ(plan.kernel_abi, 12);
   EXPECT_EQ(plan.handled_access_fs, ll::FilesystemRightsOf(9));
   EXPECT_THAT(plan.unkept_promises, IsEmpty());
+  EXPECT_EQ(LandlockAbiWords(plan),
+            "Landlock ABI 9 (this kernel has ABI 12, whose newer rights bravebot-mcp leaves "
+            "unhandled)");
+  LandlockPlan known = PlanLandlock(SampleReach(), 7);
+  EXPECT_EQ(known.kernel_abi, 7);
+  EXPECT_EQ(LandlockAbiWords(known), "Landlock ABI 7");
+  EXPECT_EQ(PlanLandlock(SampleReach(), 0).kernel_abi, 0);
 }
 
 TEST(LandlockPlanTest, OnlyWritableDirectoriesMayConnectToSocketsAtAbi9) {
