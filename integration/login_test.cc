@@ -364,10 +364,11 @@ TEST_F(LoginTest, TheTokenIsNeverSentWhereTheServiceRedirects) {
   }
 }
 
-// Probe (review 26, F4): a server that rotates refresh tokens and, as RFC
-// 9700 section 4.14.2 asks, takes one used twice as stolen and revokes the
-// grant. Two starts that refresh at once send it twice: the next refresh,
-// once the token they shared expires, finds the grant revoked.
+// Review 26, F4: a server that rotates refresh tokens and, as RFC 9700
+// section 4.14.2 asks, takes one used twice as stolen and revokes the
+// grant. Two starts that refresh at once must send it once (mcp-tokens.lock),
+// or the next refresh, once the token they shared expires, finds the grant
+// revoked.
 TEST_F(LoginTest, TwoStartsThatRefreshAtOnceLeaveTheGrantGoodAtAServerThatRevokesOnReuse) {
   AuthorizationServer server(
       {.refresh_answer_delay = std::chrono::milliseconds(1500), .revoke_on_reuse = true});
