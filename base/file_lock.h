@@ -7,6 +7,7 @@
 #ifndef BRAVEBOT_BASE_FILE_LOCK_H_
 #define BRAVEBOT_BASE_FILE_LOCK_H_
 
+#include <optional>
 #include <string>
 
 #include "base/result.h"
@@ -20,6 +21,11 @@ class FileLock {
   // waits for the exclusive lock on it.
   static Result<FileLock> Acquire(int dir_fd, const std::string& name,
                                   const std::string& shown_path);
+
+  // The same without waiting: nothing where another holds the lock now, for
+  // a caller that waits its own way (on its event loop, for a bounded time).
+  static Result<std::optional<FileLock>> TryAcquire(int dir_fd, const std::string& name,
+                                                    const std::string& shown_path);
 
  private:
   explicit FileLock(UniqueFd fd) : fd_(std::move(fd)) {}

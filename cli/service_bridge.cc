@@ -346,7 +346,12 @@ int BridgeService(const Declaration& declaration, const ServerStartOptions& opti
     err << "mcp-run: " << EscapeControlCharacters(channel.error().message()) << "\n";
     return kExitFailed;
   }
-  channel->bearer = ServiceTokenNow(declaration, options);
+  Result<std::optional<std::string>> bearer = ServiceTokenNow(declaration, options);
+  if (!bearer) {
+    err << "mcp-run: " << EscapeControlCharacters(bearer.error().message()) << "\n";
+    return kExitFailed;
+  }
+  channel->bearer = std::move(*bearer);
   if (channel->bearer) channel->sign_in_kept = SignInKeptCheck(declaration, options);
   // Set from the thread that takes signals, and read once that thread can
   // set it no more.

@@ -77,11 +77,15 @@ class ConfinedChannelFactory : public ChannelFactory {
           // The token login kept, refreshed first where it expired: a
           // transfer of its own, before the service is sent anything.
           HttpClient refreshing(io, settings.alias);
-          std::optional<std::string> bearer =
+          Result<std::optional<std::string>> bearer =
               co_await ServiceToken(refreshing, declaration, options);
           if (*abandoned) co_return;
+          if (!bearer) {
+            opened(bearer.error());
+            co_return;
+          }
           channel->alias = settings.alias;
-          channel->bearer = std::move(bearer);
+          channel->bearer = std::move(*bearer);
           if (channel->bearer) channel->sign_in_kept = SignInKeptCheck(declaration, options);
           opened(std::shared_ptr<ServerChannel>(
               HttpChannel::Open(io, std::move(*channel), ServiceEvents(events))));

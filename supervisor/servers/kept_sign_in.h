@@ -3,7 +3,7 @@
 // a session running then sends the token no more from its next request
 // (HttpChannel asks before each one).
 //
-//   channel.bearer = co_await ServiceToken(http, declaration, options);
+//   channel.bearer = *co_await ServiceToken(http, declaration, options);  // once it is ok
 //   channel.sign_in_kept = SignInKeptCheck(declaration, options);
 #ifndef BRAVEBOT_SUPERVISOR_SERVERS_KEPT_SIGN_IN_H_
 #define BRAVEBOT_SUPERVISOR_SERVERS_KEPT_SIGN_IN_H_

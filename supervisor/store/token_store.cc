@@ -51,13 +51,19 @@ Result<bool> PutTokenWhileDeclared(const ProfileDirectory& profile, StoredToken 
   return true;
 }
 
+Result<std::optional<FileLock>> TryLockTokenRefresh(const ProfileDirectory& profile) {
+  return FileLock::TryAcquire(profile.fd(), kTokenRefreshLockName,
+                              profile.PathOf(kTokenRefreshLockName));
+}
+
 Result<bool> RenewToken(const ProfileDirectory& profile, const StoredToken& old,
                         StoredToken renewed) {
   BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, profile.Lock());
   bool renewing = false;
   BRAVEBOT_RETURN_IF_ERROR(TokenStore(profile).Change(lock, [&](TokenFile& file) {
     const StoredToken* stored = file.Find(old.alias, old.digest, old.origin);
-    renewing = stored != nullptr && stored->refresh_token == old.refresh_token;
+    renewing = stored != nullptr && stored->access_token == old.access_token &&
+               stored->refresh_token == old.refresh_token;
     if (renewing) file.Put(std::move(renewed));
   }));
   return renewing;

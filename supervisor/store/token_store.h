@@ -23,6 +23,7 @@
 namespace bravebot {
 
 inline constexpr char kTokenFileName[] = "mcp-tokens";
+inline constexpr char kTokenRefreshLockName[] = "mcp-tokens.lock";
 
 class TokenStore {
  public:
@@ -54,10 +55,18 @@ Result<std::optional<StoredToken>> FindToken(const ProfileDirectory& profile,
 // where there is none now.
 Result<bool> PutTokenWhileDeclared(const ProfileDirectory& profile, StoredToken token);
 
+// The lock a refresh holds from reading its entry again until the new
+// tokens are stored, across the request to the token endpoint: two starts
+// of a service then never send the same refresh token, which a server may
+// take as stolen and revoke the grant for (RFC 9700 section 4.14.2). A file
+// of its own, not the profile's lock, which no command should wait the
+// request's 30 s for. Nothing where another holds it now.
+Result<std::optional<FileLock>> TryLockTokenRefresh(const ProfileDirectory& profile);
+
 // Puts `renewed` in place of `old`, taking the lock, where the entry stored
-// is still `old`'s with the same refresh token: not where a logout, a
-// change of the declaration or another refresh came first. False then, and
-// `renewed` is not to be used.
+// is still `old`'s, with the same access and refresh tokens: not where a
+// logout, a change of the declaration, a login or another refresh came
+// first. False then, and `renewed` is not to be used.
 Result<bool> RenewToken(const ProfileDirectory& profile, const StoredToken& old,
                         StoredToken renewed);
 

@@ -97,6 +97,19 @@ TEST_F(FilesTest, LockRefusesALink) {
   EXPECT_FALSE(std::filesystem::exists(directory_.Join("elsewhere")));
 }
 
+TEST_F(FilesTest, TryLockGivesNothingWhileAnotherHoldsItAndRefusesALink) {
+  auto held = FileLock::Acquire(dir_fd_.get(), "held.lock", "held.lock");
+  ASSERT_TRUE(held.ok());
+  auto tried = FileLock::TryAcquire(dir_fd_.get(), "held.lock", "held.lock");
+  ASSERT_TRUE(tried.ok());
+  EXPECT_FALSE(*tried);
+  ASSERT_EQ(::symlink("elsewhere", directory_.Join("link.lock").c_str()), 0);
+  auto link = FileLock::TryAcquire(dir_fd_.get(), "link.lock", "link.lock");
+  ASSERT_FALSE(link.ok());
+  EXPECT_EQ(link.error().code(), ErrorCode::kRefused);
+  EXPECT_FALSE(std::filesystem::exists(directory_.Join("elsewhere")));
+}
+
 TEST_F(FilesTest, ReadTakesAFileUpToItsBoundAndRefusesOneOverItUnread) {
   std::ofstream(directory_.Join("full")) << std::string(1024, 'x');
   auto full = ReadFileAt(dir_fd_.get(), "full", "/p/full", kTestBound);

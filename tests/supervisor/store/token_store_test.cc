@@ -309,6 +309,27 @@ TEST_F(TokenStoreTest, ARefreshIsKeptOnlyOverTheTokenItRenewed) {
   EXPECT_EQ((*FindToken(*profile_, "docs", std::string(64, 'a'), "https://mcp.example.com"))
                 ->access_token,
             "new");
+  // At a server that keeps refresh tokens, a renewal keeps the same one:
+  // told by the access token.
+  StoredToken kept = renewed;
+  kept.access_token = "newer";
+  ASSERT_TRUE(*RenewToken(*profile_, renewed, kept));
+  EXPECT_FALSE(*RenewToken(*profile_, renewed, late));
+  EXPECT_EQ((*FindToken(*profile_, "docs", std::string(64, 'a'), "https://mcp.example.com"))
+                ->access_token,
+            "newer");
+}
+
+TEST_F(TokenStoreTest, TheRefreshLockIsItsOwnAndHeldByOneAtATime) {
+  Result<std::optional<FileLock>> first = TryLockTokenRefresh(*profile_);
+  ASSERT_TRUE(first && *first);
+  EXPECT_FALSE(*TryLockTokenRefresh(*profile_));
+  // Not the profile's lock: a command that writes the directory is not held up.
+  EXPECT_TRUE(profile_->Lock());
+  EXPECT_EQ(std::filesystem::status(profile_->PathOf("mcp-tokens.lock")).permissions(),
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  first->reset();
+  EXPECT_TRUE(*TryLockTokenRefresh(*profile_));
 }
 
 }  // namespace

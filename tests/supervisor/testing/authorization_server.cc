@@ -442,9 +442,11 @@ struct AuthorizationServer::State {
         return OAuthError("invalid_grant", "refresh token reused: the grant is revoked");
       }
       if (found == refresh_tokens.end()) return OAuthError("invalid_grant", "unknown refresh");
-      used_refresh_tokens.insert(found->first);
       grant = found->second;
-      refresh_tokens.erase(found);  // rotated: each is good once
+      if (options.rotate_refresh_tokens) {
+        used_refresh_tokens.insert(found->first);
+        refresh_tokens.erase(found);  // rotated: each is good once
+      }
       if (grant.client_id != client_id) return OAuthError("invalid_grant", "another client's");
     } else {
       return OAuthError("unsupported_grant_type", grant_type);
@@ -456,14 +458,18 @@ struct AuthorizationServer::State {
     std::string access = RandomText();
     access_tokens[access] = {options.audience_instead.value_or(grant.resource),
                              Clock::now() + options.token_lifetime};
-    std::string refresh = RandomText();
-    refresh_tokens[refresh] = grant;
-    return Answer(http::status::ok, Json{{"access_token", access},
-                                         {"token_type", "Bearer"},
-                                         {"expires_in", options.token_lifetime.count()},
-                                         {"refresh_token", refresh},
-                                         {"scope", grant.scope}}
-                                        .dump());
+    Json answer = {{"access_token", access},
+                   {"token_type", "Bearer"},
+                   {"expires_in", options.token_lifetime.count()},
+                   {"scope", grant.scope}};
+    // A server that does not rotate gives no new refresh token: the one
+    // sent stays good.
+    if (grant_type == "authorization_code" || options.rotate_refresh_tokens) {
+      std::string refresh = RandomText();
+      refresh_tokens[refresh] = grant;
+      answer["refresh_token"] = refresh;
+    }
+    return Answer(http::status::ok, answer.dump());
   }
 
   Response Register(const std::string& body) {

@@ -13,7 +13,7 @@
 //   loopback redirect on any port (RFC 8252), the resource (RFC 8707);
 // - a client's secret in a Basic header or the form, only the ways its
 //   metadata lists (RFC 6749 section 2.3.1);
-// - refresh tokens, rotated at each use.
+// - refresh tokens, rotated at each use (or not: rotate_refresh_tokens).
 // Every request is kept, so a test sees where a token was sent.
 //
 //   AuthorizationServer server({.client_id = "desk", .client_secret = "s3"});
@@ -92,6 +92,9 @@ struct AuthorizationServerOptions {
   // A refresh token used a second time is taken as stolen (RFC 9700
   // section 4.14.2): every refresh token it gave is revoked.
   bool revoke_on_reuse = false;
+  // Each refresh token is good once, a new one given at each refresh;
+  // false: the one given at sign-in stays good, and a refresh gives none.
+  bool rotate_refresh_tokens = true;
 };
 
 struct RecordedRequest {
