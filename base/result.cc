@@ -4,7 +4,7 @@
 
 namespace bravebot {
 
-Error Error::FromErrno(std::string what, int errno_value) {
+Error Error::FromErrno(const std::string& what, int errno_value) {
   return Error(ErrorCode::kSystem, what + ": " + std::strerror(errno_value), errno_value);
 }
 

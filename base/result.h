@@ -40,7 +40,7 @@ class [[nodiscard]] Error {
 
   // An error from a failed system call: `what` is the action ("open /x"),
   // and the message gains strerror(errno_value).
-  static Error FromErrno(std::string what, int errno_value = errno);
+  static Error FromErrno(const std::string& what, int errno_value = errno);
 
   ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
@@ -113,10 +113,14 @@ using Status = Result<void>;
 // Result on each line, so that two on one function do not clash.
 #define BRAVEBOT_RESULT_NAME(line) BRAVEBOT_RESULT_NAME_OF(line)
 #define BRAVEBOT_RESULT_NAME_OF(line) bravebot_result_##line
+// `result` is a name and `declaration` a declaration: neither can be
+// parenthesized, as clang-tidy would have macro arguments be.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define BRAVEBOT_ASSIGN_OR_RETURN_AS(result, declaration, expression) \
   auto result = (expression);                                         \
   if (!result) return result.error();                                 \
   declaration = std::move(result).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace bravebot
 

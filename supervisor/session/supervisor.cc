@@ -68,11 +68,11 @@ void Supervisor::AddMethods() {
   methods_.Add("session/released", {"released"}, run(&tool_calls_, &ToolCalls::Released));
   methods_.Add("tools/offered", {"servers"}, run(&tool_calls_, &ToolCalls::Offered));
   methods_.Add("redirect/answer", {"alias", "answer"}, run(&redirects_, &RedirectFlow::Answer));
-  methods_.Add("session/status", {}, [this](const Json& id, RpcParams params) {
+  methods_.Add("session/status", {}, [this](const Json& id, const RpcParams& params) {
     if (params.problem()) return session_.replies.RespondError(id, *params.problem());
     Status(id);
   });
-  methods_.Add("session/close", {}, [this](const Json& id, RpcParams params) {
+  methods_.Add("session/close", {}, [this](const Json& id, const RpcParams& params) {
     if (params.problem()) return session_.replies.RespondError(id, *params.problem());
     Close(id);
   });
@@ -102,8 +102,9 @@ LinkEvents Supervisor::EventsFor(const std::string& alias) {
     session_.At(alias).Broken(alias + " was stopped: " + NamedFor(alias, why));
   };
   events.on_exit = [this, alias](int status) { session_.At(alias).Exited(status); };
-  events.on_redirect = [this, alias](std::uint64_t tag, std::string question, std::string target) {
-    redirects_.Asked(session_.At(alias), tag, std::move(question), std::move(target));
+  events.on_redirect = [this, alias](std::uint64_t tag, std::string question,
+                                     const std::string& target) {
+    redirects_.Asked(session_.At(alias), tag, std::move(question), target);
   };
   events.on_moved = [this, alias](const std::string& url) {
     redirects_.Moved(session_.At(alias), url);

@@ -256,7 +256,7 @@ TEST(LoopbackRedirectTest, AHugeHeadOrABodyIsDroppedAndTheAnswerStillTaken) {
   boost::asio::io_context clients;
   boost::asio::ip::tcp::socket huge = Connect(clients, port);
   EXPECT_EQ(Answer(huge, "GET /callback?code=h&state=st-1 HTTP/1.1\r\nX-Pad: " +
-                             std::string(20 * 1024, 'a') + "\r\n\r\n"),
+                             std::string(std::size_t{20} * 1024, 'a') + "\r\n\r\n"),
             "");
   boost::asio::ip::tcp::socket bodied = Connect(clients, port);
   EXPECT_EQ(
