@@ -300,7 +300,7 @@ TEST_F(SignInTest, TheServicesDeclaredHeadersNeverGoToItsAuthorizationServerElse
       SignInWith({.service_url = service.ServiceUrl(), .service_headers = {{"X-Api-Key", "k-1"}}});
   ASSERT_TRUE(signed_in) << signed_in.error().message();
   ASSERT_FALSE(elsewhere.Requests().empty());
-  for (RecordedRequest request : elsewhere.Requests()) {
+  for (const RecordedRequest& request : elsewhere.Requests()) {
     EXPECT_FALSE(request.headers.contains("x-api-key")) << request.method << " " << request.target;
   }
   EXPECT_EQ(service.Requests().front().headers["x-api-key"], "k-1");
