@@ -9,6 +9,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "integration/hostile_fixture.h"
 
 namespace bravebot::testing {
@@ -66,7 +68,7 @@ TEST_F(NamespaceProbeTest, WhereTheKernelRefusesThemTheServerStartsWithout) {
   CommandOutput run = RunFailing("all", "EPERM");
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_NE(run.out, "2\n");
-  EXPECT_GT(std::atoi(run.out.c_str()), 2) << run.out;
+  EXPECT_GT(std::strtol(run.out.c_str(), nullptr, 10), 2) << run.out;
 }
 
 }  // namespace
