@@ -2,7 +2,8 @@
 # Runs the benchmarks and prints each against its baseline of the same run:
 # a confined start against the plain start of the same server, reading
 # mcp.json against parsing its JSON alone, a call relayed by the supervisor
-# against the same call over a direct pipe, 50 starts at once against one, and
+# against the same call over a direct pipe, 50 starts at once against one,
+# asking whether a sign-in is kept against reading mcp-tokens whole, and
 # mcp-run as a whole process against bwrap with a plain client.
 #   bench/run.sh [BUILD_DIR]   (default build)
 set -euo pipefail
@@ -40,6 +41,11 @@ for server in ("tiny", "everything"):
 if "BM_ReadDeclarations/100" in rows:
     print(f"{'reading 100 declarations':40s} "
           f"{ms('BM_ReadDeclarations/100') / ms('BM_ParseJsonOnly/100'):6.3f}x parsing the JSON alone")
+whole, kept = "BM_SignInCheckReadingTheWholeFile/1000", "BM_SignInCheck/1000"
+if whole in rows and kept in rows:
+    print(f"{'asking whether a sign-in is kept':40s} {ms(kept) * 1000:.2f} us a request, "
+          f"{ms(whole) / ms(kept):.0f}x less than reading mcp-tokens whole ({ms(whole):.1f} ms, "
+          f"1000 entries of 8 KiB)")
 for in_flight in ("1", "64"):
     direct, relayed = f"BM_DirectCall/{in_flight}", f"BM_SupervisorCall/{in_flight}"
     if direct in rows and relayed in rows:

@@ -12,6 +12,11 @@ Error OAuthDocument::WrongType(const std::string& name, const char* type) const 
   return Refuse("gives " + name + " as something other than " + type);
 }
 
+Error OAuthDocument::TooLong(const std::string& name) const {
+  return Refuse("gives " + name + " of more than " + std::to_string(kMaxOAuthString / 1024) +
+                " KiB, more than bravebot-mcp keeps of any value");
+}
+
 Result<std::string> OAuthDocument::RequiredString(const std::string& name) const {
   BRAVEBOT_ASSIGN_OR_RETURN(std::optional<std::string> value, OptionalString(name));
   if (!value || value->empty()) return Refuse("has no " + name);
@@ -22,6 +27,7 @@ Result<std::optional<std::string>> OAuthDocument::OptionalString(const std::stri
   auto member = object_.find(name);
   if (member == object_.end() || member->is_null()) return std::optional<std::string>();
   if (!member->is_string()) return WrongType(name, "a string");
+  if (member->get_ref<const std::string&>().size() > kMaxOAuthString) return TooLong(name);
   return std::optional<std::string>(member->get<std::string>());
 }
 
@@ -35,6 +41,7 @@ Result<std::optional<std::vector<std::string>>> OAuthDocument::OptionalStrings(
   std::vector<std::string> strings;
   for (const nlohmann::json& element : *member) {
     if (!element.is_string()) return WrongType(name, "a list of strings");
+    if (element.get_ref<const std::string&>().size() > kMaxOAuthString) return TooLong(name);
     strings.push_back(element.get<std::string>());
   }
   return std::optional<std::vector<std::string>>(std::move(strings));

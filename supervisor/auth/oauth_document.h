@@ -8,6 +8,7 @@
 #ifndef BRAVEBOT_SUPERVISOR_AUTH_OAUTH_DOCUMENT_H_
 #define BRAVEBOT_SUPERVISOR_AUTH_OAUTH_DOCUMENT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -19,6 +20,12 @@
 
 namespace bravebot {
 
+// The longest string of a document that is read: a token, a client's id
+// or secret, an endpoint. A long JWT is a few KiB; what a sign-in keeps in
+// mcp-tokens is read again before each request of a session, so a server
+// does not choose its size.
+inline constexpr std::size_t kMaxOAuthString = 16 * 1024;
+
 class OAuthDocument {
  public:
   OAuthDocument(nlohmann::json object, std::string what)
@@ -26,6 +33,7 @@ class OAuthDocument {
 
   const nlohmann::json& object() const { return object_; }
 
+  // Each string of kMaxOAuthString bytes at most, or refused.
   Result<std::string> RequiredString(const std::string& name) const;
   Result<std::optional<std::string>> OptionalString(const std::string& name) const;
   Result<std::optional<std::vector<std::string>>> OptionalStrings(const std::string& name) const;
@@ -38,6 +46,7 @@ class OAuthDocument {
 
  private:
   Error WrongType(const std::string& name, const char* type) const;
+  Error TooLong(const std::string& name) const;
 
   nlohmann::json object_;
   std::string what_;  // "the authorization server's metadata"

@@ -77,14 +77,8 @@ void HttpChannel::SendOriginHeaders() {
   std::vector<std::pair<std::string, std::string>> headers;
   for (const StoredHeader& header : options_.headers)
     headers.emplace_back(header.name, header.value);
-  if (options_.bearer) headers.emplace_back("Authorization", "Bearer " + *options_.bearer);
   http_.SendToOriginOnly(options_.url, std::move(headers));
-}
-
-void HttpChannel::DropAForgottenSignIn() {
-  if (!options_.bearer || !options_.sign_in_kept || options_.sign_in_kept()) return;
-  options_.bearer.reset();
-  SendOriginHeaders();
+  if (options_.bearer) http_.SendSignIn(*options_.bearer, options_.sign_in_kept);
 }
 
 bool HttpChannel::Write(std::string line) {
@@ -123,7 +117,6 @@ bool HttpChannel::Write(std::string line) {
 }
 
 void HttpChannel::Send(const std::shared_ptr<Post>& post) {
-  DropAForgottenSignIn();
   post->request = client_.Post(post->line);
   post->body.reset();
   post->json.clear();
@@ -178,7 +171,7 @@ void HttpChannel::OnHead(const std::shared_ptr<Post>& post, const HttpResponseHe
   redirect.followed = post->followed;
   redirect.asking = options_.asking;
   redirect.declared_headers = !options_.headers.empty();
-  redirect.signed_in = options_.bearer.has_value();
+  redirect.signed_in = http_.sends_sign_in();
   RedirectDecision next = DecideRedirect(redirect, options_.policy);
   switch (next.action) {
     case RedirectAction::kFollow:
@@ -427,7 +420,6 @@ void HttpChannel::EndSession() {
   }
   // The service is told its session ended; a service that does not answer
   // in time is left be.
-  DropAForgottenSignIn();
   http_.Send(url_, client_.End(), kEndGrace, {nullptr, nullptr, [weak](const Status&) {
                                                 if (auto self = weak.lock()) self->Ended();
                                               }});

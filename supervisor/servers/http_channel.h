@@ -105,11 +105,8 @@ class HttpChannel : public ServerChannel, public std::enable_shared_from_this<Ht
   struct Post;
   void Send(const std::shared_ptr<Post>& post);
   // The declared headers and the bearer, for http_ to send to the declared
-  // origin alone.
+  // origin alone, the bearer while it is kept.
   void SendOriginHeaders();
-  // Logout (or a declaration changed) forgot the token: the requests from
-  // now on go without it. Asked before each request.
-  void DropAForgottenSignIn();
   void OnHead(const std::shared_ptr<Post>& post, const HttpResponseHead& head);
   void OnBody(const std::shared_ptr<Post>& post, std::string_view bytes);
   void OnDone(const std::shared_ptr<Post>& post, const Status& done);

@@ -168,6 +168,21 @@ void HttpClient::SendToOriginOnly(const std::string& declared_url,
   origin_headers_ = std::move(headers);
 }
 
+void HttpClient::SendSignIn(std::string access_token, std::function<bool()> still_kept) {
+  access_token_ = std::move(access_token);
+  still_kept_ = std::move(still_kept);
+}
+
+bool HttpClient::SignInStillKept() {
+  if (!access_token_) return false;
+  if (still_kept_ && !still_kept_()) {
+    access_token_.reset();
+    still_kept_ = nullptr;
+    return false;
+  }
+  return true;
+}
+
 HttpClient::TransferId HttpClient::Send(const std::string& url, const HttpRequest& request,
                                         std::chrono::milliseconds timeout, HttpHandlers handlers) {
   const TransferId id = next_id_++;
@@ -227,6 +242,9 @@ Status HttpClient::Start(Transfer& t, const std::string& url, const ServiceUrl& 
   if (declared_origin_ && IsSameOrigin(parsed, *declared_origin_)) {
     for (const auto& [name, value] : origin_headers_) {
       BRAVEBOT_RETURN_IF_ERROR(list(t.headers, name + ": " + value));
+    }
+    if (SignInStillKept()) {
+      BRAVEBOT_RETURN_IF_ERROR(list(t.headers, "Authorization: Bearer " + *access_token_));
     }
   }
   BRAVEBOT_RETURN_IF_ERROR(list(t.headers, "Expect:"));  // no wait for 100 Continue

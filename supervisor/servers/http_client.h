@@ -76,6 +76,14 @@ class HttpClient {
   // every request is made, so no way of sending one can forget the rule.
   void SendToOriginOnly(const std::string& declared_url,
                         std::vector<std::pair<std::string, std::string>> headers);
+  // The access token a sign-in kept, sent as `Authorization: Bearer` with
+  // those headers to that origin alone, while `still_kept` (asked before
+  // each request, where given) says it is kept: once it says no, the token
+  // is sent with no request again, whichever way it is made (a POST, the
+  // GET stream and each of its reconnections, the DELETE at the end).
+  void SendSignIn(std::string access_token, std::function<bool()> still_kept);
+  // Whether a sign-in's token still goes with requests to the origin.
+  bool sends_sign_in() const { return access_token_.has_value(); }
   // Ends a transfer; its handlers are not called again.
   void Cancel(TransferId id);
   // Backpressure: no transfer reads more of its answer (what came already
@@ -108,13 +116,18 @@ class HttpClient {
   // transfer that ended, given to its handlers.
   void Deliver();
   void Fail(TransferId id, Error error);
+  // Whether the access token goes with the next request: it is dropped for
+  // good once still_kept_ says no.
+  bool SignInStillKept();
 
   boost::asio::io_context& io_;
   std::string alias_;
   std::optional<ServiceUrl> declared_origin_;  // where origin_headers_ go
   std::vector<std::pair<std::string, std::string>> origin_headers_;
-  const CurlLibrary* curl_ = nullptr;  // nullptr where libcurl could not be set up,
-  std::string unloaded_;               // which this says, for every Send
+  std::optional<std::string> access_token_;  // sent with them
+  std::function<bool()> still_kept_;         // asked before it is
+  const CurlLibrary* curl_ = nullptr;        // nullptr where libcurl could not be set up,
+  std::string unloaded_;                     // which this says, for every Send
   CURLM* multi_;
   boost::asio::steady_timer timer_;
   std::map<TransferId, std::unique_ptr<Transfer>> transfers_;

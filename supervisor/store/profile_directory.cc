@@ -56,6 +56,12 @@ Result<ProfileDirectory> ProfileDirectory::Open(const std::string& path, Create 
   return ProfileDirectory(std::move(fd), path, resolved);
 }
 
+Result<ProfileDirectory> ProfileDirectory::Duplicate() const {
+  UniqueFd copy(::fcntl(fd_.get(), F_DUPFD_CLOEXEC, 0));
+  if (!copy.valid()) return Error::FromErrno("open the profile directory " + path_ + " again");
+  return ProfileDirectory(std::move(copy), path_, resolved_path_);
+}
+
 std::string ProfileDirectory::PathOf(const std::string& name) const {
   return JoinPath(path_, name);
 }

@@ -37,6 +37,10 @@ class ProfileDirectory {
   // narrowed to 0700, since it holds stored keys.
   static Result<ProfileDirectory> Open(const std::string& path, Create create);
 
+  // The same directory on a descriptor of its own, for what may outlive
+  // this one: not opened again by its path, which may name another now.
+  Result<ProfileDirectory> Duplicate() const;
+
   int fd() const { return fd_.get(); }
   const std::string& path() const { return path_; }
   // `path` with every link resolved, for comparing with other paths.

@@ -5,6 +5,9 @@
 
 #include <string>
 
+#include "supervisor/auth/client_registration.h"
+#include "supervisor/auth/oauth_document.h"
+
 namespace bravebot {
 namespace {
 
@@ -203,6 +206,27 @@ TEST(AuthorizationRequestTest, RefusesATokenResponseItCannotUse) {
   auto secret = ParseTokenResponse(R"({"access_token":"s3cr3t","token_type":"mac"})");
   ASSERT_FALSE(secret.ok());
   EXPECT_THAT(secret.error().message(), Not(HasSubstr("s3cr3t")));
+}
+
+TEST(AuthorizationRequestTest, KeepsNoValueOfAServerLargerThanSixteenKiB) {
+  // What a sign-in keeps in mcp-tokens is read again before each request a
+  // session sends: a server does not choose how large it is.
+  const std::string most(kMaxOAuthString, 'a');
+  const std::string more(kMaxOAuthString + 1, 'a');
+  auto token = [](const std::string& access, const std::string& refresh, const std::string& scope) {
+    return ParseTokenResponse(R"({"access_token":")" + access +
+                              R"(","token_type":"Bearer","refresh_token":")" + refresh +
+                              R"(","scope":")" + scope + R"("})");
+  };
+  EXPECT_TRUE(token(most, most, most).ok());
+  for (auto refused : {token(more, "r", "s"), token("a", more, "s"), token("a", "r", more)}) {
+    ASSERT_FALSE(refused.ok());
+    EXPECT_THAT(refused.error().message(), HasSubstr("of more than 16 KiB"));
+    EXPECT_THAT(refused.error().message(), Not(HasSubstr(more)));
+  }
+  EXPECT_FALSE(ParseRegistrationResponse(R"({"client_id":")" + more + R"("})").ok());
+  EXPECT_FALSE(
+      ParseRegistrationResponse(R"({"client_id":"c","client_secret":")" + more + R"("})").ok());
 }
 
 TEST(AuthorizationRequestTest, ReadsAnOAuthError) {

@@ -197,5 +197,64 @@ TEST(HttpChannelTest, ADeclaredHeaderGoesNeitherAfterARedirectElsewhereNorWhereI
   channel->Stop();
 }
 
+// A stream the service ends at once, asking to be reopened after a second.
+ScriptedAnswer EndedStream() {
+  return {{{"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+            "retry: 1000\n\n"}},
+          /*close=*/true,
+          /*when=*/"GET /mcp"};
+}
+
+TEST(HttpChannelTest, AForgottenSignInGoesWithNoRequestOnceForgottenTheGetStreamsIncluded) {
+  const std::string hello =
+      R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}})";
+  ScriptedHttpServer service(
+      {{{{Json200("Mcp-Session-Id: s-1\r\n", hello)}}},
+       {{{"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"}}},
+       EndedStream(),
+       EndedStream()});
+  auto gets = [&service] {
+    std::vector<std::string> streams;
+    for (const std::string& request : service.requests()) {
+      if (request.starts_with("GET ")) streams.push_back(request);
+    }
+    return streams;
+  };
+  boost::asio::io_context io;
+  std::shared_ptr<HttpChannel> channel;
+  HttpChannelEvents events;
+  events.on_line = [&](const std::string&) {
+    channel->Write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  };
+  HttpChannelOptions options;
+  options.alias = "docs";
+  options.url = service.Url("/mcp");
+  options.bearer = "t-1";
+  // A logout comes once the service has been sent its first stream; no POST
+  // is sent after it, only the stream's reconnection.
+  options.sign_in_kept = [&] { return gets().empty(); };
+  channel = HttpChannel::Open(io, options, std::move(events));
+  ASSERT_TRUE(channel->Write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}})"));
+  boost::asio::steady_timer poll(io);
+  std::function<void()> wait = [&] {
+    poll.expires_after(std::chrono::milliseconds(20));
+    poll.async_wait([&](const boost::system::error_code& error) {
+      if (error) return;
+      if (gets().size() < 2) return wait();
+      channel->Stop([&](int) { io.stop(); });
+    });
+  };
+  wait();
+  RunAtMost(io, std::chrono::seconds(10));
+  std::vector<std::string> streams = gets();
+  ASSERT_EQ(streams.size(), 2u) << "the stream the service ended was not opened again";
+  EXPECT_THAT(streams[0], ::testing::HasSubstr("\r\nAuthorization: Bearer t-1\r\n"));
+  EXPECT_THAT(streams[1], ::testing::Not(::testing::HasSubstr("t-1"))) << streams[1];
+  const std::vector<std::string> requests = service.requests();
+  ASSERT_FALSE(requests.empty());
+  EXPECT_THAT(requests.back(), ::testing::StartsWith("DELETE "));
+  EXPECT_THAT(requests.back(), ::testing::Not(::testing::HasSubstr("t-1")));
+}
+
 }  // namespace
 }  // namespace bravebot

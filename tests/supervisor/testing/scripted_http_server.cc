@@ -98,12 +98,15 @@ void ScriptedHttpServer::Serve() {
       ScriptedAnswer answer{
           {{"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n"
             "Connection: close\r\n\r\n"}}};
+      const bool get = request.starts_with("GET ");
       if (request.starts_with("DELETE ")) {
         answer = {{{"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"}}};
-      } else if (!request.starts_with("GET ")) {
-        answer = {{{"HTTP/1.1 500 No Script\r\nContent-Length: 0\r\n\r\n"}}};
+      } else {
+        if (!get) answer = {{{"HTTP/1.1 500 No Script\r\nContent-Length: 0\r\n\r\n"}}};
         for (std::size_t i = 0; i < script_.size(); ++i) {
-          if (given[i] || request.find(script_[i].when) == std::string::npos) continue;
+          const std::string& when = script_[i].when;
+          if (given[i] || when.starts_with("GET ") != get) continue;
+          if (request.find(when) == std::string::npos) continue;
           given[i] = true;
           answer = script_[i];
           break;

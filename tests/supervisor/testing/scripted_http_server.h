@@ -30,16 +30,18 @@ struct ScriptedAnswer {
   bool close = true;
   // Given only to a request that holds these bytes ("" for any): for
   // requests a client sends at once, whose order of arrival is not known.
+  // One whose `when` begins "GET " is given to a GET that begins so, and
+  // to nothing else.
   std::string when = "";
 };
 
 class ScriptedHttpServer {
  public:
   // Each POST is given the first answer of `script` not given yet (whose
-  // `when` it holds). Every GET (a client
-  // opening the stream a service sends on of its own accord, whenever it
-  // chooses to) is answered 405 and every DELETE (a session ended) 200, so
-  // the order of the script does not hang on when those come.
+  // `when` it holds). Every GET (a client opening the stream a service
+  // sends on of its own accord, whenever it chooses to) is answered 405
+  // but where an answer for GETs is left, and every DELETE (a session
+  // ended) 200, so the order of the script does not hang on when those come.
   explicit ScriptedHttpServer(std::vector<ScriptedAnswer> script);
   ~ScriptedHttpServer();
 
