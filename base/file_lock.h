@@ -27,6 +27,9 @@ class FileLock {
   static Result<std::optional<FileLock>> TryAcquire(int dir_fd, const std::string& name,
                                                     const std::string& shown_path);
 
+  // The lock file, open: to tell whether it is still the one its name names.
+  int fd() const { return fd_.get(); }
+
  private:
   explicit FileLock(UniqueFd fd) : fd_(std::move(fd)) {}
   UniqueFd fd_;  // closing it releases the lock

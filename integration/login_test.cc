@@ -366,32 +366,20 @@ TEST_F(LoginTest, TheTokenIsNeverSentWhereTheServiceRedirects) {
 
 // Review 26, F4: a server that rotates refresh tokens and, as RFC 9700
 // section 4.14.2 asks, takes one used twice as stolen and revokes the
-// grant. Two starts that refresh at once must send it once (mcp-tokens.lock),
-// or the next refresh, once the token they shared expires, finds the grant
-// revoked.
+// grant. Two starts that refresh at once must send it once (the entry's
+// lock in mcp-tokens.locks), or the next refresh, once the token they
+// shared expires, finds the grant revoked.
 TEST_F(LoginTest, TwoStartsThatRefreshAtOnceLeaveTheGrantGoodAtAServerThatRevokesOnReuse) {
   AuthorizationServer server(
       {.refresh_answer_delay = std::chrono::milliseconds(1500), .revoke_on_reuse = true});
   ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
   ASSERT_EQ(Run("login", "svc").status, 0);
-  auto expire = [&] {
-    Json file = Json::parse(Slurp(Profile() + "/mcp-tokens"));
-    file["tokens"][0]["expires_at"] = 1000000000;
-    std::ofstream(Profile() + "/mcp-tokens") << file.dump();
-    server.ExpireAccessTokens();
-  };
-  expire();
-  CommandOutput runs[2];
-  std::vector<std::thread> starts;
-  for (CommandOutput& run : runs) {
-    starts.emplace_back([&] {
-      run = RunCommand({OurProgram("mcp-run"), "svc"}, Environment(), temporary_.path());
-    });
-  }
-  for (std::thread& start : starts) start.join();
-  for (const CommandOutput& run : runs) EXPECT_EQ(run.status, 0) << run.err;
+  ExpireKeptToken();
+  server.ExpireAccessTokens();
+  ExpectTwoStartsShareOneRefresh(server);
   // An hour later, as far as the token knows: refreshed again.
-  expire();
+  ExpireKeptToken();
+  server.ExpireAccessTokens();
   CommandOutput later =
       RunCommand({OurProgram("mcp-run"), "svc"}, Environment(), temporary_.path());
   EXPECT_EQ(later.status, 0) << later.err;

@@ -13,6 +13,7 @@
 #include "supervisor/auth/oauth_url.h"
 #include "supervisor/auth/sign_in_reach.h"
 #include "supervisor/servers/http_fetch.h"
+#include "supervisor/store/token_refresh_lock.h"
 #include "supervisor/store/token_store.h"
 
 namespace bravebot {
@@ -35,28 +36,27 @@ std::optional<std::string> FreshAccessToken(const StoredToken& token) {
 // How often a start that waits for the refresh lock tries it again.
 constexpr auto kRefreshLockRetry = std::chrono::milliseconds(50);
 
-// The profile's refresh lock, waited for on the loop (a session serves its
-// other servers meanwhile), for at most `wait`.
-boost::asio::awaitable<Result<FileLock>> RefreshLock(const ProfileDirectory& profile,
-                                                     const std::string& alias,
-                                                     std::chrono::milliseconds wait) {
+// The refresh lock of `entry`, waited for on the loop (a session serves
+// its other servers meanwhile), for at most `wait`.
+boost::asio::awaitable<Result<TokenRefreshLock>> RefreshLock(const ProfileDirectory& profile,
+                                                             const StoredToken& entry,
+                                                             std::chrono::milliseconds wait) {
   const auto until = std::chrono::steady_clock::now() + wait;
   boost::asio::steady_timer retry(co_await boost::asio::this_coro::executor);
   for (;;) {
-    Result<std::optional<FileLock>> lock = TryLockTokenRefresh(profile);
+    Result<std::optional<TokenRefreshLock>> lock = TryLockTokenRefresh(profile, entry);
     if (!lock) {
       co_return Error(ErrorCode::kNotStarted,
-                      alias + " was not started: its token expired, and " +
+                      entry.alias + " was not started: its token expired, and " +
                           "could not be refreshed: " + lock.error().message());
     }
     if (*lock) co_return std::move(**lock);
     if (std::chrono::steady_clock::now() >= until) {
       const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(wait).count();
       co_return Error(ErrorCode::kNotStarted,
-                      alias + " was not started: its token expired, and another start has " +
-                          "been refreshing a token of this profile for more than " +
-                          std::to_string(seconds) + " s (it holds " +
-                          profile.PathOf(kTokenRefreshLockName) +
+                      entry.alias + " was not started: its token expired, and another start " +
+                          "has been refreshing it for more than " + std::to_string(seconds) +
+                          " s (it holds " + TokenRefreshLockPath(profile, entry) +
                           "); nothing was sent, so as not to send the same refresh token " +
                           "twice: start it again once that one ends");
     }
@@ -148,10 +148,9 @@ boost::asio::awaitable<Result<Bearer>> ServiceToken(HttpClient& http, Declaratio
   if (!IsSendableToken(old.access_token)) co_return kNoToken;
   if (std::optional<std::string> fresh = FreshAccessToken(old)) co_return fresh;
   if (!old.refresh_token) co_return kNoToken;
-  // One refresh at a time, held across the request: a second start sending
-  // the same refresh token could have the whole grant revoked.
-  Result<FileLock> refreshing =
-      co_await RefreshLock(*options.profile, declaration.alias, refresh_wait);
+  // One refresh of the entry at a time, held across the request: a second
+  // start sending the same refresh token could have the whole grant revoked.
+  Result<TokenRefreshLock> refreshing = co_await RefreshLock(*options.profile, old, refresh_wait);
   if (!refreshing) co_return refreshing.error();
   // Read again under the lock: the start that held it may have renewed the
   // token, which is then sent, and its refresh token not sent again.

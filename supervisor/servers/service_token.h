@@ -2,8 +2,9 @@
 // access token of the declaration's digest and the service's origin,
 // refreshed first where it expired or is about to (RFC 6749 section 6, the
 // resource set to the declared url), the new tokens kept. One refresh at a
-// time in a profile (mcp-tokens.lock): a start that finds another
-// refreshing waits, then sends the token that one kept. Not in an incognito
+// time of an entry (its lock in mcp-tokens.locks/): a start that finds
+// another refreshing it waits, then sends the token that one kept; the
+// refresh of another service's entry holds up nothing. Not in an incognito
 // session, which uses no stored token and stores none.
 //
 //   Result<std::optional<std::string>> bearer = co_await ServiceToken(http, declaration, options);
@@ -34,8 +35,9 @@ inline constexpr auto kRefreshWait = std::chrono::seconds(45);
 // The access token to send `declaration`'s service; nothing where none is
 // kept, or where it expired and could not be refreshed (the service then
 // answers 401, which says to sign in). Fails (kNotStarted, in words) only
-// where a refresh is due and its lock cannot be had: mcp-tokens.lock is a
-// link or cannot be opened, or another refresh held it past `refresh_wait`.
+// where a refresh is due and its lock cannot be had: the lock (or
+// mcp-tokens.locks) is a link or cannot be opened, or another refresh of the
+// same entry held it past `refresh_wait`.
 // A token file that cannot be read sends no token, as none would be.
 boost::asio::awaitable<Result<std::optional<std::string>>> ServiceToken(
     HttpClient& http, Declaration declaration, ServerStartOptions options,

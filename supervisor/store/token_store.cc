@@ -51,11 +51,6 @@ Result<bool> PutTokenWhileDeclared(const ProfileDirectory& profile, StoredToken 
   return true;
 }
 
-Result<std::optional<FileLock>> TryLockTokenRefresh(const ProfileDirectory& profile) {
-  return FileLock::TryAcquire(profile.fd(), kTokenRefreshLockName,
-                              profile.PathOf(kTokenRefreshLockName));
-}
-
 Result<bool> RenewToken(const ProfileDirectory& profile, const StoredToken& old,
                         StoredToken renewed) {
   BRAVEBOT_ASSIGN_OR_RETURN(FileLock lock, profile.Lock());

@@ -23,7 +23,6 @@
 namespace bravebot {
 
 inline constexpr char kTokenFileName[] = "mcp-tokens";
-inline constexpr char kTokenRefreshLockName[] = "mcp-tokens.lock";
 
 class TokenStore {
  public:
@@ -54,14 +53,6 @@ Result<std::optional<StoredToken>> FindToken(const ProfileDirectory& profile,
 // keeps nothing for a declaration changed or removed meanwhile. False
 // where there is none now.
 Result<bool> PutTokenWhileDeclared(const ProfileDirectory& profile, StoredToken token);
-
-// The lock a refresh holds from reading its entry again until the new
-// tokens are stored, across the request to the token endpoint: two starts
-// of a service then never send the same refresh token, which a server may
-// take as stolen and revoke the grant for (RFC 9700 section 4.14.2). A file
-// of its own, not the profile's lock, which no command should wait the
-// request's 30 s for. Nothing where another holds it now.
-Result<std::optional<FileLock>> TryLockTokenRefresh(const ProfileDirectory& profile);
 
 // Puts `renewed` in place of `old`, taking the lock, where the entry stored
 // is still `old`'s, with the same access and refresh tokens: not where a

@@ -1,7 +1,7 @@
 // A refresh is sent only where login could have sent it: the entry's
 // token_endpoint comes from mcp-tokens, a file anyone who restores a backup
 // or follows a page's advice may have written. Then (review 26, F4, F8) one
-// refresh at a time, under mcp-tokens.lock.
+// refresh of an entry at a time, under its lock in mcp-tokens.locks.
 #include "supervisor/servers/service_token.h"
 
 #include <gmock/gmock.h>
@@ -16,6 +16,7 @@
 
 #include "confine/digest.h"
 #include "supervisor/auth/oauth_url.h"
+#include "supervisor/store/token_refresh_lock.h"
 #include "supervisor/store/token_store.h"
 #include "tests/supervisor/testing/authorization_server.h"
 #include "tests/temporary_directory.h"
@@ -25,6 +26,7 @@ namespace {
 
 using testing::AuthorizationServer;
 using ::testing::HasSubstr;
+using testing::RecordedRequest;
 using testing::TemporaryDirectory;
 
 TEST(ServiceTokenTest, ARefreshGoesNowhereLoginWouldNotHaveSentIt) {
@@ -107,7 +109,12 @@ class ExpiredTokenTest : public ::testing::Test {
     return token;
   }
 
-  std::string LockPath() const { return profile_->PathOf(kTokenRefreshLockName); }
+  StoredToken Entry() const {
+    return *FindToken(*profile_, "svc", ComputeDigest(declaration_).hex,
+                      ReadOAuthUrl(declaration_.url)->origin)
+                .value();
+  }
+  std::string LockPath() const { return TokenRefreshLockPath(*profile_, Entry()); }
 
   TemporaryDirectory temporary_;
   AuthorizationServer server_;
@@ -118,6 +125,7 @@ class ExpiredTokenTest : public ::testing::Test {
 
 TEST_F(ExpiredTokenTest, ARefreshLockThatIsALinkIsSaidAndNeverFollowed) {
   const std::string elsewhere = temporary_.Join("elsewhere");
+  ASSERT_EQ(::mkdir(profile_->PathOf(kTokenRefreshLocksName).c_str(), 0700), 0);
   ASSERT_EQ(::symlink(elsewhere.c_str(), LockPath().c_str()), 0);
   Result<std::optional<std::string>> sent = Start(kRefreshWait);
   ASSERT_FALSE(sent);
@@ -130,16 +138,31 @@ TEST_F(ExpiredTokenTest, ARefreshLockThatIsALinkIsSaidAndNeverFollowed) {
 }
 
 TEST_F(ExpiredTokenTest, AStartWaitsForAnotherRefreshOnlySoLongAndSaysSo) {
-  Result<std::optional<FileLock>> another = TryLockTokenRefresh(*profile_);
+  Result<std::optional<TokenRefreshLock>> another = TryLockTokenRefresh(*profile_, Entry());
   ASSERT_TRUE(another && *another);
   Result<std::optional<std::string>> sent = Start(std::chrono::milliseconds(200));
   ASSERT_FALSE(sent);
   EXPECT_EQ(sent.error().code(), ErrorCode::kNotStarted);
   EXPECT_THAT(sent.error().message(),
               HasSubstr("svc was not started: its token expired, and another start has been "
-                        "refreshing a token of this profile for more than 0 s (it holds " +
+                        "refreshing it for more than 0 s (it holds " +
                         LockPath() + ")"));
   EXPECT_TRUE(server_.Requests().empty());
+}
+
+TEST_F(ExpiredTokenTest, AnotherServicesRefreshHoldsUpNothing) {
+  // Another service's token endpoint that stalls holds its own entry's lock.
+  StoredToken other = Entry();
+  other.alias = "stalling";
+  Result<std::optional<TokenRefreshLock>> stalling = TryLockTokenRefresh(*profile_, other);
+  ASSERT_TRUE(stalling && *stalling);
+  Result<std::optional<std::string>> sent = Start(std::chrono::milliseconds(200));
+  ASSERT_TRUE(sent) << sent.error().message();
+  // The refresh was sent at once (this test's server knows no r1, and
+  // refuses it: no token then, as for any refused refresh).
+  const std::vector<RecordedRequest> requests = server_.Requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_THAT(requests[0].body, HasSubstr("grant_type=refresh_token"));
 }
 
 TEST_F(ExpiredTokenTest, AnIncognitoStartMakesNoRefreshLock) {
@@ -152,14 +175,12 @@ TEST_F(ExpiredTokenTest, AnIncognitoStartMakesNoRefreshLock) {
 }
 
 TEST_F(ExpiredTokenTest, ARefreshMadeWhileThisStartWaitedIsSentAndNotMadeAgain) {
-  std::optional<FileLock> another = std::move(*TryLockTokenRefresh(*profile_));
+  std::optional<TokenRefreshLock> another = std::move(*TryLockTokenRefresh(*profile_, Entry()));
   ASSERT_TRUE(another);
   // The other start stores what its refresh gave, then lets go.
   std::thread other([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    StoredToken renewed = *FindToken(*profile_, "svc", ComputeDigest(declaration_).hex,
-                                     ReadOAuthUrl(declaration_.url)->origin)
-                               .value();
+    StoredToken renewed = Entry();
     StoredToken old = renewed;
     renewed.access_token = "renewed";
     renewed.expires_at = SecondsSince1970Now() + 3600;  // the same refresh token: not rotated

@@ -320,17 +320,5 @@ TEST_F(TokenStoreTest, ARefreshIsKeptOnlyOverTheTokenItRenewed) {
             "newer");
 }
 
-TEST_F(TokenStoreTest, TheRefreshLockIsItsOwnAndHeldByOneAtATime) {
-  Result<std::optional<FileLock>> first = TryLockTokenRefresh(*profile_);
-  ASSERT_TRUE(first && *first);
-  EXPECT_FALSE(*TryLockTokenRefresh(*profile_));
-  // Not the profile's lock: a command that writes the directory is not held up.
-  EXPECT_TRUE(profile_->Lock());
-  EXPECT_EQ(std::filesystem::status(profile_->PathOf("mcp-tokens.lock")).permissions(),
-            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
-  first->reset();
-  EXPECT_TRUE(*TryLockTokenRefresh(*profile_));
-}
-
 }  // namespace
 }  // namespace bravebot
