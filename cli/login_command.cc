@@ -28,7 +28,7 @@ int RunLogin(const SimpleOptions& options, CommandContext& context) {
   if (!profile) return Report(context, "login", profile.error());
   Result<Declaration> declaration = FindDeclaration(*profile, options.alias);
   if (!declaration) return Report(context, "login", declaration.error());
-  if (Status signed_in = SignInAndKeep(*profile, *declaration, context); !signed_in) {
+  if (Status signed_in = SignInAndKeep(*profile, *declaration, context, context.out); !signed_in) {
     return Report(context, "login", signed_in.error());
   }
   return kExitOk;

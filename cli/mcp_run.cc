@@ -211,11 +211,12 @@ SignInOffer OfferSignIn(const Outcome& outcome, const Declaration& declaration,
   if (!IsYes(terminal->Ask("Sign in to " + declaration.alias + " now? [y/N]"))) {
     return SignInOffer::kRefused;
   }
-  if (Status signed_in = SignInAndKeep(profile, declaration, context); !signed_in) {
+  // On standard error: standard output is the server's listing, which a
+  // person who piped it would not see the sign-in's address in.
+  if (Status signed_in = SignInAndKeep(profile, declaration, context, context.err); !signed_in) {
     SayFailure(context, signed_in.error().message());
     return SignInOffer::kRefused;
   }
-  context.out.flush();
   return SignInOffer::kSignedIn;
 }
 

@@ -22,18 +22,19 @@ namespace bravebot {
 namespace {
 
 // Runs the sign-in on a loop of its own, telling the person where to go.
-Result<SignedIn> SignInAtTerminal(const SignInPlan& plan, CommandContext& context) {
+Result<SignedIn> SignInAtTerminal(const SignInPlan& plan, CommandContext& context,
+                                  std::ostream& said) {
   boost::asio::io_context io;
   // Its errors come after the step that reached out ("finding its
   // authorization server's metadata: it was not reached: ..."), which names
   // what "it" is: not always the service.
   HttpClient http(io, "it");
   std::optional<Result<SignedIn>> outcome;
-  auto open = [&context, &plan](const std::string& url) {
-    context.out << "To sign in to " << plan.alias
-                << ", open this address in a browser (opening it now):\n  "
-                << EscapeControlCharacters(url) << "\n"
-                << std::flush;
+  auto open = [&said, &plan](const std::string& url) {
+    said << "To sign in to " << plan.alias
+         << ", open this address in a browser (opening it now):\n  " << EscapeControlCharacters(url)
+         << "\n"
+         << std::flush;
     (void)OpenInBrowser(url);  // the address is printed whether or not a browser opened
   };
   auto note = [&context](const std::string& words) { context.err << words << "\n" << std::flush; };
@@ -49,7 +50,7 @@ Result<SignedIn> SignInAtTerminal(const SignInPlan& plan, CommandContext& contex
 }  // namespace
 
 Status SignInAndKeep(const ProfileDirectory& profile, const Declaration& declaration,
-                     CommandContext& context) {
+                     CommandContext& context, std::ostream& said) {
   BRAVEBOT_ASSIGN_OR_RETURN(SignInPlan plan, SignInPlanFor(declaration));
   BRAVEBOT_ASSIGN_OR_RETURN(OAuthUrl service, ReadOAuthUrl(declaration.url));
   if (std::optional<std::string> warning = SharedProcessesWarning(ProbeIsolation())) {
@@ -61,7 +62,7 @@ Status SignInAndKeep(const ProfileDirectory& profile, const Declaration& declara
   if (terminal) {
     plan.ask = [&terminal](const std::string& question) { return IsYes(terminal->Ask(question)); };
   }
-  BRAVEBOT_ASSIGN_OR_RETURN(SignedIn signed_in, SignInAtTerminal(plan, context));
+  BRAVEBOT_ASSIGN_OR_RETURN(SignedIn signed_in, SignInAtTerminal(plan, context, said));
   StoredToken token =
       ToStoredToken(signed_in, declaration.alias, ComputeDigest(declaration).hex, service.origin);
   BRAVEBOT_ASSIGN_OR_RETURN(bool kept, PutTokenWhileDeclared(profile, token));
@@ -71,7 +72,7 @@ Status SignInAndKeep(const ProfileDirectory& profile, const Declaration& declara
                      " was changed or removed while it was signed in to, so its tokens were not "
                      "kept: run login again for it as it is declared now");
   }
-  context.out << "Signed in to " << declaration.alias << SignedInUntil(token) << ".\n";
+  said << "Signed in to " << declaration.alias << SignedInUntil(token) << ".\n" << std::flush;
   return {};
 }
 

@@ -6,6 +6,8 @@
 #ifndef BRAVEBOT_CLI_SIGN_IN_AT_TERMINAL_H_
 #define BRAVEBOT_CLI_SIGN_IN_AT_TERMINAL_H_
 
+#include <ostream>
+
 #include "base/result.h"
 #include "cli/command.h"
 #include "confine/declaration.h"
@@ -17,10 +19,12 @@ namespace bravebot {
 // authorization: cli/sign_in.h), asking at the terminal where there is one
 // whether a declared client's secret may go elsewhere than the service,
 // and keeps the tokens in `profile`'s mcp-tokens under the declaration's
-// digest and origin. Says "Signed in to ALIAS until ..." on context.out;
-// why not otherwise, naming the alias.
+// digest and origin. Says where to sign in, then "Signed in to ALIAS until
+// ..." on `said` (login's standard output; mcp-run's standard error, whose
+// standard output is the server's, and may be piped where no person reads
+// it); why not otherwise, naming the alias.
 Status SignInAndKeep(const ProfileDirectory& profile, const Declaration& declaration,
-                     CommandContext& context);
+                     CommandContext& context, std::ostream& said);
 
 }  // namespace bravebot
 

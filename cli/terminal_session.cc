@@ -150,15 +150,30 @@ Result<TerminalSession::Json> TerminalSession::StartServer(const std::string& al
 }
 
 Result<TerminalSession::Json> TerminalSession::Started(const std::string& alias, int id) {
-  BRAVEBOT_ASSIGN_OR_RETURN(Json result, Answered(connection_.WaitFor(id)));
-  BRAVEBOT_ASSIGN_OR_RETURN(result, Moved(alias, std::move(result)));
-  if (result.contains("movedTo")) {
-    Print(alias + " is declared at " + EscapeControlCharacters(result.value("movedTo", "")) +
-          " from now on\n");
-    if (result.contains("moveNote")) Print(result.value("moveNote", "") + "\n");
+  BRAVEBOT_ASSIGN_OR_RETURN(Json result, StartAnswered(alias, connection_.WaitFor(id)));
+  if (result.value("state", "") == "redirect") {
+    BRAVEBOT_ASSIGN_OR_RETURN(result, StartAnswered(alias, Moved(alias, result)));
   }
   running_.insert(alias);
   return result;
+}
+
+Result<TerminalSession::Json> TerminalSession::StartAnswered(const std::string& alias,
+                                                             const std::optional<Json>& answer) {
+  // A move a yes kept is said whether the start went on at the new address
+  // or failed there (it asks for a sign-in, which login then makes there):
+  // with why it could not be written, where it could not.
+  const Json* told = nullptr;
+  if (answer && answer->contains("result")) told = &(*answer)["result"];
+  if (answer && answer->contains("error") && (*answer)["error"].contains("data")) {
+    told = &(*answer)["error"]["data"];
+  }
+  if (told != nullptr && told->is_object() && told->contains("movedTo")) {
+    Print(alias + " is declared at " + EscapeControlCharacters(told->value("movedTo", "")) +
+          " from now on\n");
+    if (told->contains("moveNote")) Print(told->value("moveNote", "") + "\n");
+  }
+  return Answered(answer);
 }
 
 void TerminalSession::PutList(const std::string& alias, const Json& list) {
@@ -247,7 +262,9 @@ void TerminalSession::MakeCall(const std::string& line) {
     params["answer"] = IsYes(typed) ? "1" : "3";
     decided = ResultOf(connection_.Call("tool/call", params));
   }
-  if (decided) decided = Printed(Moved(call->alias, std::move(*decided)));
+  if (decided && decided->value("state", "") == "redirect") {
+    decided = ResultOf(Moved(call->alias, *decided));
+  }
   if (!decided) return;
   if ((*decided)["state"] == "ran") {
     Print(CallResultText(call->alias, call->tool, (*decided)["result"]));
@@ -257,16 +274,17 @@ void TerminalSession::MakeCall(const std::string& line) {
   }
 }
 
-Result<TerminalSession::Json> TerminalSession::Moved(const std::string& alias, Json answer) {
-  if (answer.value("state", "") != "redirect") return answer;
+std::optional<TerminalSession::Json> TerminalSession::Moved(const std::string& alias,
+                                                            const Json& asked) {
   // Asked at the terminal; nobody at one is never asked (the supervisor
   // refuses the move itself), so no answer here is a no.
   std::string typed;
   if (questions_) {
     questions_->Show("\n");
-    typed = questions_->Ask(answer.value("question", ""));
+    typed = questions_->Ask(asked.value("question", ""));
   }
-  return Request("redirect/answer", {{"alias", alias}, {"answer", IsYes(typed) ? "y" : "n"}});
+  return connection_.Call("redirect/answer",
+                          {{"alias", alias}, {"answer", IsYes(typed) ? "y" : "n"}});
 }
 
 void TerminalSession::Close() {

@@ -83,9 +83,12 @@ class TerminalSession {
   // server/toolsChanged), and puts it to the person where it waits.
   void PutList(const std::string& alias, const Json& list);
   void MakeCall(const std::string& line);
-  // Where `answer` is a service's question about a move, puts it and gives
-  // what redirect/answer answers; else `answer` as it is.
-  Result<Json> Moved(const std::string& alias, Json answer);
+  // `asked`, a service's question about a move, put to the person; what
+  // redirect/answer answers (nothing where the supervisor ended).
+  std::optional<Json> Moved(const std::string& alias, const Json& asked);
+  // A server/start's answer, or redirect/answer's after it: a move a yes
+  // kept said, then the answer's result, or its error.
+  Result<Json> StartAnswered(const std::string& alias, const std::optional<Json>& answer);
   void Print(const std::string& text);
 
   TerminalQuestions* questions_;

@@ -12,6 +12,7 @@
 #include "integration/scripted_services.h"
 #include "integration/supervisor_fixture.h"
 #include "integration/terminal.h"
+#include "tests/supervisor/testing/authorization_server.h"
 
 namespace bravebot::testing {
 namespace {
@@ -281,6 +282,28 @@ TEST_F(SessionCommandTest, AServiceThatMovedIsAskedAboutAtTheTerminal) {
   EXPECT_THAT(session.out,
               HasSubstr("docs is declared at " + elsewhere.Url("/mcp") + " from now on"));
   EXPECT_THAT(Slurp(Profile() + "/mcp.json"), HasSubstr(elsewhere.Url("/mcp")));
+}
+
+// Review 26, second round: a yes to a move where the service then asks for
+// a sign-in is kept (the start fails, and login signs in at the new
+// address); the terminal says so, not only the failure.
+TEST_F(SessionCommandTest, AMoveKeptWhereTheServiceAsksForASignInIsSaidAtTheTerminal) {
+  AuthorizationServer elsewhere;
+  AuthorizationServer moving(
+      {.service_redirect = elsewhere.ServiceUrl(), .service_redirect_status = 308});
+  Declare("svc", {"--http", moving.ServiceUrl()});
+  Request({"svc"});
+  CommandOutput session =
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "session"}, Environment(), Checkout(),
+                              {{kServerQuestion, "1\n"},
+                               {"declare this server where its reply points? [y/N]", "y\n"},
+                               {"`bravebot-mcp login svc` makes", kEndOfInput}});
+  EXPECT_EQ(session.status, 0) << session.out;
+  EXPECT_THAT(session.out,
+              HasSubstr("svc is declared at " + elsewhere.ServiceUrl() + " from now on"));
+  EXPECT_THAT(session.out, HasSubstr("svc answered POST with HTTP 401: it asks for a sign-in"));
+  EXPECT_LT(session.out.find("from now on"), session.out.find("it asks for a sign-in"));
+  EXPECT_THAT(Slurp(Profile() + "/mcp.json"), HasSubstr(elsewhere.ServiceUrl()));
 }
 
 }  // namespace

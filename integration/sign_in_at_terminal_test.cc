@@ -56,6 +56,26 @@ TEST_F(SignInAtTerminalTest, McpRunOffersToSignInAndListsOnceSignedIn) {
   EXPECT_EQ(server.TokensIssued("authorization_code"), 1);
 }
 
+// Review 26, second round: mcp-run's standard output is the server's
+// listing, which a person may pipe; the sign-in's address goes where the
+// person is, with the question.
+TEST_F(SignInAtTerminalTest, McpRunSaysWhereToSignInOnStandardErrorNotInTheListing) {
+  AuthorizationServer server;
+  ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
+  const std::string listing = temporary_.Join("listing");
+  CommandOutput run =
+      AtTerminal({"/bin/sh", "-c", "exec \"$0\" svc > \"$1\"", OurProgram("mcp-run"), listing},
+                 {{"Sign in to svc now? [y/N]", "y\n"}});
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("To sign in to svc, open this address in a browser"));
+  EXPECT_THAT(run.out, HasSubstr("Signed in to svc until "));
+  EXPECT_THAT(run.out, Not(HasSubstr("whoami")));
+  const std::string piped = Slurp(listing);
+  EXPECT_THAT(piped, HasSubstr("whoami"));
+  EXPECT_THAT(piped, Not(HasSubstr("sign in"))) << piped;
+  EXPECT_THAT(piped, Not(HasSubstr("Signed in"))) << piped;
+}
+
 TEST_F(SignInAtTerminalTest, McpRunSignsInToNothingOnANo) {
   AuthorizationServer server;
   ASSERT_EQ(Mcp({"add", "svc", "--http", server.ServiceUrl()}).status, 0);
