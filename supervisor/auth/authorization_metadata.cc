@@ -87,6 +87,18 @@ Result<ProtectedResourceMetadata> ParseProtectedResourceMetadata(std::string_vie
   metadata.authorization_servers = std::move(*servers);
   BRAVEBOT_ASSIGN_OR_RETURN(metadata.scopes_supported,
                             document.OptionalStrings("scopes_supported"));
+  // Asked for all at once where the person named none, and kept with the
+  // tokens where the server does not say which it granted: bounded as one
+  // string of a document is.
+  std::size_t joined = 0;
+  for (const std::string& scope : metadata.scopes_supported.value_or(std::vector<std::string>())) {
+    joined += scope.size() + 1;
+  }
+  if (joined > kMaxOAuthString) {
+    return document.Refuse("gives scopes_supported of more than " +
+                           std::to_string(kMaxOAuthString / 1024) +
+                           " KiB in all, more than bravebot-mcp asks for or keeps");
+  }
   return metadata;
 }
 

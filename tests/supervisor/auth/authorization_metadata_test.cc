@@ -93,6 +93,27 @@ TEST(AuthorizationMetadataTest, ReadsProtectedResourceMetadata) {
   EXPECT_THAT(*metadata->scopes_supported, ElementsAre("files:read", "files:write"));
 }
 
+// Review 26, second round: the scopes offered are asked for and kept whole
+// where the person named none, so a service does not choose their size.
+TEST(AuthorizationMetadataTest, ScopesOfMoreThanSixteenKiBInAllAreRefused) {
+  auto with_scopes = [](std::size_t count) {
+    std::string scopes;
+    for (std::size_t i = 0; i < count; ++i) {
+      scopes += (i == 0 ? "\"" : ",\"") + std::string(1023, 's') + "\"";
+    }
+    return ParseProtectedResourceMetadata(
+        R"({"resource": "https://example.com/mcp",
+            "authorization_servers": ["https://auth.example.com"],
+            "scopes_supported": [)" +
+            scopes + "]}",
+        "https://example.com/mcp", kInserted);
+  };
+  EXPECT_TRUE(with_scopes(16).ok());
+  auto refused = with_scopes(17);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.error().message(), HasSubstr("scopes_supported of more than 16 KiB in all"));
+}
+
 TEST(AuthorizationMetadataTest, TheResourceMustBeTheDeclaredUrl) {
   const std::string other = R"({"resource": "https://other.example/mcp",
                                 "authorization_servers": ["https://auth.example.com"]})";

@@ -9,7 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
+#include <thread>
+#include <vector>
 
 #include "tests/temporary_directory.h"
 
@@ -81,6 +84,33 @@ TEST_F(TokenRefreshLockTest, ItsFileGoesWithTheLockAndALockOnTheRemovedFileHolds
   Result<std::optional<TokenRefreshLock>> next = TryLockTokenRefresh(*profile_, Entry("svc"));
   ASSERT_TRUE(next);
   EXPECT_TRUE(*next) << "the old file's lock is not the entry's";
+}
+
+// Each holder removes the file as it lets go, so a start may lock a file
+// another just removed, while a third makes the name anew: the one that
+// locked the removed file must take it for not held. Threads stand for the
+// starts (flock is per open file, as it is between processes).
+TEST_F(TokenRefreshLockTest, NeverTwoHoldersAtOnceWhileEachRemovesItsFile) {
+  std::atomic<int> holders{0};
+  std::atomic<int> overlaps{0};
+  std::atomic<int> held{0};
+  std::vector<std::thread> starts;
+  for (int start = 0; start < 4; ++start) {
+    starts.emplace_back([&] {
+      for (int attempt = 0; attempt < 5000; ++attempt) {
+        Result<std::optional<TokenRefreshLock>> lock = TryLockTokenRefresh(*profile_, Entry("svc"));
+        ASSERT_TRUE(lock) << lock.error().message();
+        if (!*lock) continue;
+        ++held;
+        if (++holders > 1) ++overlaps;
+        std::this_thread::yield();
+        --holders;
+      }
+    });
+  }
+  for (std::thread& start : starts) start.join();
+  EXPECT_EQ(overlaps.load(), 0);
+  EXPECT_GT(held.load(), 0);
 }
 
 TEST_F(TokenRefreshLockTest, ALinkIsRefusedAndNeverFollowed) {
