@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "integration/peers.h"
 #include "integration/profile_fixture.h"
 
 namespace bravebot::testing {
@@ -67,6 +68,24 @@ TEST_F(ReachTest, TheProbeAgreesWithTheReach) {
   EXPECT_THAT(probe.out, HasSubstr("every attempt came out as the reach says\n"));
   CommandOutput json = Mcp({"reach", "cat", "--probe", "--json"});
   EXPECT_EQ(nlohmann::json::parse(json.out)["contradictions"], 0);
+}
+
+// A real server's reach (server-everything, a node program from .peers/,
+// with what node needs of the machine), proven by its probe: the kernel
+// matrix runs this under every row (docs/kernels.md).
+TEST_F(ReachTest, TheProbeOfARealServerAgreesWithTheReach) {
+  SKIP_WITHOUT_PEERS();
+  ASSERT_EQ(Mcp({"add", "everything", "-e", "PATH=" + PeersDirectory() + "/bin:/usr/bin:/bin", "--",
+                 "mcp-server-everything"})
+                .status,
+            0);
+  CommandOutput probe = Mcp({"reach", "everything", "--probe"});
+  EXPECT_EQ(probe.status, 0) << probe.out << probe.err;
+  // Whichever backend the machine chose: Landlock refuses the read,
+  // bubblewrap leaves the path out.
+  EXPECT_THAT(probe.out, HasSubstr("denied   "));
+  EXPECT_THAT(probe.out, Not(HasSubstr("contradict")));
+  EXPECT_THAT(probe.out, HasSubstr("every attempt came out as the reach says\n"));
 }
 
 TEST_F(ReachTest, UnderBubblewrapItSaysSoAndWhatBubblewrapCannotGive) {

@@ -8,11 +8,24 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <thread>
 
 #include "integration/run_command.h"
 
 namespace bravebot::testing {
+
+int TestSlowness() {
+  static const int slowness = [] {
+    const char* set = std::getenv("BRAVEBOT_TEST_SLOWNESS");
+    if (set == nullptr) return 1;
+    char* end = nullptr;
+    const long value = std::strtol(set, &end, 10);
+    return end != set && *end == '\0' && value >= 1 && value <= 20 ? static_cast<int>(value) : 1;
+  }();
+  return slowness;
+}
+
 namespace {
 
 int MillisecondsUntil(Deadline deadline) {

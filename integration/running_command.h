@@ -25,8 +25,17 @@ namespace bravebot::testing {
 
 using Deadline = std::chrono::steady_clock::time_point;
 
+// How many times slower than usual this machine runs programs:
+// BRAVEBOT_TEST_SLOWNESS, a whole number from 1 to 20 (1 where unset or
+// anything else). QEMU's emulation, where the kernel matrix runs
+// (scripts/kernels/matrix-tests.sh), starts a program 5 to 20 times slower.
+int TestSlowness();
+
+// A deadline `wait` from now, times TestSlowness(). More room changes no
+// test's meaning: what must come has longer to, and what must not is
+// watched for longer.
 inline Deadline In(std::chrono::milliseconds wait) {
-  return std::chrono::steady_clock::now() + wait;
+  return std::chrono::steady_clock::now() + wait * TestSlowness();
 }
 
 class RunningCommand {

@@ -206,9 +206,11 @@ boot_once() {
   rm -f "$run/fs.sock" "$run/out" "$run/console"
   : >"$run/out"
   # One virtiofsd per boot: it exits when QEMU lets go of it. The default
-  # sandbox cannot share / itself; chroot can.
+  # sandbox cannot share / itself; chroot can. It holds a descriptor for
+  # each file the guest has looked up, and a copy of node_modules looks up
+  # tens of thousands: its own default stops at the shell's hard limit.
   /usr/lib/qemu/virtiofsd --socket-path="$run/fs.sock" -o source=/ -o sandbox=chroot \
-    -o cache=auto >"$run/virtiofsd.log" 2>&1 &
+    -o cache=auto --rlimit-nofile=1000000 >"$run/virtiofsd.log" 2>&1 &
   virtiofsd_pid=$!
   local waited=0
   until [ -S "$run/fs.sock" ]; do

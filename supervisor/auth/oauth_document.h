@@ -24,7 +24,7 @@ namespace bravebot {
 // or secret, an endpoint. A long JWT is a few KiB; what a sign-in keeps in
 // mcp-tokens is read again before each request of a session, so a server
 // does not choose its size.
-inline constexpr std::size_t kMaxOAuthString = 16 * 1024;
+inline constexpr std::size_t kMaxOAuthString = std::size_t{16} * 1024;
 
 class OAuthDocument {
  public:

@@ -219,7 +219,8 @@ TEST(AuthorizationRequestTest, KeepsNoValueOfAServerLargerThanSixteenKiB) {
                               R"(","scope":")" + scope + R"("})");
   };
   EXPECT_TRUE(token(most, most, most).ok());
-  for (auto refused : {token(more, "r", "s"), token("a", more, "s"), token("a", "r", more)}) {
+  for (const auto& refused :
+       {token(more, "r", "s"), token("a", more, "s"), token("a", "r", more)}) {
     ASSERT_FALSE(refused.ok());
     EXPECT_THAT(refused.error().message(), HasSubstr("of more than 16 KiB"));
     EXPECT_THAT(refused.error().message(), Not(HasSubstr(more)));

@@ -94,8 +94,10 @@ TEST_F(TokenRefreshLockTest, NeverTwoHoldersAtOnceWhileEachRemovesItsFile) {
   std::atomic<int> holders{0};
   std::atomic<int> overlaps{0};
   std::atomic<int> held{0};
+  constexpr int kStarts = 4;
   std::vector<std::thread> starts;
-  for (int start = 0; start < 4; ++start) {
+  starts.reserve(kStarts);
+  for (int start = 0; start < kStarts; ++start) {
     starts.emplace_back([&] {
       for (int attempt = 0; attempt < 5000; ++attempt) {
         Result<std::optional<TokenRefreshLock>> lock = TryLockTokenRefresh(*profile_, Entry("svc"));

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 
 namespace bravebot::testing {
@@ -45,10 +46,14 @@ ScriptedHttpServer::ScriptedHttpServer(std::vector<ScriptedAnswer> script)
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  ::listen(listener_, 16);
+  // A loopback port of its own, or the test that needs one cannot be run.
   socklen_t size = sizeof(address);
-  ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &size);
+  if (listener_ < 0 || ::bind(listener_, reinterpret_cast<sockaddr*>(&address), size) != 0 ||
+      ::listen(listener_, 16) != 0 ||
+      ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
+    std::perror("ScriptedHttpServer: no loopback port");
+    std::abort();
+  }
   port_ = ntohs(address.sin_port);
   thread_ = std::thread([this] { Serve(); });
 }
