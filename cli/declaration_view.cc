@@ -116,11 +116,13 @@ std::string DisplayHeaders(const Declaration& declaration) {
 }
 
 std::string DisplayDeclarationBlock(const Declaration& declaration, const std::string& digest_text,
-                                    const std::vector<std::string>& extra_rows) {
+                                    const std::vector<std::string>& extra_rows,
+                                    const std::optional<std::string>& runs) {
   const std::string indent(2 + declaration.alias.size() + 3, ' ');
   std::string block = "  " + declaration.alias + "   " +
                       std::string(TransportName(declaration.transport)) + "   " +
                       DisplayCommandLine(declaration) + "\n";
+  if (runs) block += indent + "runs " + DisplayWord(*runs) + "\n";
   if (std::string variables = DisplayVariables(declaration); !variables.empty()) {
     block += indent + "variables: " + variables + "\n";
   }

@@ -8,6 +8,7 @@
 #define BRAVEBOT_CLI_DECLARATION_VIEW_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,11 +35,13 @@ std::string DisplayVariables(const Declaration& declaration);
 std::string DisplayHeaders(const Declaration& declaration);
 
 // The block: the alias, transport and command line on the first row, then
+// `runs` (where the program named through PATH is found, where given),
 // variables, headers, the OAuth client's id, "client secret: set" and scopes,
 // files it may read, directory, and `digest_text`, each on a row of its own,
 // indented under the command line. Rows end with '\n'.
 std::string DisplayDeclarationBlock(const Declaration& declaration, const std::string& digest_text,
-                                    const std::vector<std::string>& extra_rows = {});
+                                    const std::vector<std::string>& extra_rows = {},
+                                    const std::optional<std::string>& runs = std::nullopt);
 
 // The declaration as JSON for scripts: every field but a stored value, which
 // is given by name with "stored": true, and a header's value: "headers" lists

@@ -47,8 +47,13 @@ int RunGet(const SimpleOptions& options, CommandContext& context) {
   const ManagedDecision managed = AdministratorDecision(
       LoadManagedPolicy(ManagedFilePath(context.getenv)), *declaration, context.getenv, context.fs);
   const std::optional<StoredToken> token = KeptToken(**profile, *declaration);
+  // Where a program named through PATH is found: the path an administrator's
+  // command entry names (docs/administrator.md), as the session's question
+  // shows it.
+  const std::optional<std::string> runs = WhereItRuns(*declaration, context.getenv, context.fs);
   if (options.json) {
     nlohmann::json summary = DeclarationSummaryJson(*declaration);
+    if (runs) summary["runs"] = *runs;
     AddSignInFields(summary, *declaration, token);
     summary["file"] = store.path();
     summary["approved"] = approved;
@@ -62,7 +67,8 @@ int RunGet(const SimpleOptions& options, CommandContext& context) {
                      {std::string(approved ? "approved" : "unapproved") +
                       (managed.allowed ? "" : "  not started: " + managed.reason) +
                       // Said where a sign-in is kept: the spec's rows for the rest.
-                      (token ? "  " + SignInWords(token, SecondsSince1970Now()) : "")});
+                      (token ? "  " + SignInWords(token, SecondsSince1970Now()) : "")},
+                     runs);
   return kExitOk;
 }
 

@@ -41,12 +41,27 @@ TEST_F(CommandsTest, GetShowsTheWholeDigestAndListTheShortOne) {
   ASSERT_EQ(get.status, 0);
   EXPECT_EQ(get.out, "declared in " + DeclarationFile() + "\n" +
                          "  weather   stdio   npx -y @dangahagan/weather-mcp@latest\n" +
-                         "            variables: PATH\n" + "            digest: " + digest + "\n" +
-                         "            unapproved\n");
+                         RunsRow("weather", "npx") + "            variables: PATH\n" +
+                         "            digest: " + digest + "\n" + "            unapproved\n");
   CommandOutput list = Mcp({"list"});
   ASSERT_EQ(list.status, 0);
   EXPECT_THAT(list.out, HasSubstr("  weather  stdio  unapproved  21307ff7\n"));
   EXPECT_THAT(list.out, HasSubstr("  docs     http   unapproved  "));
+}
+
+// Issue 28, the spec: an administrator's command entry names the program
+// as the absolute path it is found at, "the path mcp get shows as runs".
+TEST_F(CommandsTest, GetShowsWhereAProgramNamedThroughPathRuns) {
+  ASSERT_EQ(Mcp({"add", "named", "--", "cat"}).status, 0);
+  ASSERT_EQ(Mcp({"add", "given", "--", "/bin/cat"}).status, 0);
+  CommandOutput named = Mcp({"get", "named"});
+  ASSERT_EQ(named.status, 0) << named.err;
+  // PATH=/usr/bin:/bin here: the first that holds it.
+  EXPECT_THAT(named.out, HasSubstr("  named   stdio   cat\n          runs /usr/bin/cat\n"));
+  EXPECT_EQ(nlohmann::json::parse(Mcp({"get", "named", "--json"}).out)["runs"], "/usr/bin/cat");
+  // A path given is what runs: no row, no key.
+  EXPECT_THAT(Mcp({"get", "given"}).out, Not(HasSubstr("runs ")));
+  EXPECT_FALSE(nlohmann::json::parse(Mcp({"get", "given", "--json"}).out).contains("runs"));
 }
 
 TEST_F(CommandsTest, ReplacingAnAliasReplacesItsDeclaration) {

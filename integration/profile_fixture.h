@@ -3,6 +3,7 @@
 #define BRAVEBOT_INTEGRATION_PROFILE_FIXTURE_H_
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <string>
@@ -21,6 +22,20 @@ class ProfileTest : public ::testing::Test {
 
   std::vector<std::string> Environment() const {
     return {"BRAVEBOT_HOME=" + Profile(), "HOME=" + temporary_.path(), "PATH=/usr/bin:/bin"};
+  }
+
+  // The row `get` shows under a declaration of `alias` whose program is
+  // named through that PATH: "runs /usr/bin/npx", indented under its
+  // command line, with its line end; "" where the program is found in
+  // neither directory of it.
+  static std::string RunsRow(const std::string& alias, const std::string& program) {
+    for (const char* directory : {"/usr/bin", "/bin"}) {
+      const std::string path = std::string(directory) + "/" + program;
+      if (::access(path.c_str(), X_OK) == 0) {
+        return std::string(2 + alias.size() + 3, ' ') + "runs " + path + "\n";
+      }
+    }
+    return "";
   }
 
   // Runs `bravebot-mcp WORDS...` with the throw-away profile directory.

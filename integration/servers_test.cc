@@ -83,6 +83,30 @@ TEST_F(RealServersTest, EverythingRunsUnderBubblewrapGivenOnlyItsVariables) {
   EXPECT_THAT(run.out, Not(HasSubstr("do-not-pass")));
 }
 
+// Issue 28: server-memory saves by writing a new file and renaming it over
+// its file. Given that file (MEMORY_FILE_PATH) in the directory it works in,
+// bubblewrap bound the file read-only on its own, a mount point the rename
+// failed on (EBUSY). What it may write anyway gets no bind of its own.
+TEST_F(RealServersTest, MemorySavesItsFileInItsDirectoryUnderBubblewrap) {
+  SKIP_WITHOUT_PEERS();
+  const std::string data = temporary_.Join("data");
+  std::filesystem::create_directories(data);
+  ::chmod(data.c_str(), 0777);  // the unprivileged user's run writes it too
+  const std::string memory = data + "/memory.json";
+  std::ofstream(memory) << "";
+  ::chmod(memory.c_str(), 0666);
+  const nlohmann::json entities = {
+      {"entities", {{{"name", "kettle"}, {"entityType", "thing"}, {"observations", {"boils"}}}}}};
+  CommandOutput saved =
+      McpRun({"--call", "create_entities", entities.dump(), "memory", "--dir", data, "-e",
+              "PATH=" + PeersPath(), "-e", "MEMORY_FILE_PATH=" + memory, "--", "mcp-server-memory"},
+             {"BRAVEBOT_BACKEND=bubblewrap"});
+  EXPECT_EQ(saved.status, 0) << saved.err << saved.out;
+  EXPECT_THAT(saved.out, Not(HasSubstr("EBUSY")));
+  std::ifstream file(memory);
+  EXPECT_THAT(std::string(std::istreambuf_iterator<char>(file), {}), HasSubstr("kettle"));
+}
+
 TEST_F(RealServersTest, EverythingIsGivenOnlyTheVariablesItWasGiven) {
   SKIP_WITHOUT_PEERS();
   CommandOutput run = McpRun({"--call", "get-env", "{}", "everything", "-e", "PATH=" + PeersPath(),

@@ -167,12 +167,15 @@ TEST_F(SpecExamplesTest, GetShowsTheWholeDigest) {
   ASSERT_EQ(AtTerminal({"approve", "weather"}, "y\n").status, 0);
   CommandOutput get = Here({"get", "weather"});
   ASSERT_EQ(get.status, 0) << get.err;
-  EXPECT_THAT(
-      Lines(get.out),
-      ::testing::ElementsAre("declared in " + DeclarationFile(),
-                             "  weather   stdio   npx -y @dangahagan/weather-mcp@latest",
-                             "            variables: PATH",
-                             "            digest: " + Digest("weather"), "            approved"));
+  // The spec's example has no runs row, but its administrator's section
+  // says get shows where the program runs ("the path mcp get shows as
+  // runs"), and issue 28 asks for it: the row is there where npx is found
+  // through the PATH given (PATH=/usr/bin:/bin here).
+  EXPECT_EQ(get.out, "declared in " + DeclarationFile() + "\n" +
+                         "  weather   stdio   npx -y @dangahagan/weather-mcp@latest\n" +
+                         RunsRow("weather", "npx") + "            variables: PATH\n" +
+                         "            digest: " + Digest("weather") + "\n" +
+                         "            approved\n");
 }
 
 // "Removing one": the declaration and its approval go together; an approval

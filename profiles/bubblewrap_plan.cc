@@ -72,6 +72,20 @@ BubblewrapPlan PlanBubblewrap(const Reach& reach, const std::vector<BubblewrapLi
   // comes before what lies beneath it.
   std::sort(plan.binds.begin(), plan.binds.end(),
             [](const BubblewrapBind& a, const BubblewrapBind& b) { return a.path < b.path; });
+  // What lies beneath a writable bind is the server's to write already
+  // (it may make a file there and rename it over, as Landlock's rights on
+  // the directory let it too): a bind of its own would only be a mount
+  // point, which a rename over it fails on (EBUSY), breaking a server that
+  // saves its file so.
+  std::vector<BubblewrapBind> kept;
+  for (BubblewrapBind& bind : plan.binds) {
+    const bool beneath_writable =
+        std::any_of(kept.begin(), kept.end(), [&](const BubblewrapBind& k) {
+          return k.writable && k.path != bind.path && IsSameOrBeneath(bind.path, k.path);
+        });
+    if (!beneath_writable) kept.push_back(std::move(bind));
+  }
+  plan.binds = std::move(kept);
   for (const BubblewrapLink& link : links) {
     if (MadeByBubblewrap(link.path) || CoveredByBind(link.path, plan.binds)) continue;
     // Beneath another link, it is made already where that one leads, or

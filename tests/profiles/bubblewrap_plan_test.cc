@@ -69,6 +69,23 @@ TEST(BubblewrapPlanTest, BindsParentsFirstAndLeavesWhatBwrapMakesToIt) {
                           "/tmp/bravebot-run-1 rw", "/usr ro", "/usr/local/lib/app/data rw"));
 }
 
+// A file it may read inside a directory it may write is not bound on its
+// own: the bind would be a mount point, and a server that saves by writing
+// a new file and renaming it over the old would fail with EBUSY (issue 28).
+// A writable place beneath a read-only one keeps its bind.
+TEST(BubblewrapPlanTest, BindsNothingBeneathAWritableBind) {
+  Reach reach = SampleReach();
+  reach.paths.push_back({"/tmp/bravebot-run-1/memory.json", PathAccess::kRead, true, "given"});
+  reach.paths.push_back({"/root/.bravebot/mcp-home/abc/cache", PathAccess::kReadWrite, false, "x"});
+  std::vector<std::string> paths;
+  for (const BubblewrapBind& bind : PlanBubblewrap(reach, {}).binds) {
+    paths.push_back(bind.path + (bind.writable ? " rw" : " ro"));
+  }
+  EXPECT_THAT(paths,
+              ElementsAre("/etc/passwd ro", "/root/.bravebot/mcp-home/abc rw", "/sys ro",
+                          "/tmp/bravebot-run-1 rw", "/usr ro", "/usr/local/lib/app/data rw"));
+}
+
 TEST(BubblewrapPlanTest, MakesALinkAgainOnlyWhereNoBindOrLinkCoversIt) {
   BubblewrapPlan plan = PlanBubblewrap(SampleReach(), {{"/bin", "usr/bin"},
                                                        {"/bin/sh", "dash"},
