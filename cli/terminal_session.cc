@@ -108,7 +108,17 @@ bool TerminalSession::Open(const TerminalSessionOptions& options) {
                                                  {"skipPermissions", options.skip_permissions}}));
   if (!opened) return false;
   Print(ConfinementText((*opened)["confinement"]));
-  for (const Json& note : (*opened)["notes"]) Print(note.get<std::string>() + "\n");
+  // Why a server was not started, a file that could not be read: where
+  // nobody can be asked (a one-shot run, no terminal) on standard error, as
+  // the spec says, so that what is read from standard output is the
+  // session's own.
+  for (const Json& note : (*opened)["notes"]) {
+    if (questions_) {
+      Print(note.get<std::string>() + "\n");
+    } else {
+      err_ << note.get<std::string>() << "\n" << std::flush;
+    }
+  }
 
   Json servers = (*opened)["servers"];
   for (Json& server : servers) {

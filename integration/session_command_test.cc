@@ -137,6 +137,11 @@ TEST_F(SessionCommandTest, AOneShotRunAsksNothingEvenAtATerminal) {
   EXPECT_THAT(left_out.out,
               HasSubstr("everything was not started: a one-shot run asks nobody, so run "
                         "bravebot-mcp approve everything"));
+  // The spec: "the reason is printed to stderr".
+  CommandOutput piped = WithoutTerminal("", {"--one-shot"});
+  EXPECT_EQ(piped.status, 0) << piped.err;
+  EXPECT_THAT(piped.err, HasSubstr("everything was not started: a one-shot run asks nobody"));
+  EXPECT_THAT(piped.out, Not(HasSubstr("was not started")));
 
   // Approved, its server starts; a call that would be put to you is refused.
   ApproveServerAndList();
@@ -152,7 +157,9 @@ TEST_F(SessionCommandTest, WithoutATerminalNobodyIsAskedAndTheServersStderrPasse
   SKIP_WITHOUT_PEERS();
   CommandOutput left_out = WithoutTerminal("");
   EXPECT_EQ(left_out.status, 0) << left_out.err;
-  EXPECT_THAT(left_out.out, HasSubstr("everything was not started: "));
+  // The spec: where nobody can be asked, the reason goes to stderr.
+  EXPECT_THAT(left_out.err, HasSubstr("everything was not started: "));
+  EXPECT_THAT(left_out.out, Not(HasSubstr("was not started")));
   EXPECT_THAT(left_out.out, Not(HasSubstr(kServerQuestion)));
 
   ApproveServerAndList();
