@@ -140,10 +140,13 @@ TEST_F(McpRunTest, ARunDirectoryLeftByAKilledRunGoesWithTheNext) {
   std::ofstream(left + "/home/kept") << "what the server wrote";
   std::filesystem::last_write_time(
       left, std::filesystem::file_time_type::clock::now() - std::chrono::minutes(2));
-  // Removed on a thread of mcp-run's own, which a run this short may end
-  // before it is done: each run goes on with it.
+  // Removed on a thread of mcp-run's own, which a run that ends at once may
+  // end before it is done (on a busy machine, before it ran at all: CI's
+  // run as an unprivileged user, beside the kernel matrix, met that in 20
+  // runs in a row). Each run's server lives a fifth of a second, which a
+  // sweep needs far less than; each run goes on with it.
   for (int run = 0; run < 20 && std::filesystem::exists(left); ++run) {
-    McpRun({"x", "--", "/bin/sh", "-c", "exit 3"});
+    McpRun({"x", "--", "/bin/sh", "-c", "sleep 0.2; exit 3"});
   }
   EXPECT_FALSE(std::filesystem::exists(left)) << left;
 }
