@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -70,9 +72,14 @@ class SupervisorTest : public ::testing::Test {
                                            name + "." + std::to_string(sessions_++));
   }
   // Opens `session` in the checkout with `params` added, and answers 1 to
-  // each server it asks about.
+  // each server it asks about. Servers have the usual 30 s to start, times
+  // TestSlowness() (a real server under QEMU takes longer), unless `params`
+  // says otherwise.
   Json OpenAndApprove(SessionClient& session, Json params = Json::object()) {
     params["directory"] = Checkout();
+    if (!params.contains("startupTimeoutSeconds")) {
+      params["startupTimeoutSeconds"] = std::min(600, 30 * TestSlowness());
+    }
     Json opened = session.Call("session/open", params);
     for (const Json& server : opened["result"]["servers"]) {
       if (server["state"] == "ask") {
@@ -88,7 +95,8 @@ class SupervisorTest : public ::testing::Test {
   // as a person at a terminal would: its tools are offered to the model.
   // Gives server/start's answer.
   Json StartAndOffer(SessionClient& session, const std::string& alias) {
-    Json started = session.Call("server/start", {{"alias", alias}});
+    // Longer than the start may take, so its own timeout answers first.
+    Json started = session.Call("server/start", {{"alias", alias}}, std::chrono::seconds(40));
     if (started.contains("result") && started["result"]["offered"] == false &&
         !started["result"].contains("note")) {
       Json offered = session.Call("tools/answer", {{"alias", alias}, {"answer", "1"}});
