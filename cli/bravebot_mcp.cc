@@ -15,9 +15,10 @@ namespace {
 
 // In the order --help lists them.
 const CommandSpec* const kCommands[] = {
-    &kAddCommand,    &kApproveCommand, &kDisableCommand, &kDoctorCommand, &kEnableCommand,
-    &kForgetCommand, &kGatewayCommand, &kGetCommand,     &kImportCommand, &kListCommand,
-    &kLoginCommand,  &kLogoutCommand,  &kReachCommand,   &kRemoveCommand, &kSessionCommand,
+    &kAddCommand,    &kApproveCommand, &kAuditCommand,  &kDisableCommand,
+    &kDoctorCommand, &kEnableCommand,  &kForgetCommand, &kGatewayCommand,
+    &kGetCommand,    &kImportCommand,  &kListCommand,   &kLoginCommand,
+    &kLogoutCommand, &kReachCommand,   &kRemoveCommand, &kSessionCommand,
 };
 
 std::string Usage() {

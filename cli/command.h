@@ -74,9 +74,9 @@ struct CommandSpec {
 };
 
 // The commands, each defined in its own *_command.cc.
-extern const CommandSpec kAddCommand, kApproveCommand, kDisableCommand, kDoctorCommand,
-    kEnableCommand, kForgetCommand, kGetCommand, kImportCommand, kListCommand, kLoginCommand,
-    kLogoutCommand, kReachCommand, kGatewayCommand, kRemoveCommand, kSessionCommand;
+extern const CommandSpec kAddCommand, kApproveCommand, kAuditCommand, kDisableCommand,
+    kDoctorCommand, kEnableCommand, kForgetCommand, kGetCommand, kImportCommand, kListCommand,
+    kLoginCommand, kLogoutCommand, kReachCommand, kGatewayCommand, kRemoveCommand, kSessionCommand;
 
 // list, its refusals starting "bravebot-mcp COMMAND:": doctor prints list's
 // rows, and what went wrong in them is doctor's to say.

@@ -17,9 +17,6 @@
 namespace bravebot {
 namespace {
 
-// Named, not made: a run's temporary directory exists only while it runs.
-constexpr char kRunDirectoryShown[] = "/tmp/bravebot-run-XXXXXX";
-
 Result<Declaration> FindDeclaration(const std::string& alias, const CommandContext& context,
                                     std::optional<ProfileDirectory>& profile) {
   BRAVEBOT_ASSIGN_OR_RETURN(std::optional<ProfileDirectory> opened, OpenProfileToRead(context));
@@ -36,6 +33,7 @@ SimpleCommandSpec ReachOptions() {
       /*takes_alias=*/true,
       /*takes_json=*/true,
       {{"--probe", "run probes under the server's confinement and check each against the reach"},
+       {"--verbose", "list each system path of a long run, such as every entry of /etc"},
        {"--seatbelt", "print the reach as the Seatbelt profile macOS would confine it with"}}};
 }
 
@@ -67,7 +65,7 @@ int RunReach(const SimpleOptions& options, CommandContext& context) {
   if (options.json) {
     context.out << JsonText(ReachJson(*declaration, confinement)) << "\n";
   } else {
-    context.out << DisplayReach(*declaration, confinement);
+    context.out << DisplayReach(*declaration, confinement, options.flags.contains("--verbose"));
   }
   return kExitOk;
 }

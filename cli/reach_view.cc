@@ -1,10 +1,15 @@
 #include "cli/reach_view.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "base/shown_text.h"
 #include "cli/declaration_view.h"
 #include "confine/digest.h"
+#include "confine/system_paths.h"
 #include "launcher/bubblewrap_program.h"
 #include "profiles/landlock_plan.h"
 
@@ -39,17 +44,44 @@ std::string LookAtPaths(const Confinement& confinement) {
          kWhatALookGives;
 }
 
-std::string PathRows(const Reach& reach, PathAccess access) {
-  size_t width = 0;
+// A run of system paths shown as one line unless the person asks for each:
+// at least this many rows of one system reason in one top-level directory.
+constexpr size_t kShortestRunSummed = 4;
+
+// Where a path's run is counted: its top-level directory ("/etc" of
+// "/etc/ssl/certs") and the reason it is given.
+std::pair<std::string, std::string> RunOf(const ReachPath& path) {
+  const size_t second_slash = path.path.find('/', 1);
+  return {path.path.substr(0, second_slash), path.reason};
+}
+
+// The rows of one heading, each path beside its reason. Unless `verbose`,
+// a run of kShortestRunSummed rows or more of one system reason in one top-level
+// directory (the /etc entries) is one line, where its first row was.
+std::string PathRows(const Reach& reach, PathAccess access, bool verbose) {
+  std::map<std::pair<std::string, std::string>, size_t> run_lengths;
   for (const ReachPath& path : reach.paths) {
-    if (path.access == access) width = std::max(width, DisplayWord(path.path).size());
+    if (path.access == access) ++run_lengths[RunOf(path)];
   }
-  std::string rows;
+  std::vector<std::pair<std::string, std::string>> shown_rows;
+  std::set<std::pair<std::string, std::string>> summed;
   for (const ReachPath& path : reach.paths) {
     if (path.access != access) continue;
-    std::string shown = DisplayWord(path.path);
-    rows += "    " + shown + std::string(width + 2 - shown.size(), ' ') +
-            EscapeControlCharacters(path.reason) + "\n";
+    const std::pair<std::string, std::string> run = RunOf(path);
+    const size_t length = run_lengths[run];
+    if (verbose || length < kShortestRunSummed || run.first == path.path ||
+        !IsSystemPathReason(path.reason)) {
+      shown_rows.emplace_back(DisplayWord(path.path), EscapeControlCharacters(path.reason));
+    } else if (summed.insert(run).second) {
+      shown_rows.emplace_back(std::to_string(length) + " entries in " + DisplayWord(run.first),
+                              EscapeControlCharacters(path.reason) + " (--verbose lists each)");
+    }
+  }
+  size_t width = 0;
+  for (const auto& [shown, reason] : shown_rows) width = std::max(width, shown.size());
+  std::string rows;
+  for (const auto& [shown, reason] : shown_rows) {
+    rows += "    " + shown + std::string(width + 2 - shown.size(), ' ') + reason + "\n";
   }
   return rows;
 }
@@ -115,7 +147,8 @@ std::vector<std::string> HiddenPlacePaths(const Confinement& confinement) {
   return paths;
 }
 
-// Which backend enforces it, and what that backend cannot keep.
+}  // namespace
+
 std::string Enforcement(const Confinement& confinement) {
   const LandlockPlan& landlock = confinement.landlock;
   std::string text;
@@ -148,9 +181,8 @@ const std::vector<std::string>& UnkeptPromises(const Confinement& confinement) {
                                       : confinement.landlock.unkept_promises;
 }
 
-}  // namespace
-
-std::string DisplayReach(const Declaration& declaration, const Confinement& confinement) {
+std::string DisplayReach(const Declaration& declaration, const Confinement& confinement,
+                         bool verbose) {
   const Reach& reach = confinement.reach;
   std::string text = "  " + declaration.alias + "   stdio   " + DisplayCommandLine(declaration) +
                      "\n" + "    digest: " + ComputeDigest(declaration).hex + "\n" + "    runs " +
@@ -166,7 +198,7 @@ std::string DisplayReach(const Declaration& declaration, const Confinement& conf
   }
   for (PathAccess access : {PathAccess::kReadWriteExecute, PathAccess::kReadExecute,
                             PathAccess::kReadWrite, PathAccess::kRead}) {
-    std::string rows = PathRows(reach, access);
+    std::string rows = PathRows(reach, access, verbose);
     if (!rows.empty()) text += "\n  " + Heading(access) + ":\n" + rows;
   }
   if (!reach.not_granted.empty()) {

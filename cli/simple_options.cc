@@ -41,6 +41,7 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
     app.add_option("-s,--scope", scope, "which settings file: local, project or user");
   }
   if (spec.takes_optional_path) app.add_option("path", options.path, spec.path_meaning);
+  if (spec.takes_paths) app.add_option("paths", options.paths, spec.path_meaning);
   if (spec.takes_alias) {
     app.add_option("alias", options.alias,
                    spec.alias_may_name_tool
@@ -61,6 +62,7 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
     // key pasted in the wrong place; say what the command takes instead.
     std::string takes = spec.takes_alias           ? "one alias"
                         : spec.takes_optional_path ? "one path, or none"
+                        : spec.takes_paths         ? "paths, or none"
                                                    : "no word";
     if (spec.takes_scope) takes += " and -s local, project or user";
     if (spec.takes_json) takes += " and --json";

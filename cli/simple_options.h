@@ -26,6 +26,7 @@ struct SimpleCommandSpec {
   // The alias may be ALIAS:TOOL, naming one tool of the server (approve).
   bool alias_may_name_tool = false;
   bool takes_optional_path = false;                    // one path, or none
+  bool takes_paths = false;                            // any number of paths
   std::string path_meaning = "a project's directory";  // what --help says it is
 };
 
@@ -38,6 +39,7 @@ struct SimpleOptions {
   std::set<std::string> flags;  // those of spec.flags that were given
   std::optional<Scope> scope;
   std::string path;
+  std::vector<std::string> paths;  // with takes_paths
 };
 
 // Reads `words` (what follows the command's name). A mistake is kUsage.

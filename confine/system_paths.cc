@@ -13,6 +13,13 @@ namespace {
 constexpr std::array<std::string_view, 9> kProgramDirectories = {
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix/store"};
 
+constexpr char kProgramsReason[] = "system programs and libraries";
+constexpr char kKernelViewReason[] = "the kernel's view of processes and devices";
+constexpr char kEtcReason[] = "system configuration";
+constexpr char kEtcLinkReasonStart[] = "target of the link /etc/";
+constexpr char kDeviceReason[] = "a device every program may use";
+constexpr char kRandomReason[] = "random numbers";
+
 // How deep GrantAround goes looking for what it must leave out.
 constexpr int kMostLevels = 32;
 
@@ -70,10 +77,11 @@ void GrantEtcEntry(const GrantRules& rules, const std::string& relative, ReachPa
       paths.Refuse(path, "a link to a secret of the system's, or to a directory holding one");
     } else if (!paths.Covers(*target)) {
       if (directory) {
-        GrantWholeOrAround(*target, PathAccess::kRead, "target of the link " + path, rules, paths);
+        GrantWholeOrAround(*target, PathAccess::kRead, kEtcLinkReasonStart + relative, rules,
+                           paths);
       } else {
         paths.Grant(*target, PathAccess::kRead, GrantExtent::kFileOnly,
-                    "target of the link " + path);
+                    kEtcLinkReasonStart + relative);
       }
     }
     return;
@@ -85,9 +93,9 @@ void GrantEtcEntry(const GrantRules& rules, const std::string& relative, ReachPa
     return;
   }
   if (kind == FileKind::kDirectory) {
-    GrantWholeOrAround(path, PathAccess::kRead, "system configuration", rules, paths);
+    GrantWholeOrAround(path, PathAccess::kRead, kEtcReason, rules, paths);
   } else if (kind != FileKind::kMissing) {
-    paths.Grant(path, PathAccess::kRead, GrantExtent::kFileOnly, "system configuration");
+    paths.Grant(path, PathAccess::kRead, GrantExtent::kFileOnly, kEtcReason);
   }
 }
 
@@ -97,8 +105,7 @@ void GrantSystemPaths(const GrantRules& rules, ReachPaths& paths) {
   for (std::string_view name : kProgramDirectories) {
     Result<std::string> directory = rules.Resolve(std::string(name));
     if (!directory || rules.fs->KindOf(*directory, Follow::kNo) != FileKind::kDirectory) continue;
-    GrantWholeOrAround(*directory, PathAccess::kReadExecute, "system programs and libraries", rules,
-                       paths);
+    GrantWholeOrAround(*directory, PathAccess::kReadExecute, kProgramsReason, rules, paths);
   }
   // Targets of links in /etc come after every directory, so that one already
   // given is not granted again.
@@ -108,18 +115,22 @@ void GrantSystemPaths(const GrantRules& rules, ReachPaths& paths) {
   });
   for (const char* directory : {"/proc", "/sys"}) {
     if (rules.fs->KindOf(directory, Follow::kNo) == FileKind::kDirectory) {
-      GrantWholeOrAround(directory, PathAccess::kRead, "the kernel's view of processes and devices",
-                         rules, paths);
+      GrantWholeOrAround(directory, PathAccess::kRead, kKernelViewReason, rules, paths);
     }
   }
   for (const std::string& name : entries) GrantEtcEntry(rules, name, paths);
   for (const char* device : {"/dev/null", "/dev/zero", "/dev/full"}) {
-    paths.Grant(device, PathAccess::kReadWrite, GrantExtent::kFileOnly,
-                "a device every program may use");
+    paths.Grant(device, PathAccess::kReadWrite, GrantExtent::kFileOnly, kDeviceReason);
   }
   for (const char* device : {"/dev/random", "/dev/urandom"}) {
-    paths.Grant(device, PathAccess::kRead, GrantExtent::kFileOnly, "random numbers");
+    paths.Grant(device, PathAccess::kRead, GrantExtent::kFileOnly, kRandomReason);
   }
+}
+
+bool IsSystemPathReason(std::string_view reason) {
+  return reason == kProgramsReason || reason == kKernelViewReason || reason == kEtcReason ||
+         reason == kDeviceReason || reason == kRandomReason ||
+         reason.starts_with(kEtcLinkReasonStart);
 }
 
 }  // namespace bravebot

@@ -7,12 +7,18 @@
 #ifndef BRAVEBOT_CONFINE_SYSTEM_PATHS_H_
 #define BRAVEBOT_CONFINE_SYSTEM_PATHS_H_
 
+#include <string_view>
+
 #include "confine/grant_path.h"
 #include "confine/reach_paths.h"
 
 namespace bravebot {
 
 void GrantSystemPaths(const GrantRules& rules, ReachPaths& paths);
+
+// True for the reason of a path GrantSystemPaths gave: what every server
+// has, so a summary of what one server may reach leaves it aside.
+bool IsSystemPathReason(std::string_view reason);
 
 }  // namespace bravebot
 

@@ -53,7 +53,7 @@ TEST_F(CompletionTest, KnowsEveryCommandAndEveryOptionItsHelpNames) {
   for (std::sregex_iterator it(usage.begin(), usage.end(), command_row), end; it != end; ++it) {
     commands.insert((*it)[1]);
   }
-  ASSERT_EQ(commands.size(), 15u) << usage;
+  ASSERT_EQ(commands.size(), 16u) << usage;
   const std::regex option("(^|[\\s,\\[])(--?[a-z][a-z-]*)");
   for (const std::string& command : commands) {
     EXPECT_THAT(completion, HasSubstr(" " + command)) << command;

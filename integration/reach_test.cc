@@ -50,6 +50,31 @@ TEST_F(ReachTest, SaysEveryItemWithItsReasonAndNoValue) {
   EXPECT_THAT(reach.out, Not(HasSubstr("sk-live-canary-3141")));
 }
 
+// Every machine has more than four entries in /etc given for `system
+// configuration`: one line by default, each one with --verbose, while what
+// is given beyond the system (the file add showed) stays its own line.
+TEST_F(ReachTest, LongRunsOfSystemPathsAreOneLineUnlessVerbose) {
+  CommandOutput summary = Mcp({"reach", "cat"});
+  ASSERT_EQ(summary.status, 0) << summary.err;
+  CommandOutput verbose = Mcp({"reach", "cat", "--verbose"});
+  ASSERT_EQ(verbose.status, 0) << verbose.err;
+  const auto count = [](const std::string& text, const std::string& what) {
+    size_t found = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+      ++found;
+    }
+    return found;
+  };
+  EXPECT_EQ(count(summary.out, "system configuration"), 1U) << summary.out;
+  EXPECT_THAT(summary.out, ::testing::ContainsRegex(
+                               "\n    [0-9]+ entries in /etc +system configuration \\(--verbose "
+                               "lists each\\)\n"));
+  EXPECT_GT(count(verbose.out, "system configuration"), 4U);
+  EXPECT_THAT(verbose.out, Not(HasSubstr("entries in /etc")));
+  EXPECT_THAT(summary.out, HasSubstr(key_ + "  a file add showed it may read\n"));
+  EXPECT_LT(count(summary.out, "\n"), count(verbose.out, "\n"));
+}
+
 TEST_F(ReachTest, JsonForScripts) {
   CommandOutput reach = Mcp({"reach", "cat", "--json"});
   ASSERT_EQ(reach.status, 0) << reach.err;

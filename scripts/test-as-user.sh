@@ -33,8 +33,9 @@ elif [ -d .peers ]; then
   cp -a .peers "$stage/peers"
 fi
 cp integration/gateway/agent.mjs "$stage/agent.mjs"
-mkdir -p "$stage/source/docs" "$stage/source/integration/fixtures"
-cp docs/connecting-*.md "$stage/source/docs/"
+mkdir -p "$stage/source/docs" "$stage/source/integration/fixtures" "$stage/source/scripts"
+cp docs/connecting-*.md docs/audit.schema.json "$stage/source/docs/"
+cp scripts/validate-json.py "$stage/source/scripts/"
 cp -r integration/fixtures/tool_lists "$stage/source/integration/fixtures/"
 chmod -R a+rX "$stage"
 chmod 755 "$stage"

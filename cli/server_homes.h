@@ -1,0 +1,32 @@
+// The private homes under mcp-home/ in the profile directory: what audit
+// shows of each (its size on disk, the declarations that use it), and the
+// ones no declaration uses any longer, which audit --prune removes.
+#ifndef BRAVEBOT_CLI_SERVER_HOMES_H_
+#define BRAVEBOT_CLI_SERVER_HOMES_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "supervisor/store/declaration_file.h"
+#include "supervisor/store/profile_directory.h"
+
+namespace bravebot {
+
+struct ServerHome {
+  std::string digest;  // its name: a declaration's whole digest
+  std::string path;
+  std::uint64_t bytes_on_disk = 0;   // what its files take, links not followed
+  std::vector<std::string> aliases;  // the declarations whose home it is; none: unused
+};
+
+// Every directory of mcp-home/, by name; nothing where there is none.
+std::vector<ServerHome> FindServerHomes(const ProfileDirectory& profile,
+                                        const DeclarationFile& declarations);
+
+// "4.0 KiB", "12.3 MiB": a size for a person.
+std::string DisplaySize(std::uint64_t bytes);
+
+}  // namespace bravebot
+
+#endif  // BRAVEBOT_CLI_SERVER_HOMES_H_
