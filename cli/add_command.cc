@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/declaration_view.h"
 #include "cli/profile_access.h"
+#include "cli/program_reach_note.h"
 #include "cli/server_question.h"
 #include "cli/settings_writers_note.h"
 #include "confine/digest.h"
@@ -202,6 +203,7 @@ int RunAdd(const std::vector<std::string>& words, CommandContext& context) {
   context.out << "declared " << declaration->alias << " in " << store.path() << "\n\n";
   SayWhichSettingsItMayWrite(context, *declaration);
   SayWhatAServerMayHaveLeft(context, *profile, *replaced, *declaration);
+  WarnWhatItsProgramIsNotGiven(context, *profile, *declaration);
   if (!context.at_terminal) {
     context.out << DisplayDeclarationBlock(*declaration, ComputeDigest(*declaration).Short())
                 << "\n";

@@ -33,6 +33,36 @@ TEST_F(CommandsTest, AddShowsWhatItDeclared) {
   EXPECT_EQ(add.err, "");
 }
 
+// A program whose #! interpreter the reach will not give (a virtual
+// environment where a server may write: another's --dir here, /tmp in
+// life), and a PATH entry it will not give: add says so, and what to do.
+TEST_F(CommandsTest, AddWarnsWhereTheReachWillNotGiveWhatItsProgramRunsThrough) {
+  const std::string venv = temporary_.Join("venv");
+  std::filesystem::create_directories(venv + "/bin");
+  std::filesystem::create_symlink("/bin/sh", venv + "/bin/python");
+  std::ofstream(venv + "/bin/server") << "#!" << venv << "/bin/python\nexit 0\n";
+  ::chmod((venv + "/bin/server").c_str(), 0755);
+  ASSERT_EQ(Mcp({"add", "writer", "--dir", venv, "--", "/bin/cat"}).status, 0);
+  CommandOutput add = Mcp({"add", "py", "--", venv + "/bin/server"});
+  EXPECT_EQ(add.status, 0) << add.err;
+  EXPECT_THAT(add.out, HasSubstr("declared py in "));
+  EXPECT_EQ(add.err, "warning: py will not start as declared: " + venv +
+                         "/bin/python: the interpreter the #! line of " + venv +
+                         "/bin/server names is not given, since that program lies in " + venv +
+                         ", a directory a server may write. A server may rewrite a program "
+                         "there, #! line and all, so that line gives nothing: make the "
+                         "installation (a Python virtual environment, say) where no server may "
+                         "write, such as under your home, not under /tmp or a --dir, and declare "
+                         "py again with its program there\n");
+
+  CommandOutput path = Mcp({"add", "cat", "-e", "PATH=relative:/usr/bin:/bin", "--", "cat"});
+  EXPECT_EQ(path.status, 0) << path.err;
+  EXPECT_EQ(path.err,
+            "warning: cat will not find programs in relative: a PATH entry that is not an "
+            "absolute path is not given; bravebot-mcp reach cat shows what it is given\n");
+  EXPECT_EQ(Mcp({"add", "plain", "--", "/bin/cat"}).err, "");
+}
+
 TEST_F(CommandsTest, GetShowsTheWholeDigestAndListTheShortOne) {
   ASSERT_EQ(Mcp({"add", "weather", "--", "npx", "-y", "@dangahagan/weather-mcp@latest"}).status, 0);
   ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
