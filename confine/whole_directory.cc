@@ -51,6 +51,18 @@ std::string WhyNotWhole(const std::string& directory, const WholeDirectoryLimits
 }
 
 bool HoldsProtectedDirectory(const std::string& directory, const WholeDirectoryLimits& limits) {
+  // A directory protected itself is never granted around what it holds: the
+  // home holds the profile directory, and the rest of it is no server's
+  // either (a home under /opt would otherwise be given, entry by entry).
+  if (InProfile(directory, limits.profile) || directory == limits.system_temporary_root) {
+    return false;
+  }
+  for (const std::string& home : limits.Homes()) {
+    if (directory == home) return false;
+  }
+  for (const std::string place : kSocketPlaces) {
+    if (directory == place) return false;
+  }
   for (const std::string& home : limits.Homes()) {
     if (StrictlyBeneath(home, directory)) return true;
   }

@@ -50,7 +50,9 @@ WholeDirectoryLimits LimitsFor(const std::string& user_home, const ProfileLocati
 std::string WhyNotWhole(const std::string& directory, const WholeDirectoryLimits& limits);
 
 // True when something WhyNotWhole protects lies strictly beneath `directory`,
-// so that the rest of it may still be granted around that one thing.
+// so that the rest of it may still be granted around that one thing; false
+// for a directory protected itself (the home, which holds the profile
+// directory), whose rest is never granted.
 bool HoldsProtectedDirectory(const std::string& directory, const WholeDirectoryLimits& limits);
 
 }  // namespace bravebot

@@ -487,6 +487,25 @@ TEST_F(ReachTest, AProfileInASystemDirectoryIsLeftOutOfIt) {
   EXPECT_THAT(WhyNot(*reach, "/opt/bb"), HasSubstr("profile directory"));
 }
 
+// A home under /opt (a service account's) holds the profile directory: /opt
+// is given around the home, and nothing of the home itself.
+TEST_F(ReachTest, AHomeInASystemDirectoryIsLeftOutWhole) {
+  fs_.AddDirectory("/opt/svc/home/.bravebot/mcp-home");
+  fs_.AddFile("/opt/svc/home/Documents/letter");
+  fs_.AddFile("/opt/svc/home/notes");
+  fs_.AddDirectory("/opt/tool/bin");
+  ReachInputs inputs = Inputs();
+  inputs.user_home = "/opt/svc/home";
+  inputs.profile = {"/opt/svc/home/.bravebot", "/opt/svc/home/.bravebot"};
+  Result<Reach> reach = ComputeReach(Npx(), inputs);
+  ASSERT_TRUE(reach.ok()) << reach.error().message();
+  EXPECT_TRUE(Reaches(*reach, "/opt/tool/bin"));
+  EXPECT_FALSE(Reaches(*reach, "/opt/svc/home/Documents/letter"));
+  EXPECT_FALSE(Reaches(*reach, "/opt/svc/home/notes"));
+  EXPECT_FALSE(Reaches(*reach, "/opt/svc/home/Documents"));
+  EXPECT_THAT(WhyNot(*reach, "/opt/svc/home"), HasSubstr("it is your home"));
+}
+
 TEST_F(ReachTest, AProfileBesideAPathInstallationKeepsTheInstallationFromBeingGiven) {
   fs_.AddDirectory("/srv/a/bb/mcp-home");
   fs_.AddFile("/srv/a/bb/mcp.json");

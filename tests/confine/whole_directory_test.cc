@@ -54,6 +54,20 @@ TEST(WholeDirectoryTest, NeverTheHomeOrWhatHoldsItOrTheTemporaryDirectory) {
   EXPECT_THAT(WhyNotWhole("/tmp/work", limits), IsEmpty());
 }
 
+// A home under a directory every server reads (/opt, here) holds the
+// profile directory, yet is never granted around it: none of it is given.
+TEST(WholeDirectoryTest, AProtectedDirectoryIsNeverGrantedAroundWhatItHolds) {
+  WholeDirectoryLimits limits{
+      "/opt/svc/home", {"/opt/svc/home/.bravebot", "/opt/svc/home/.bravebot"}, "/tmp", ""};
+  EXPECT_EQ(WhyNotWhole("/opt/svc/home", limits), "it is your home");
+  EXPECT_FALSE(HoldsProtectedDirectory("/opt/svc/home", limits));
+  EXPECT_TRUE(HoldsProtectedDirectory("/opt/svc", limits));
+  EXPECT_TRUE(HoldsProtectedDirectory("/opt", limits));
+  WholeDirectoryLimits under_tmp{"/home/u", {"/tmp/bb", "/tmp/bb"}, "/tmp", ""};
+  EXPECT_FALSE(HoldsProtectedDirectory("/tmp", under_tmp));
+  EXPECT_FALSE(HoldsProtectedDirectory("/run", limits));
+}
+
 TEST(WholeDirectoryTest, TheHomeIsJudgedAsNamedAndWhereItsLinksLead) {
   testing::FakeFileSystem fs;
   fs.AddDirectory("/data/home/u/.local/bin");
