@@ -12,6 +12,7 @@
 
 #include "cli/command.h"
 #include "cli/server_homes.h"
+#include "confine/declaration.h"
 #include "confine/reach_paths.h"
 
 namespace bravebot {
@@ -35,12 +36,19 @@ struct AuditedServer {
   };
   std::vector<Request> requested_in;
   std::string not_computed;  // why its reach could not be computed, or ""
+  // Every path it may reach, the system's included: what another server's
+  // writes are compared with. Not shown.
+  std::vector<ReachPath> every_path;
+  // The declaration, to tell one declared twice from two alike in digest
+  // alone (the digest holds a variable's name, not its stored value).
+  Declaration declaration;
 };
 
 struct AuditFinding {
   // A stable word for scripts: shared-write, shared-read, same-declaration,
-  // settings-writable, program-writable, not-startable, unusable-entry,
-  // unreadable-settings, probe-contradicts, unused-home, unkept.
+  // settings-writable, program-writable, not-given, not-startable,
+  // unusable-entry, unreadable-settings, probe-contradicts, probe-failed,
+  // unused-home, unkept.
   std::string kind;
   bool act = false;  // one a person should act on: audit then exits 1
   std::string text;  // one sentence, for a person

@@ -26,6 +26,9 @@ std::string ServerLines(const AuditedServer& server) {
   }
   if (!server.writes.empty()) text += "    writes, beyond the system:\n" + PathLines(server.writes);
   if (!server.reads.empty()) text += "    reads, beyond the system:\n" + PathLines(server.reads);
+  for (const std::string& file : server.files_named) {
+    text += "    a stored value names the file " + DisplayWord(file) + "\n";
+  }
   if (server.requested_in.empty()) {
     text += "    asked for in none of the checkouts audited\n";
   }
@@ -68,8 +71,8 @@ std::string DisplayAudit(const AuditReport& report) {
   if (!report.homes.empty()) {
     text += "  homes under mcp-home:\n";
     for (const ServerHome& home : report.homes) {
-      text += "    " + home.digest.substr(0, 12) + "  " + DisplaySize(home.bytes_on_disk) + "  " +
-              (home.aliases.empty() ? "used by no declaration" : "the home of ");
+      text += "    " + DisplayWord(home.digest.substr(0, 12)) + "  " + DisplayHomeSize(home) +
+              "  " + (home.aliases.empty() ? "used by no declaration" : "the home of ");
       for (size_t i = 0; i < home.aliases.size(); ++i) {
         text += (i == 0 ? "" : ", ") + home.aliases[i];
       }
@@ -115,6 +118,7 @@ nlohmann::json AuditJson(const AuditReport& report) {
     homes.push_back({{"digest", home.digest},
                      {"path", home.path},
                      {"bytes_on_disk", home.bytes_on_disk},
+                     {"counted_whole", home.counted_whole},
                      {"aliases", home.aliases}});
   }
   nlohmann::json findings = nlohmann::json::array();

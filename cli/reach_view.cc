@@ -59,18 +59,23 @@ std::pair<std::string, std::string> RunOf(const ReachPath& path) {
 // a run of kShortestRunSummed rows or more of one system reason in one top-level
 // directory (the /etc entries) is one line, where its first row was.
 std::string PathRows(const Reach& reach, PathAccess access, bool verbose) {
+  // A row is summed only where it is the system's: given for a system
+  // reason, in a system tree; never the top-level directory itself.
+  const auto summable = [&](const ReachPath& path) {
+    return !verbose && path.access == access && IsSystemPathReason(path.reason) &&
+           IsInSystemTree(path.path) && RunOf(path).first != path.path;
+  };
   std::map<std::pair<std::string, std::string>, size_t> run_lengths;
   for (const ReachPath& path : reach.paths) {
-    if (path.access == access) ++run_lengths[RunOf(path)];
+    if (summable(path)) ++run_lengths[RunOf(path)];
   }
   std::vector<std::pair<std::string, std::string>> shown_rows;
   std::set<std::pair<std::string, std::string>> summed;
   for (const ReachPath& path : reach.paths) {
     if (path.access != access) continue;
     const std::pair<std::string, std::string> run = RunOf(path);
-    const size_t length = run_lengths[run];
-    if (verbose || length < kShortestRunSummed || run.first == path.path ||
-        !IsSystemPathReason(path.reason)) {
+    const size_t length = summable(path) ? run_lengths[run] : 0;
+    if (length < kShortestRunSummed) {
       shown_rows.emplace_back(DisplayWord(path.path), EscapeControlCharacters(path.reason));
     } else if (summed.insert(run).second) {
       shown_rows.emplace_back(std::to_string(length) + " entries in " + DisplayWord(run.first),

@@ -16,7 +16,11 @@ namespace bravebot {
 struct ServerHome {
   std::string digest;  // its name: a declaration's whole digest
   std::string path;
-  std::uint64_t bytes_on_disk = 0;   // what its files take, links not followed
+  // What its files take, links not followed, a file of many names once.
+  std::uint64_t bytes_on_disk = 0;
+  // False where the count stopped short (too deep, or a directory that
+  // could not be opened): then bytes_on_disk is a least.
+  bool counted_whole = true;
   std::vector<std::string> aliases;  // the declarations whose home it is; none: unused
 };
 
@@ -26,6 +30,10 @@ std::vector<ServerHome> FindServerHomes(const ProfileDirectory& profile,
 
 // "4.0 KiB", "12.3 MiB": a size for a person.
 std::string DisplaySize(std::uint64_t bytes);
+
+// A home's size for a person: "at least 256 KiB" where the count stopped
+// short.
+std::string DisplayHomeSize(const ServerHome& home);
 
 }  // namespace bravebot
 

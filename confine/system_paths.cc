@@ -127,6 +127,16 @@ void GrantSystemPaths(const GrantRules& rules, ReachPaths& paths) {
   }
 }
 
+bool IsInSystemTree(std::string_view path) {
+  for (std::string_view tree : kProgramDirectories) {
+    if (IsSameOrBeneath(path, tree)) return true;
+  }
+  for (std::string_view tree : {"/etc", "/proc", "/sys", "/dev"}) {
+    if (IsSameOrBeneath(path, tree)) return true;
+  }
+  return false;
+}
+
 bool IsSystemPathReason(std::string_view reason) {
   return reason == kProgramsReason || reason == kKernelViewReason || reason == kEtcReason ||
          reason == kDeviceReason || reason == kRandomReason ||

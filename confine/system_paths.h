@@ -20,6 +20,11 @@ void GrantSystemPaths(const GrantRules& rules, ReachPaths& paths);
 // has, so a summary of what one server may reach leaves it aside.
 bool IsSystemPathReason(std::string_view reason);
 
+// True for a path in one of the system's own trees (/usr, /bin, /sbin,
+// /lib*, /opt, /nix/store, /etc, /proc, /sys, /dev). A system reason alone
+// does not make a path the system's: a link in /etc may lead anywhere.
+bool IsInSystemTree(std::string_view path);
+
 }  // namespace bravebot
 
 #endif  // BRAVEBOT_CONFINE_SYSTEM_PATHS_H_

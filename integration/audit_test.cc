@@ -152,12 +152,12 @@ TEST_F(AuditTest, AProgramOrAPathEntryWhereAServerMayWriteIsOneToActOn) {
             0);
   CommandOutput audit = Mcp({"audit"});
   EXPECT_EQ(audit.status, 1) << audit.out << audit.err;
-  EXPECT_THAT(audit.out, HasSubstr("  ! direct runs " + tool + ", in " + shared_ +
+  EXPECT_THAT(audit.out, HasSubstr("  ! direct runs " + tool +
                                    ", which writer may write: what it runs can be changed before "
                                    "its next start; install the program where no server may "
                                    "write\n"));
   EXPECT_THAT(audit.out, HasSubstr("  ! found finds programs through the PATH entry " + shared_ +
-                                   ", in " + shared_ + ", which writer may write"));
+                                   ", which writer may write"));
   Json json = AuditJson();
   EXPECT_EQ(FindingsOf(json, "program-writable").size(), 3U) << json.dump(2);
 }
@@ -216,14 +216,21 @@ TEST_F(AuditTest, HomesAndPrune) {
   EXPECT_LT(json["homes"][1]["bytes_on_disk"].get<std::uint64_t>(), 1024U * 1024);
   EXPECT_EQ(FindingsOf(json, "unused-home").size(), 1U);
 
-  CommandOutput pruned = Mcp({"audit", "--prune"});
+  // Nobody at a terminal to ask: nothing goes without --yes.
+  CommandOutput unasked = Mcp({"audit", "--prune"});
+  EXPECT_EQ(unasked.status, 1);
+  EXPECT_THAT(unasked.err, HasSubstr("nothing was removed: with nobody at a terminal to ask, "
+                                     "audit --prune removes only with --yes\n"));
+  EXPECT_TRUE(std::filesystem::exists(old_home));
+
+  CommandOutput pruned = Mcp({"audit", "--prune", "--yes"});
   EXPECT_EQ(pruned.status, 0) << pruned.out << pruned.err;
   EXPECT_THAT(pruned.out, HasSubstr("homes no declaration uses:\n  " + old_home + "  "));
   EXPECT_THAT(pruned.out, HasSubstr("removed " + old_home + "\n"));
   EXPECT_FALSE(std::filesystem::exists(old_home));
   EXPECT_TRUE(std::filesystem::is_directory(homes + "/" + digest));
   EXPECT_TRUE(std::filesystem::exists("/etc/passwd"));
-  EXPECT_THAT(Mcp({"audit", "--prune"}).out,
+  EXPECT_THAT(Mcp({"audit", "--prune", "--yes"}).out,
               HasSubstr("no home to prune: every one under mcp-home is a declaration's\n"));
 }
 
@@ -240,6 +247,83 @@ TEST_F(AuditTest, PruneAsksAtATerminal) {
                                                   {{"Remove it? [y/N] ", "y\n"}});
   EXPECT_THAT(removed.out, HasSubstr("removed " + old_home));
   EXPECT_FALSE(std::filesystem::exists(old_home));
+}
+
+// A file of many names counted once; a tree deeper than the count goes
+// said as "at least".
+TEST_F(AuditTest, AHomesSizeIsNotMadeToLie) {
+  const std::string home = Profile() + "/mcp-home/" + std::string(64, 'd');
+  std::filesystem::create_directories(home);
+  std::ofstream(home + "/blob") << std::string(1024 * 1024, 'x');
+  for (int i = 0; i < 50; ++i) {
+    std::filesystem::create_hard_link(home + "/blob", home + "/name" + std::to_string(i));
+  }
+  Json json = AuditJson();
+  ASSERT_EQ(json["homes"].size(), 1U);
+  EXPECT_LT(json["homes"][0]["bytes_on_disk"].get<std::uint64_t>(), 2U * 1024 * 1024);
+  EXPECT_EQ(json["homes"][0]["counted_whole"], true);
+  std::string deep = home + "/deep";
+  for (int level = 0; level < 70; ++level) deep += "/d";
+  std::filesystem::create_directories(deep);
+  json = AuditJson();
+  EXPECT_EQ(json["homes"][0]["counted_whole"], false);
+  EXPECT_THAT(Mcp({"audit"}).out, HasSubstr("  at least "));
+}
+
+// A link planted in the place of a file another server was shown: the
+// reach refuses it, and audit says so, and that the writer may write it.
+TEST_F(AuditTest, ALinkPlantedWhereAServerMayWriteIsOneToActOn) {
+  ASSERT_EQ(Mcp({"add", "writer", "--dir", shared_, "--", "/bin/cat"}).status, 0);
+  ASSERT_EQ(Mcp({"add", "reader", "-e", "NOTES=" + shared_ + "/notes", "--", "/bin/cat"}).status,
+            0);
+  std::filesystem::remove(shared_ + "/notes");
+  std::filesystem::create_symlink("/etc/hostname", shared_ + "/notes");
+  CommandOutput audit = Mcp({"audit"});
+  EXPECT_EQ(audit.status, 1) << audit.out << audit.err;
+  EXPECT_THAT(audit.out, HasSubstr("    a stored value names the file " + shared_ + "/notes\n"));
+  EXPECT_THAT(audit.out, HasSubstr("  ! reader is not given " + shared_ +
+                                   "/notes: it leads through the link " + shared_ + "/notes"));
+  EXPECT_THAT(audit.out, HasSubstr("  ! reader and writer may both reach " + shared_ + "/notes"));
+}
+
+// A program reached through a link into a directory a server may write.
+TEST_F(AuditTest, AProgramThroughALinkIntoAWritableDirectoryIsOneToActOn) {
+  const std::string tool = shared_ + "/tool";
+  std::ofstream(tool) << "#!/bin/sh\nexec cat\n";
+  ::chmod(tool.c_str(), 0755);
+  const std::string elsewhere = temporary_.Join("elsewhere");
+  std::filesystem::create_directories(elsewhere);
+  std::filesystem::create_directory_symlink(shared_, elsewhere + "/linked");
+  ASSERT_EQ(Mcp({"add", "writer", "--dir", shared_, "--", "/bin/cat"}).status, 0);
+  ASSERT_EQ(Mcp({"add", "linked", "--", elsewhere + "/linked/tool"}).status, 0);
+  CommandOutput audit = Mcp({"audit"});
+  EXPECT_EQ(audit.status, 1) << audit.out << audit.err;
+  EXPECT_THAT(audit.out, HasSubstr(", which writer may write: what it runs can be changed"));
+}
+
+// Two declarations alike but for a stored value have one digest, so one
+// home: both write it, which is one to act on.
+TEST_F(AuditTest, TwoDeclarationsOfOneDigestShareAHomeToActOn) {
+  ASSERT_EQ(Mcp({"add", "one", "-e", "KEY=first", "--", "/bin/cat"}).status, 0);
+  ASSERT_EQ(Mcp({"add", "two", "-e", "KEY=second", "--", "/bin/cat"}).status, 0);
+  CommandOutput audit = Mcp({"audit"});
+  EXPECT_EQ(audit.status, 1) << audit.out << audit.err;
+  EXPECT_THAT(audit.out, HasSubstr("  ! one and two may both reach "));
+  EXPECT_THAT(audit.out, HasSubstr("/mcp-home/"));
+  EXPECT_THAT(audit.out, Not(HasSubstr("first")));
+  EXPECT_THAT(audit.out, Not(HasSubstr("second")));
+}
+
+// Where nothing can confine a server, none is started: one to act on.
+TEST_F(AuditTest, NoBackendHereIsOneToActOn) {
+  ASSERT_EQ(Mcp({"add", "cat", "--", "/bin/cat"}).status, 0);
+  std::vector<std::string> environment = Environment();
+  environment.push_back("BRAVEBOT_BACKEND=nonsense");
+  CommandOutput audit =
+      RunCommand({OurProgram("bravebot-mcp"), "audit"}, environment, temporary_.path());
+  EXPECT_EQ(audit.status, 1) << audit.out << audit.err;
+  EXPECT_THAT(audit.out, HasSubstr("  ! cat is not started here: "));
+  EXPECT_THAT(audit.out, Not(HasSubstr("this machine does not keep")));
 }
 
 TEST_F(AuditTest, ProbeRunsEachServersProbes) {
