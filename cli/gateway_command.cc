@@ -37,6 +37,9 @@ int RunGateway(const std::vector<std::string>& words, CommandContext& context) {
   app.add_flag("--incognito", options.incognito, "write nothing under the profile directory");
   app.add_flag("--dangerously-skip-permissions", options.skip_permissions,
                "answer every question yes without putting it, and record nothing");
+  app.add_option("--startup-timeout", options.startup_timeout_seconds,
+                 "seconds a server has to answer initialize as it starts (1 to 600, default 30)")
+      ->check(CLI::Range(1, 600));
   std::vector<std::string> reversed(words.rbegin(), words.rend());
   try {
     app.parse(reversed);
@@ -46,8 +49,9 @@ int RunGateway(const std::vector<std::string>& words, CommandContext& context) {
   } catch (const CLI::ParseError&) {
     return Report(context, "gateway",
                   Error(ErrorCode::kUsage,
-                        "gateway takes --dir DIR, --incognito and "
-                        "--dangerously-skip-permissions; bravebot-mcp gateway --help says more"));
+                        "gateway takes --dir DIR, --incognito, --dangerously-skip-permissions "
+                        "and --startup-timeout SECONDS (1 to 600); bravebot-mcp gateway --help "
+                        "says more"));
   }
   options.incognito = options.incognito || IsIncognito(context);
   if (!options.directory.empty()) {

@@ -86,7 +86,10 @@ Result<Declaration> DeclarationToRun(const McpRunArguments& arguments,
 // Says why it did not start, in our words, with its last words on standard
 // error, once it has ended.
 int ReportStartFailure(CommandContext& context, const StartFailure& failure) {
-  SayFailure(context, failure.message);
+  // Where it ran out of time, what gives it more.
+  SayFailure(context, failure.step == StartStep::kTimeout
+                          ? failure.message + "; mcp-run --timeout SECONDS gives it longer"
+                          : failure.message);
   if (!failure.stderr_tail.empty()) {
     context.err << "its last lines on standard error:\n";
     for (const std::string& line : failure.stderr_tail) context.err << "  " << line << "\n";

@@ -36,6 +36,11 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
     app.add_flag_callback(
         spec.flags[i].first, [&given, i] { given[i] = true; }, spec.flags[i].second);
   }
+  std::vector<std::string> values(spec.valued.size());
+  std::vector<CLI::Option*> valued(spec.valued.size());
+  for (size_t i = 0; i < spec.valued.size(); ++i) {
+    valued[i] = app.add_option(spec.valued[i].first, values[i], spec.valued[i].second);
+  }
   std::string scope;
   if (spec.takes_scope) {
     app.add_option("-s,--scope", scope, "which settings file: local, project or user");
@@ -71,6 +76,9 @@ Result<SimpleOptions> ParseSimpleOptions(const SimpleCommandSpec& spec,
   }
   for (size_t i = 0; i < spec.flags.size(); ++i) {
     if (given[i]) options.flags.insert(spec.flags[i].first);
+  }
+  for (size_t i = 0; i < spec.valued.size(); ++i) {
+    if (valued[i]->count() > 0) options.values[spec.valued[i].first] = values[i];
   }
   if (!scope.empty()) {
     options.scope = ParseScope(scope);

@@ -4,6 +4,7 @@
 #ifndef BRAVEBOT_CLI_SIMPLE_OPTIONS_H_
 #define BRAVEBOT_CLI_SIMPLE_OPTIONS_H_
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -28,6 +29,8 @@ struct SimpleCommandSpec {
   bool takes_optional_path = false;                    // one path, or none
   bool takes_paths = false;                            // any number of paths
   std::string path_meaning = "a project's directory";  // what --help says it is
+  // Options that take a value: {"--startup-timeout", "what it does"}.
+  std::vector<std::pair<std::string, std::string>> valued = {};
 };
 
 struct SimpleOptions {
@@ -35,8 +38,9 @@ struct SimpleOptions {
   std::string help_text;  // set when help is
   bool json = false;
   std::string alias;
-  std::string tool;             // the TOOL of ALIAS:TOOL, where the spec takes one
-  std::set<std::string> flags;  // those of spec.flags that were given
+  std::string tool;                           // the TOOL of ALIAS:TOOL, where the spec takes one
+  std::set<std::string> flags;                // those of spec.flags that were given
+  std::map<std::string, std::string> values;  // those of spec.valued given, with their value
   std::optional<Scope> scope;
   std::string path;
   std::vector<std::string> paths;  // with takes_paths

@@ -22,7 +22,8 @@ void SupervisorConnection::SendUnanswered(const std::string& method, Json params
   unanswered_.insert(Send(method, std::move(params)));
 }
 
-std::optional<SupervisorConnection::Json> SupervisorConnection::WaitFor(int id) {
+std::optional<SupervisorConnection::Json> SupervisorConnection::WaitFor(
+    int id, const std::function<void()>& each_quiet_second) {
   for (;;) {
     auto answer = answers_.find(id);
     if (answer != answers_.end()) {
@@ -30,7 +31,12 @@ std::optional<SupervisorConnection::Json> SupervisorConnection::WaitFor(int id) 
       answers_.erase(answer);
       return message;
     }
-    if (!TakeOneLine()) return std::nullopt;
+    if (std::optional<std::string> line = child_.TakeBufferedLine()) {
+      Take(*line);
+      continue;
+    }
+    if (ended_) return std::nullopt;
+    if (Pump(-1, each_quiet_second ? 1000 : -1) == Pumped::kQuiet) each_quiet_second();
   }
 }
 
@@ -42,37 +48,28 @@ SupervisorConnection::Wait SupervisorConnection::WaitUntilReadable(int fd) {
     while (std::optional<std::string> line = child_.TakeBufferedLine()) notified |= Take(*line);
     if (notified) return Wait::kNotified;
     if (ended_) return Wait::kEnded;
-    if (Pump(fd)) return Wait::kReadable;
+    if (Pump(fd) == Pumped::kReadable) return Wait::kReadable;
   }
 }
 
-bool SupervisorConnection::TakeOneLine() {
-  for (;;) {
-    if (std::optional<std::string> line = child_.TakeBufferedLine()) {
-      Take(*line);
-      return true;
-    }
-    if (ended_) return false;
-    Pump(-1);
-  }
-}
-
-bool SupervisorConnection::Pump(int fd) {
+SupervisorConnection::Pumped SupervisorConnection::Pump(int fd, int timeout_ms) {
   for (;;) {
     struct pollfd fds[3] = {{child_.output_fd(), POLLIN, 0},
                             {child_.wants_to_write() ? child_.input_fd() : -1, POLLOUT, 0},
                             {fd, POLLIN, 0}};
-    if (::poll(fds, 3, -1) < 0) {
+    const int ready = ::poll(fds, 3, timeout_ms);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       ended_ = true;
-      return false;
+      return Pumped::kSupervisorSpoke;
     }
+    if (ready == 0) return Pumped::kQuiet;
     if (fds[1].revents != 0) child_.Flush();
     if (fds[0].revents != 0) {
       if (!child_.ReadMore() || child_.overflowed()) ended_ = true;
-      return false;
+      return Pumped::kSupervisorSpoke;
     }
-    if (fds[2].revents != 0) return true;
+    if (fds[2].revents != 0) return Pumped::kReadable;
   }
 }
 

@@ -33,7 +33,9 @@ class SupervisorConnection {
   void SendUnanswered(const std::string& method, Json params);
   // Waits for the answer to request `id`: the whole message, with its
   // `result` or its `error`. Nothing when the supervisor ended first.
-  std::optional<Json> WaitFor(int id);
+  // `each_quiet_second`, where given, is called each second the supervisor
+  // says nothing meanwhile (a progress line is drawn by it).
+  std::optional<Json> WaitFor(int id, const std::function<void()>& each_quiet_second = nullptr);
   std::optional<Json> Call(const std::string& method, Json params) {
     return WaitFor(Send(method, std::move(params)));
   }
@@ -44,13 +46,11 @@ class SupervisorConnection {
   Wait WaitUntilReadable(int fd);
 
  private:
-  // Takes one line the supervisor wrote: an answer is kept, a notification
-  // handed on. False at the end of its output.
-  bool TakeOneLine();
+  enum class Pumped { kSupervisorSpoke, kReadable, kQuiet };
   // Waits until the supervisor wrote something or `fd` (-1 for none) can be
-  // read, writing what is queued for the supervisor meanwhile; true when
-  // `fd` can be read.
-  bool Pump(int fd);
+  // read, writing what is queued for the supervisor meanwhile; kQuiet once
+  // `timeout_ms` passed with neither (never, for -1).
+  Pumped Pump(int fd, int timeout_ms = -1);
   // False unless it was a notification the session must act on.
   bool Take(const std::string& line);
 

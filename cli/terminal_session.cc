@@ -1,5 +1,6 @@
 #include "cli/terminal_session.h"
 
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -31,7 +32,33 @@ TerminalSession::TerminalSession(SupervisorChild& supervisor, TerminalQuestions*
       connection_(supervisor,
                   [this](const Json& notification) { return OnNotification(notification); }) {}
 
-void TerminalSession::Print(const std::string& text) { out_ << text << std::flush; }
+void TerminalSession::Print(const std::string& text) {
+  ClearProgress();
+  out_ << text << std::flush;
+}
+
+void TerminalSession::ShowProgress(const std::string& alias,
+                                   std::chrono::steady_clock::time_point sent) {
+  const auto waited =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - sent);
+  std::string line = "  " + alias + ": waiting for its answer to initialize, " +
+                     std::to_string(waited.count()) + " s of " +
+                     std::to_string(options_.startup_timeout_seconds) + " s";
+  if (auto runner = options_.runners.find(alias); runner != options_.runners.end()) {
+    line +=
+        " (" + runner->second + " fetches the package into the server's home on its first start)";
+  }
+  // Drawn again in place: a carriage return, the line, and the rest of the
+  // old one erased.
+  out_ << "\r" << line << "\x1b[K" << std::flush;
+  progress_shown_ = true;
+}
+
+void TerminalSession::ClearProgress() {
+  if (!progress_shown_) return;
+  out_ << "\r\x1b[K" << std::flush;
+  progress_shown_ = false;
+}
 
 bool TerminalSession::OnNotification(const Json& notification) {
   const std::string method = notification.value("method", "");
@@ -39,6 +66,7 @@ bool TerminalSession::OnNotification(const Json& notification) {
                           ? notification["params"]
                           : Json::object();
   if (method == "server/stderr") {
+    ClearProgress();
     // The supervisor escaped it already. The words are the server's own, so
     // each line says whose it is, and none can pass for a line of ours.
     err_ << params.value("alias", "") << ": " << params.value("line", "") << "\n" << std::flush;
@@ -100,12 +128,14 @@ Result<TerminalSession::Json> TerminalSession::Request(const std::string& method
 }
 
 bool TerminalSession::Open(const TerminalSessionOptions& options) {
+  options_ = options;
   const std::string mode = options.one_shot ? "one-shot" : questions_ ? "plain" : "no-terminal";
-  std::optional<Json> opened =
-      ResultOf(connection_.Call("session/open", {{"directory", options.directory},
-                                                 {"mode", mode},
-                                                 {"incognito", options.incognito},
-                                                 {"skipPermissions", options.skip_permissions}}));
+  std::optional<Json> opened = ResultOf(connection_.Call(
+      "session/open", {{"directory", options.directory},
+                       {"mode", mode},
+                       {"incognito", options.incognito},
+                       {"skipPermissions", options.skip_permissions},
+                       {"startupTimeoutSeconds", options.startup_timeout_seconds}}));
   if (!opened) return false;
   Print(ConfinementText((*opened)["confinement"]));
   // Why a server was not started, a file that could not be read: where
@@ -143,9 +173,10 @@ void TerminalSession::StartServers(const Json& servers) {
     const std::string alias = server["alias"];
     starts.emplace_back(alias, connection_.Send("server/start", {{"alias", alias}}));
   }
+  const auto sent = std::chrono::steady_clock::now();
   std::vector<std::pair<std::string, Json>> started;
   for (const auto& [alias, id] : starts) {
-    Result<Json> result = Started(alias, id);
+    Result<Json> result = Started(alias, id, sent);
     if (result) {
       started.emplace_back(alias, std::move(*result));
     } else {
@@ -156,11 +187,17 @@ void TerminalSession::StartServers(const Json& servers) {
 }
 
 Result<TerminalSession::Json> TerminalSession::StartServer(const std::string& alias) {
-  return Started(alias, connection_.Send("server/start", {{"alias", alias}}));
+  return Started(alias, connection_.Send("server/start", {{"alias", alias}}),
+                 std::chrono::steady_clock::now());
 }
 
-Result<TerminalSession::Json> TerminalSession::Started(const std::string& alias, int id) {
-  BRAVEBOT_ASSIGN_OR_RETURN(Json result, StartAnswered(alias, connection_.WaitFor(id)));
+Result<TerminalSession::Json> TerminalSession::Started(const std::string& alias, int id,
+                                                       std::chrono::steady_clock::time_point sent) {
+  std::function<void()> each_quiet_second;
+  if (options_.progress) each_quiet_second = [&] { ShowProgress(alias, sent); };
+  std::optional<Json> answer = connection_.WaitFor(id, each_quiet_second);
+  ClearProgress();
+  BRAVEBOT_ASSIGN_OR_RETURN(Json result, StartAnswered(alias, answer));
   if (result.value("state", "") == "redirect") {
     BRAVEBOT_ASSIGN_OR_RETURN(result, StartAnswered(alias, Moved(alias, result)));
   }
@@ -183,7 +220,15 @@ Result<TerminalSession::Json> TerminalSession::StartAnswered(const std::string& 
           " from now on\n");
     if (told->contains("moveNote")) Print(told->value("moveNote", "") + "\n");
   }
-  return Answered(answer);
+  Result<Json> result = Answered(answer);
+  if (!result && told != nullptr && told->is_object() && told->value("step", "") == "timeout" &&
+      !options_.startup_timeout_flag.empty()) {
+    // Where it ran out of time, what gives it more.
+    return Error(result.error().code(), result.error().message() + "; " +
+                                            options_.startup_timeout_flag +
+                                            " gives a server longer to start");
+  }
+  return result;
 }
 
 void TerminalSession::PutList(const std::string& alias, const Json& list) {

@@ -7,6 +7,7 @@
 #ifndef BRAVEBOT_CLI_TERMINAL_SESSION_H_
 #define BRAVEBOT_CLI_TERMINAL_SESSION_H_
 
+#include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -25,6 +26,15 @@ struct TerminalSessionOptions {
   bool one_shot = false;  // asks nobody, as `bravebot "..."` does
   bool incognito = false;
   bool skip_permissions = false;
+  int startup_timeout_seconds = 30;  // how long a server has to answer initialize
+  // Standard output is a terminal: a server that says nothing for a second
+  // while it starts gets a line that updates there.
+  bool progress = false;
+  // The runner each server's program is, where it is one (alias -> "npx"):
+  // its first start fetches the package, which the progress line says.
+  std::map<std::string, std::string> runners;
+  // What lengthens the start's time, named where a start ran out of it.
+  std::string startup_timeout_flag;  // "" where none does
 };
 
 class TerminalSession {
@@ -76,8 +86,14 @@ class TerminalSession {
   std::optional<Json> ResultOf(const std::optional<Json>& answer);
   std::optional<Json> Printed(Result<Json> result);
   void PrintRefusal(const Error& refusal);
-  // The answer to server/start `id` of `alias`, a move put and said.
-  Result<Json> Started(const std::string& alias, int id);
+  // The answer to server/start `id` of `alias`, sent at `sent`, a move put
+  // and said; a progress line drawn meanwhile where the options ask.
+  Result<Json> Started(const std::string& alias, int id,
+                       std::chrono::steady_clock::time_point sent);
+  // The line that updates while `alias` starts, and its removal once
+  // anything else is printed.
+  void ShowProgress(const std::string& alias, std::chrono::steady_clock::time_point sent);
+  void ClearProgress();
   void StartServers(const Json& servers);
   // Draws what became of a list (server/start's result, or a
   // server/toolsChanged), and puts it to the person where it waits.
@@ -101,6 +117,8 @@ class TerminalSession {
   std::map<std::string, Json> changed_lists_;
   std::set<std::string> running_;  // the servers started, until they end
   bool supervisor_ended_ = false;
+  TerminalSessionOptions options_;  // as Open was given them
+  bool progress_shown_ = false;
 };
 
 }  // namespace bravebot

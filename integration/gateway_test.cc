@@ -89,6 +89,21 @@ TEST_F(GatewayElicitationTest, AsksAboutEachServerAndListThenOffersTheirToolsCon
               AllOf(Contains("everything__echo"), Contains("files__list_directory")));
 }
 
+// A server that never answers initialize runs out of the time
+// --startup-timeout gives it, and its note names that flag.
+TEST_F(GatewayElicitationTest, AStartThatRunsOutOfTimeNamesTheFlagThatGivesMore) {
+  SKIP_WITHOUT_GATEWAY_PEERS();
+  DeclareFault("mute", "never-answers");
+  Request({"mute"});
+  Json scenario = Gateway({Accept("1")}, {"--startup-timeout", "1"});
+  scenario["steps"] = Json::array({ListTools(), CallTool("bravebot_status")});
+  Json transcript = Agent(scenario);
+  const std::string status = CallText(StepsOf(transcript, "callTool").at(0));
+  EXPECT_THAT(status, HasSubstr("no answer to initialize within 1 s"));
+  EXPECT_THAT(status, HasSubstr("bravebot-mcp gateway --startup-timeout SECONDS, in the client's "
+                                "settings for this gateway, gives a server longer to start"));
+}
+
 TEST_F(GatewayElicitationTest, AnswerThreeADeclineAndACancelEachLeaveTheirServerOut) {
   SKIP_WITHOUT_GATEWAY_PEERS();
   DeclareListing("alpha");

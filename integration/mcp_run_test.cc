@@ -100,6 +100,7 @@ TEST_F(McpRunTest, NoAnswerInTimeIsSaid) {
   CommandOutput run = McpRun({"--timeout", "1", "x", "--", "/bin/sh", "-c", "sleep 30"});
   EXPECT_EQ(run.status, 1);
   EXPECT_THAT(run.err, HasSubstr("no answer to initialize within 1 s"));
+  EXPECT_THAT(run.err, HasSubstr("; mcp-run --timeout SECONDS gives it longer"));
 }
 
 TEST_F(McpRunTest, ADirectoryThatBecameARepositoryIsRefusedAtStart) {

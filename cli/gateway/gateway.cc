@@ -264,9 +264,13 @@ Gateway::Flow Gateway::Open(std::string given_directory) {
       TakesFormElicitation(client_capabilities_) && protocol_version_ >= "2025-06-18";
   // Each message's params are made apart from the co_await that sends them:
   // GCC 12 does not compile a braced list inside a co_await's expression.
-  Json params = {{"directory", directory},          {"mode", can_ask ? "plain" : "no-terminal"},
-                 {"incognito", options_.incognito}, {"skipPermissions", options_.skip_permissions},
-                 {"capabilities", capabilities},    {"builtinTools", {kStatusToolName}}};
+  Json params = {{"directory", directory},
+                 {"mode", can_ask ? "plain" : "no-terminal"},
+                 {"incognito", options_.incognito},
+                 {"skipPermissions", options_.skip_permissions},
+                 {"capabilities", capabilities},
+                 {"builtinTools", {kStatusToolName}},
+                 {"startupTimeoutSeconds", options_.startup_timeout_seconds}};
   Answer opened = co_await supervisor_.Call("session/open", std::move(params));
   auto servers = std::make_unique<GatewayServers>(GatewayLink{
       io_.get_executor(), supervisor_, client_,

@@ -42,6 +42,7 @@ struct GatewayOptions {
   std::string cwd;
   bool incognito = false;
   bool skip_permissions = false;
+  int startup_timeout_seconds = 30;  // --startup-timeout: how long a server has to start
 };
 
 class Gateway {

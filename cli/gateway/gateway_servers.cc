@@ -66,6 +66,14 @@ boost::asio::awaitable<void> GatewayServers::Started(std::string alias, Answer a
   if (answer.is_error()) {
     server.state = "failed";
     server.note = ErrorWords(answer, alias + " did not start");
+    const Json error = answer.message.value("error", Json::object());
+    const Json data = error.is_object() ? error.value("data", Json::object()) : Json::object();
+    if (data.is_object() && data.value("step", "") == "timeout") {
+      // Where it ran out of time, what gives it more.
+      server.note +=
+          "; bravebot-mcp gateway --startup-timeout SECONDS, in the client's "
+          "settings for this gateway, gives a server longer to start";
+    }
   } else {
     server.state = "running";
     TakeList(alias, answer.message["result"]);
