@@ -15,6 +15,7 @@
 #include "cli/profile_access.h"
 #include "cli/reach_probe.h"
 #include "cli/terminal_questions.h"
+#include "cli/typed_ahead.h"
 #include "confine/paths.h"
 #include "supervisor/store/server_directories.h"
 
@@ -96,6 +97,7 @@ void Prune(const AuditReport& report, CommandContext& context) {
                 << "\n";
   }
   if (context.at_terminal) {
+    DiscardTypedAhead(context);
     context.out << "Remove " << (unused.size() == 1 ? "it" : "them") << "? [y/N] " << std::flush;
     std::string answer;
     if (!std::getline(context.in, answer) || !IsYes(answer)) {
