@@ -109,7 +109,7 @@ TEST_F(SettingsWritersTest, AtATerminalTheSecondSessionSaysSoAndAsksBeforeTheCal
   CommandOutput first = RunAtTerminalStepByStep(session, Environment(), Checkout(),
                                                 {{"[1/2/3]", "1\n"},
                                                  {"offer these tools to the model? [y/N]", "y\n"},
-                                                 {"tools offered to the model", plant},
+                                                 {"offered to the model", plant},
                                                  {"Proceed? [y/N]", "y\n"},
                                                  {"planted settings.json", "\x04"}});
   ASSERT_EQ(first.status, 0) << first.out;
@@ -117,7 +117,7 @@ TEST_F(SettingsWritersTest, AtATerminalTheSecondSessionSaysSoAndAsksBeforeTheCal
 
   CommandOutput second = RunAtTerminalStepByStep(
       session, Environment(), Checkout(),
-      {{"tools offered to the model", plant}, {"Proceed? [y/N]", "n\n"}, {"declined: ", "\x04"}});
+      {{"offered to the model", plant}, {"Proceed? [y/N]", "n\n"}, {"declined: ", "\x04"}});
   EXPECT_EQ(second.status, 0) << second.out;
   EXPECT_THAT(second.out, HasSubstr(Sentence("settings.json"))) << second.out;
   EXPECT_THAT(second.out, HasSubstr("Proceed? [y/N]"));
