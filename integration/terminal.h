@@ -1,8 +1,7 @@
 // Runs a program of ours at a pseudo-terminal, as a person at a terminal
-// would, typing each answer once its question shows, and gives back
-// everything the terminal showed (the typed text echoed included). An answer
-// is typed once its question shows, never ahead: what was typed before a
-// question is drawn is discarded.
+// would, typing each answer once its question shows (what was typed before a
+// question is drawn is discarded), and gives back everything the terminal
+// showed (the typed text echoed included).
 #ifndef BRAVEBOT_INTEGRATION_TERMINAL_H_
 #define BRAVEBOT_INTEGRATION_TERMINAL_H_
 
