@@ -11,6 +11,7 @@
 #include "cli/profile_access.h"
 #include "cli/requested_here.h"
 #include "cli/terminal_questions.h"
+#include "cli/typed_ahead.h"
 #include "supervisor/store/standing_answers.h"
 
 namespace bravebot {
@@ -48,6 +49,7 @@ int ApproveToolCalls(const SimpleOptions& options, CommandContext& context) {
     return kExitOk;
   }
 
+  DiscardTypedAhead(context);
   context.out << "\n  " << shown << "    (MCP)\n\n"
               << "  Each call of it in " << project << " is put to you before it runs.\n"
               << "  A yes is answer 2 at that question: later calls run without it, whatever\n"

@@ -15,6 +15,7 @@
 #include "cli/profile_access.h"
 #include "cli/reach_probe.h"
 #include "cli/terminal_questions.h"
+#include "cli/typed_ahead.h"
 #include "confine/paths.h"
 #include "supervisor/store/declaration_store.h"
 #include "supervisor/store/server_directories.h"
@@ -124,6 +125,7 @@ int Prune(const ProfileDirectory& profile, bool yes, CommandContext& context) {
                         "removes only with --yes"));
   }
   if (!yes) {
+    DiscardTypedAhead(context);
     context.out << "Remove " << (unused->size() == 1 ? "it" : "them") << "? [y/N] " << std::flush;
     std::string answer;
     if (!std::getline(context.in, answer) || !IsYes(answer)) {

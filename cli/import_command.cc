@@ -13,6 +13,7 @@
 #include "cli/import_sources.h"
 #include "cli/profile_access.h"
 #include "cli/simple_options.h"
+#include "cli/typed_ahead.h"
 #include "confine/digest.h"
 #include "confine/paths.h"
 #include "supervisor/policy/new_declaration.h"
@@ -68,6 +69,7 @@ Result<bool> IsDeclared(const std::string& alias, CommandContext& context) {
 }
 
 bool AskToDeclare(CommandContext& context, const std::string& alias) {
+  DiscardTypedAhead(context);
   context.out << "\n  Declare " << alias << "? [y/N] " << std::flush;
   std::string answer;
   if (!std::getline(context.in, answer)) {

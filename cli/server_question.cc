@@ -5,6 +5,7 @@
 
 #include "cli/declaration_lookup.h"
 #include "cli/declaration_view.h"
+#include "cli/typed_ahead.h"
 #include "confine/digest.h"
 #include "supervisor/policy/runner_lines.h"
 #include "supervisor/store/approval_store.h"
@@ -34,6 +35,7 @@ std::vector<std::string> RowsUnderTheBlock(const ApprovalFile& approvals,
 
 bool AskServerQuestion(CommandContext& context, const Declaration& declaration,
                        const ApprovalFile& approvals) {
+  DiscardTypedAhead(context);
   context.out << DisplayDeclarationBlock(declaration, ComputeDigest(declaration).Short(),
                                          RowsUnderTheBlock(approvals, declaration))
               << "\n  Use this MCP server? [y/N] " << std::flush;

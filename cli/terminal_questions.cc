@@ -5,6 +5,7 @@
 
 #include <cerrno>
 
+#include "cli/typed_ahead.h"
 #include "supervisor/tools/call_decision.h"
 
 namespace bravebot {
@@ -26,6 +27,7 @@ void TerminalQuestions::Show(const std::string& text) {
 }
 
 std::string TerminalQuestions::Ask(const std::string& text) {
+  DiscardTypedAhead(terminal_.get());
   Show(text + " ");
   // A byte at a time, so nothing typed after the line end is taken from
   // the terminal: it may be the next call, where standard input is it too.

@@ -16,9 +16,10 @@ class TerminalQuestions {
   // The terminal the session runs at; nothing where it has none.
   static std::unique_ptr<TerminalQuestions> Open();
 
-  // Shows `text`, a space, and reads one line: what was typed, without its
-  // line end; "" where the terminal's input ended (Ctrl-D), which every
-  // question takes as no.
+  // Discards what was typed ahead (cli/typed_ahead.h), shows `text`, a
+  // space, and reads one line: what was typed, without its line end; ""
+  // where the terminal's input ended (Ctrl-D), which every question takes
+  // as no.
   std::string Ask(const std::string& text);
 
   // Shows `text` at the terminal, without asking.

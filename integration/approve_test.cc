@@ -23,10 +23,14 @@ class ApproveTest : public ProfileTest {
     ASSERT_EQ(Mcp({"add", "weather", "--", "npx", "-y", "@dangahagan/weather-mcp@latest"}).status,
               0);
   }
+  // `bravebot-mcp approve weather` at a terminal, `typed` typed once its
+  // question shows (nothing where it is empty).
   CommandOutput ApproveTyping(const std::string& typed, std::vector<std::string> environment = {}) {
     if (environment.empty()) environment = Environment();
-    return RunAtTerminal({OurProgram("bravebot-mcp"), "approve", "weather"}, environment,
-                         temporary_.path(), typed);
+    std::vector<TerminalStep> steps;
+    if (!typed.empty()) steps.push_back({"Use this MCP server? [y/N] ", typed});
+    return RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "approve", "weather"}, environment,
+                                   temporary_.path(), steps);
   }
   bool Approved(const std::string& alias) {
     return Mcp({"get", alias}).out.find("\n            approved\n") != std::string::npos ||
@@ -86,6 +90,19 @@ TEST_F(ApproveTest, AnythingElseApprovesNothing) {
     EXPECT_THAT(approve.out, HasSubstr("weather is not approved")) << typed;
     EXPECT_THAT(Mcp({"list"}).out, HasSubstr("unapproved")) << typed;
   }
+  EXPECT_FALSE(std::filesystem::exists(Profile() + "/mcp-approved"));
+}
+
+// The spec: "a key pressed for the last question does not answer this one".
+// A y typed before the question is drawn is discarded: the question waits,
+// and the end of the input typed once it shows approves nothing.
+TEST_F(ApproveTest, AYesTypedBeforeTheQuestionShowsIsNotTaken) {
+  CommandOutput approve = RunAtTerminalStepByStep(
+      {OurProgram("bravebot-mcp"), "approve", "weather"}, Environment(), temporary_.path(),
+      {{"", "y\n"}, {"Use this MCP server? [y/N] ", "\x04"}});
+  EXPECT_EQ(approve.status, 0) << approve.out;
+  EXPECT_THAT(approve.out, HasSubstr("weather is not approved"));
+  EXPECT_THAT(Mcp({"list"}).out, HasSubstr("unapproved"));
   EXPECT_FALSE(std::filesystem::exists(Profile() + "/mcp-approved"));
 }
 

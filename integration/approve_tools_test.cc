@@ -117,8 +117,7 @@ TEST_F(ApproveToolsTest, AYesToTheListIsOfferedWhereNobodyCanBeAsked) {
 }
 
 TEST_F(ApproveToolsTest, AnApprovedServerIsNotAskedAboutAndANoToTheListRecordsNothing) {
-  CommandOutput server = RunAtTerminal({OurProgram("bravebot-mcp"), "approve", "weather"},
-                                       Environment(), Checkout(), "y\n");
+  CommandOutput server = AtTerminal(Approve("weather", false), {{kServerQuestion, "y\n"}});
   ASSERT_EQ(server.status, 0) << server.out;
   const std::string approvals = Approvals();
 

@@ -101,9 +101,9 @@ class ConnectingPageTest : public SupervisorTest, public ::testing::WithParamInt
     words.insert(words.end(), lists.begin(), lists.end());
     Declare(alias_, words);
     std::ofstream(Profile() + "/settings.json") << settings_.dump(2) << "\n";
-    CommandOutput enabled =
-        RunAtTerminal({OurProgram("bravebot-mcp"), "enable", alias_, "-s", "user"}, Environment(),
-                      Checkout(), "y\n");
+    CommandOutput enabled = RunAtTerminalStepByStep(
+        {OurProgram("bravebot-mcp"), "enable", alias_, "-s", "user"}, Environment(), Checkout(),
+        {{"Use this MCP server? [y/N] ", "y\n"}});
     ASSERT_EQ(enabled.status, 0) << enabled.out;
   }
 

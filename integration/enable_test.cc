@@ -16,14 +16,17 @@ namespace {
 
 using ::testing::HasSubstr;
 
+// The [y/N] that ends each question these commands ask.
+constexpr char kQuestion[] = "[y/N] ";
+
 class EnableTest : public ProfileTest {
  protected:
   std::string Checkout() const { return temporary_.path(); }
   std::string Local() const { return Checkout() + "/.bravebot/settings.local.json"; }
   std::string Project() const { return Checkout() + "/.bravebot/settings.json"; }
-  CommandOutput AtTerminal(std::vector<std::string> words, const std::string& typed) {
+  CommandOutput AtTerminal(std::vector<std::string> words, const std::vector<TerminalStep>& steps) {
     words.insert(words.begin(), OurProgram("bravebot-mcp"));
-    return RunAtTerminal(words, Environment(), Checkout(), typed);
+    return RunAtTerminalStepByStep(words, Environment(), Checkout(), steps);
   }
   nlohmann::json Requested(const std::string& path) {
     return nlohmann::json::parse(Slurp(path))["mcp"]["request"];
@@ -32,7 +35,7 @@ class EnableTest : public ProfileTest {
 
 TEST_F(EnableTest, AYesAtAddApprovesAndAsksForItInTheLocalFile) {
   CommandOutput add =
-      AtTerminal({"add", "weather", "--", "npx", "-y", "weather-mcp@latest"}, "y\n");
+      AtTerminal({"add", "weather", "--", "npx", "-y", "weather-mcp@latest"}, {{kQuestion, "y\n"}});
   EXPECT_EQ(add.status, 0) << add.out;
   EXPECT_THAT(add.out, HasSubstr("Use this MCP server? [y/N] "));
   EXPECT_THAT(add.out, HasSubstr("npx fetches what it runs when it starts"));
@@ -47,13 +50,15 @@ TEST_F(EnableTest, AYesAtAddApprovesAndAsksForItInTheLocalFile) {
 }
 
 TEST_F(EnableTest, ANoAtAddLeavesItDeclaredAndAskedForNowhere) {
-  CommandOutput add = AtTerminal({"add", "-s", "project", "weather", "--", "/bin/cat"}, "\n");
+  CommandOutput add =
+      AtTerminal({"add", "-s", "project", "weather", "--", "/bin/cat"}, {{kQuestion, "\n"}});
   EXPECT_THAT(add.out, HasSubstr("weather is declared, not approved, and asked for nowhere"));
   EXPECT_FALSE(std::filesystem::exists(Project()));
   // A file that asks for it already is said, since the next session there asks again.
   std::filesystem::create_directories(Checkout() + "/.bravebot");
   std::ofstream(Project()) << R"({"mcp": {"request": ["weather"]}, "theme": "dark"})";
-  add = AtTerminal({"add", "-s", "project", "weather", "--", "/bin/cat", "-u"}, "n\n");
+  add =
+      AtTerminal({"add", "-s", "project", "weather", "--", "/bin/cat", "-u"}, {{kQuestion, "n\n"}});
   EXPECT_THAT(add.out, HasSubstr(Project() + " asks for it already, so the next session there "
                                              "asks you again"));
 }
@@ -62,7 +67,7 @@ TEST_F(EnableTest, EnableAsksWhereNotApprovedAndKeepsTheRestOfTheFile) {
   ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
   std::filesystem::create_directories(Checkout() + "/.bravebot");
   std::ofstream(Project()) << R"({"theme": "dark", "mcp": {"request": ["docs"]}})";
-  CommandOutput enable = AtTerminal({"enable", "weather", "-s", "project"}, "y\n");
+  CommandOutput enable = AtTerminal({"enable", "weather", "-s", "project"}, {{kQuestion, "y\n"}});
   EXPECT_EQ(enable.status, 0) << enable.out;
   EXPECT_THAT(enable.out, HasSubstr("Use this MCP server? [y/N] "));
   EXPECT_THAT(enable.out,
@@ -71,7 +76,7 @@ TEST_F(EnableTest, EnableAsksWhereNotApprovedAndKeepsTheRestOfTheFile) {
   EXPECT_EQ(settings["theme"], "dark");
   EXPECT_EQ(settings["mcp"]["request"], nlohmann::json::array({"docs", "weather"}));
   // Approved now: no question, and asking twice changes nothing.
-  enable = AtTerminal({"enable", "weather", "-s", "project"}, "");
+  enable = AtTerminal({"enable", "weather", "-s", "project"}, {});
   EXPECT_THAT(enable.out, ::testing::Not(HasSubstr("Use this MCP server?")));
   EXPECT_THAT(enable.out, HasSubstr(Project() + " asks for weather already"));
 }
@@ -81,8 +86,9 @@ TEST_F(EnableTest, WhatTheAdministratorRefusesIsAskedForAndSaidNotToStart) {
   std::ofstream(managed) << R"({"mcp": {"deny": [{"command": ["/bin/cat"]}]}})";
   std::vector<std::string> environment = Environment();
   environment.push_back("BRAVEBOT_MANAGED_FILE=" + managed);
-  CommandOutput add = RunAtTerminal({OurProgram("bravebot-mcp"), "add", "cat", "--", "/bin/cat"},
-                                    environment, Checkout(), "y\n");
+  CommandOutput add =
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "add", "cat", "--", "/bin/cat"},
+                              environment, Checkout(), {{kQuestion, "y\n"}});
   EXPECT_THAT(add.out, HasSubstr("approved cat: " + Local() + " asks for it"));
   EXPECT_THAT(add.out, HasSubstr("cat will not start, whatever is declared or approved: " +
                                  managed + ", which this machine's administrator manages, denies"));
@@ -105,7 +111,7 @@ TEST_F(EnableTest, AFileThatDoesNotParseIsLeftAsItWas) {
   std::filesystem::create_directories(Checkout() + "/.bravebot");
   const std::string broken = R"({"mcp": {"request": "weather"}})";
   std::ofstream(Local()) << broken;
-  CommandOutput enable = AtTerminal({"enable", "weather"}, "y\n");
+  CommandOutput enable = AtTerminal({"enable", "weather"}, {{kQuestion, "y\n"}});
   EXPECT_EQ(enable.status, 1);
   EXPECT_THAT(enable.out, HasSubstr("is not a list"));
   EXPECT_THAT(enable.out, ::testing::Not(HasSubstr("Use this MCP server?")));
@@ -118,15 +124,15 @@ TEST_F(EnableTest, ALinkInTheCheckoutIsNotWrittenThrough) {
   std::filesystem::create_directories(temporary_.Join("elsewhere"));
   std::filesystem::create_directory_symlink(temporary_.Join("elsewhere"),
                                             Checkout() + "/.bravebot");
-  CommandOutput enable = AtTerminal({"enable", "weather"}, "y\n");
+  CommandOutput enable = AtTerminal({"enable", "weather"}, {{kQuestion, "y\n"}});
   EXPECT_EQ(enable.status, 1);
   EXPECT_THAT(enable.out, HasSubstr("link"));
   EXPECT_TRUE(std::filesystem::is_empty(temporary_.Join("elsewhere")));
 }
 
 TEST_F(EnableTest, DisableTakesItOutOfEachFileAndKeepsTheApproval) {
-  ASSERT_EQ(AtTerminal({"add", "weather", "--", "/bin/cat"}, "y\n").status, 0);
-  ASSERT_EQ(AtTerminal({"enable", "weather", "-s", "project"}, "").status, 0);
+  ASSERT_EQ(AtTerminal({"add", "weather", "--", "/bin/cat"}, {{kQuestion, "y\n"}}).status, 0);
+  ASSERT_EQ(AtTerminal({"enable", "weather", "-s", "project"}, {}).status, 0);
   CommandOutput disable = Mcp({"disable", "weather"});
   EXPECT_EQ(disable.status, 0);
   EXPECT_THAT(disable.out, HasSubstr(Local() + " no longer asks for weather\n"));
@@ -135,7 +141,7 @@ TEST_F(EnableTest, DisableTakesItOutOfEachFileAndKeepsTheApproval) {
   EXPECT_THAT(Mcp({"list"}).out, HasSubstr("  weather  stdio  approved"));
   EXPECT_THAT(Mcp({"disable", "weather"}).out, HasSubstr("no settings file here asks for weather"));
   // enable puts it back without asking.
-  CommandOutput enable = AtTerminal({"enable", "weather"}, "");
+  CommandOutput enable = AtTerminal({"enable", "weather"}, {});
   EXPECT_THAT(enable.out, ::testing::Not(HasSubstr("Use this MCP server?")));
   EXPECT_EQ(Requested(Local()), nlohmann::json::array({"weather"}));
 }
@@ -159,13 +165,14 @@ TEST_F(EnableTest, ReAddingAnApprovedAliasShowsWhatItDeclaresAndAsks) {
   std::ofstream(temporary_.Join("new-key")) << "new";
   ASSERT_EQ(AtTerminal({"add", "weather", "-e", "KEY_FILE=" + temporary_.Join("old-key"), "--",
                         "/bin/cat"},
-                       "y\n")
+                       {{kQuestion, "y\n"}})
                 .status,
             0);
   // A stored value is not part of the digest: the approval stays, and the
   // new file the server may read is shown all the same.
   CommandOutput add = AtTerminal(
-      {"add", "weather", "-e", "KEY_FILE=" + temporary_.Join("new-key"), "--", "/bin/cat"}, "n\n");
+      {"add", "weather", "-e", "KEY_FILE=" + temporary_.Join("new-key"), "--", "/bin/cat"},
+      {{kQuestion, "n\n"}});
   EXPECT_EQ(add.status, 0) << add.out;
   EXPECT_THAT(add.out, HasSubstr("may read: " + temporary_.Join("new-key")));
   EXPECT_THAT(add.out, HasSubstr("Use this MCP server? [y/N] "));
@@ -174,23 +181,23 @@ TEST_F(EnableTest, ReAddingAnApprovedAliasShowsWhatItDeclaresAndAsks) {
   EXPECT_THAT(Mcp({"list"}).out, HasSubstr("  weather  stdio  approved"));
   add = AtTerminal({"add", "-s", "project", "weather", "-e",
                     "KEY_FILE=" + temporary_.Join("new-key"), "--", "/bin/cat"},
-                   "y\n");
+                   {{kQuestion, "y\n"}});
   EXPECT_THAT(add.out, HasSubstr("Use this MCP server? [y/N] "));
   EXPECT_THAT(add.out, HasSubstr("weather is approved already: " + Project() + " asks for it"));
   EXPECT_EQ(Requested(Project()), nlohmann::json::array({"weather"}));
 }
 
 TEST_F(EnableTest, TheEndOfTheInputEndsThePromptsLine) {
-  CommandOutput add = AtTerminal({"add", "weather", "--", "/bin/cat"}, "\x04");
+  CommandOutput add = AtTerminal({"add", "weather", "--", "/bin/cat"}, {{kQuestion, "\x04"}});
   EXPECT_THAT(add.out, HasSubstr("[y/N] \r\nweather is declared, not approved"));
   ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
-  CommandOutput enable = AtTerminal({"enable", "docs"}, "\x04");
+  CommandOutput enable = AtTerminal({"enable", "docs"}, {{kQuestion, "\x04"}});
   EXPECT_THAT(enable.out, HasSubstr("[y/N] \r\ndocs is not approved"));
 }
 
 TEST_F(EnableTest, WhatEnableAndDisableSayIsWhatTheirPagesSay) {
-  ASSERT_EQ(AtTerminal({"add", "weather", "--", "/bin/cat"}, "y\n").status, 0);
-  EXPECT_THAT(AtTerminal({"enable", "weather", "-s", "project"}, "").out,
+  ASSERT_EQ(AtTerminal({"add", "weather", "--", "/bin/cat"}, {{kQuestion, "y\n"}}).status, 0);
+  EXPECT_THAT(AtTerminal({"enable", "weather", "-s", "project"}, {}).out,
               HasSubstr(Project() + " now asks for weather: a session started here starts it\r\n"));
   CommandOutput disable = Mcp({"disable", "weather", "-s", "user"});
   EXPECT_EQ(disable.status, 0);
@@ -217,7 +224,8 @@ TEST_F(EnableTest, AnUnusableSettingsFileAtAddDeclaresAndMakesNothing) {
   std::filesystem::create_directories(Checkout() + "/.bravebot");
   std::ofstream(Project()) << R"({"mcp": {"request": "docs"}})";
   CommandOutput add =
-      AtTerminal({"add", "maps", "-s", "project", "--http", "https://maps.example.com/mcp"}, "y\n");
+      AtTerminal({"add", "maps", "-s", "project", "--http", "https://maps.example.com/mcp"},
+                 {{kQuestion, "y\n"}});
   EXPECT_EQ(add.status, 1);
   EXPECT_THAT(add.out, HasSubstr("bravebot-mcp add: " + Project() +
                                  " cannot be used: its mcp.request is not a list. It was left as "

@@ -23,6 +23,8 @@ using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+// The [y/N] that ends each question these commands ask.
+constexpr char kQuestion[] = "[y/N] ";
 using ::testing::Not;
 
 class GatewayWithoutElicitationTest : public GatewayTest {
@@ -39,11 +41,12 @@ class GatewayWithoutElicitationTest : public GatewayTest {
     scenario["steps"] = steps;
     return Agent(scenario);
   }
-  // `bravebot-mcp WORDS...` at a terminal in the checkout, `typed` typed.
-  CommandOutput AtTerminal(const std::vector<std::string>& words, const std::string& typed) {
+  // `bravebot-mcp WORDS...` at a terminal in the checkout, typing `steps`.
+  CommandOutput AtTerminal(const std::vector<std::string>& words,
+                           const std::vector<TerminalStep>& steps) {
     std::vector<std::string> argv = {OurProgram("bravebot-mcp")};
     argv.insert(argv.end(), words.begin(), words.end());
-    return RunAtTerminal(argv, Environment(), Checkout(), typed);
+    return RunAtTerminalStepByStep(argv, Environment(), Checkout(), steps);
   }
 };
 
@@ -57,7 +60,7 @@ TEST_F(GatewayWithoutElicitationTest, EachQuestionIsRefusedNamingTheCommandThatA
               HasSubstr("bravebot-mcp approve everything"));
   EXPECT_THAT(CallText(StepsOf(first, "callTool").at(0)),
               HasSubstr("bravebot-mcp approve everything"));
-  CommandOutput server = AtTerminal({"approve", "everything"}, "y\n");
+  CommandOutput server = AtTerminal({"approve", "everything"}, {{kQuestion, "y\n"}});
   ASSERT_EQ(server.status, 0) << server.out;
 
   // Its list: started, not offered, until said yes to at the terminal.
@@ -65,7 +68,7 @@ TEST_F(GatewayWithoutElicitationTest, EachQuestionIsRefusedNamingTheCommandThatA
   EXPECT_THAT(ToolNames(LastList(second)), ElementsAre("bravebot_status"));
   EXPECT_THAT(CallText(StepsOf(second, "callTool").at(0)),
               HasSubstr("bravebot-mcp approve everything --tools"));
-  CommandOutput list = AtTerminal({"approve", "everything", "--tools"}, "y\n");
+  CommandOutput list = AtTerminal({"approve", "everything", "--tools"}, {{kQuestion, "y\n"}});
   ASSERT_EQ(list.status, 0) << list.out;
   EXPECT_THAT(list.out, HasSubstr("everything:echo"));  // the list shown before the question
 
@@ -79,7 +82,7 @@ TEST_F(GatewayWithoutElicitationTest, EachQuestionIsRefusedNamingTheCommandThatA
   Json refused = StepsOf(third, "callTool").at(0);
   EXPECT_TRUE(IsError(refused)) << refused.dump();
   EXPECT_THAT(CallText(refused), HasSubstr("bravebot-mcp approve everything:echo"));
-  CommandOutput call = AtTerminal({"approve", "everything:echo"}, "y\n");
+  CommandOutput call = AtTerminal({"approve", "everything:echo"}, {{kQuestion, "y\n"}});
   ASSERT_EQ(call.status, 0) << call.out;
   EXPECT_THAT(Slurp(Profile() + "/mcp-tools"), HasSubstr("everything\techo\t"));
 

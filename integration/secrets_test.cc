@@ -122,8 +122,9 @@ TEST_F(SecretsTest, NoCommandShowsAHeadersValue) {
     Checked(words);
   }
   // The question a person answers names the header, never its value.
-  CommandOutput asked = RunAtTerminal({OurProgram("bravebot-mcp"), "approve", "docs"},
-                                      Environment(), temporary_.path(), "y\n");
+  CommandOutput asked =
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "approve", "docs"}, Environment(),
+                              temporary_.path(), {{"Use this MCP server? [y/N] ", "y\n"}});
   EXPECT_THAT(asked.out, HasSubstr("headers: Authorization (stored)"));
   EXPECT_THAT(asked.out, Not(HasSubstr(kCanary)));
   EXPECT_THAT(asked.err, Not(HasSubstr(kCanary)));
@@ -182,8 +183,9 @@ TEST_F(SecretsTest, NoCommandShowsAClientSecret) {
                                                                  {"approve", "docs"}}) {
     Checked(words);
   }
-  CommandOutput asked = RunAtTerminal({OurProgram("bravebot-mcp"), "approve", "docs"},
-                                      Environment(), temporary_.path(), "y\n");
+  CommandOutput asked =
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "approve", "docs"}, Environment(),
+                              temporary_.path(), {{"Use this MCP server? [y/N] ", "y\n"}});
   EXPECT_THAT(asked.out, HasSubstr("client secret: set"));
   EXPECT_THAT(asked.out, Not(HasSubstr(kCanary)));
   EXPECT_THAT(asked.err, Not(HasSubstr(kCanary)));

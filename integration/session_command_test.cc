@@ -35,10 +35,12 @@ class SessionCommandTest : public SupervisorTest {
     Request({"everything"});
   }
 
-  // `bravebot-mcp session FLAGS...` at a terminal, `typed` typed ahead.
-  CommandOutput AtTerminal(const std::string& typed, std::vector<std::string> flags = {}) {
+  // `bravebot-mcp session FLAGS...` at a terminal, each step typed once its
+  // prompt shows.
+  CommandOutput AtTerminal(const std::vector<TerminalStep>& steps,
+                           std::vector<std::string> flags = {}) {
     flags.insert(flags.begin(), {OurProgram("bravebot-mcp"), "session"});
-    return RunAtTerminal(flags, Environment(), Checkout(), typed);
+    return RunAtTerminalStepByStep(flags, Environment(), Checkout(), steps);
   }
   // The same with no terminal, `input` on its standard input.
   CommandOutput WithoutTerminal(const std::string& input, std::vector<std::string> flags = {}) {
@@ -48,7 +50,9 @@ class SessionCommandTest : public SupervisorTest {
 
   // The server and its list said yes to, at a terminal.
   void ApproveServerAndList() {
-    CommandOutput first = AtTerminal(std::string("1\ny\n") + kEndOfInput);
+    CommandOutput first = AtTerminal({{kServerQuestion, "1\n"},
+                                      {kListQuestion, "y\n"},
+                                      {"tools offered to the model", kEndOfInput}});
     ASSERT_EQ(first.status, 0) << first.out;
     ASSERT_THAT(first.out, HasSubstr("tools offered to the model")) << first.out;
   }
@@ -59,8 +63,14 @@ class SessionCommandTest : public SupervisorTest {
 TEST_F(SessionCommandTest, AtATerminalItAsksAboutTheServerItsListAndEachCall) {
   SKIP_WITHOUT_PEERS();
   CommandOutput session =
-      AtTerminal(std::string("1\ny\n") + "everything:echo {\"message\": \"hi there\"}\ny\n" +
-                 "everything:echo {\"message\": \"not sent\"}\nn\n/status\n" + kEndOfInput);
+      AtTerminal({{kServerQuestion, "1\n"},
+                  {kListQuestion, "y\n"},
+                  {"tools offered to the model", "everything:echo {\"message\": \"hi there\"}\n"},
+                  {kCallQuestion, "y\n"},
+                  {"Echo: hi there", "everything:echo {\"message\": \"not sent\"}\n"},
+                  {kCallQuestion, "n\n"},
+                  {"declined: ", "/status\n"},
+                  {"MCP servers   everything", kEndOfInput}});
   EXPECT_EQ(session.status, 0) << session.out;
   EXPECT_THAT(session.out, HasSubstr("Confinement   "));
   EXPECT_THAT(session.out, HasSubstr("everything"));
@@ -87,7 +97,9 @@ TEST_F(SessionCommandTest, AtATerminalItAsksAboutTheServerItsListAndEachCall) {
 
   // The next session asks about neither: the same list is pinned.
   CommandOutput again =
-      AtTerminal(std::string("everything:echo {\"message\": \"again\"}\ny\n") + kEndOfInput);
+      AtTerminal({{"tools offered to the model", "everything:echo {\"message\": \"again\"}\n"},
+                  {kCallQuestion, "y\n"},
+                  {"Echo: again", kEndOfInput}});
   EXPECT_EQ(again.status, 0) << again.out;
   EXPECT_THAT(again.out, Not(HasSubstr(kServerQuestion)));
   EXPECT_THAT(again.out, Not(HasSubstr(kListQuestion)));
@@ -95,10 +107,31 @@ TEST_F(SessionCommandTest, AtATerminalItAsksAboutTheServerItsListAndEachCall) {
   EXPECT_THAT(again.out, HasSubstr("\xe2\x94\x83 Echo: again"));
 }
 
+// The spec: "a key pressed for the last question does not answer this one".
+// A call line and a y written together: what was typed before the call's
+// question was drawn is discarded, so the y answers nothing, and the call
+// waits for the answer typed once the question shows.
+TEST_F(SessionCommandTest, AYesTypedWithTheCallLineDoesNotAnswerItsQuestion) {
+  SKIP_WITHOUT_PEERS();
+  CommandOutput session = AtTerminal(
+      {{kServerQuestion, "1\n"},
+       {kListQuestion, "y\n"},
+       {"tools offered to the model", "everything:echo {\"message\": \"typed ahead\"}\ny\n"},
+       {kCallQuestion, "n\n"},
+       {"declined: ", kEndOfInput}});
+  EXPECT_EQ(session.status, 0) << session.out;
+  EXPECT_THAT(session.out, HasSubstr("declined: the user said no to this call of everything:echo"));
+  EXPECT_THAT(session.out, Not(HasSubstr("Echo: typed ahead")));
+}
+
 TEST_F(SessionCommandTest, ANoToTheListOffersNothingAndRecordsNothing) {
   SKIP_WITHOUT_PEERS();
-  CommandOutput session = AtTerminal(std::string("1\nn\neverything:echo {\"message\": \"x\"}\n") +
-                                     "/status\n" + kEndOfInput);
+  CommandOutput session =
+      AtTerminal({{kServerQuestion, "1\n"},
+                  {kListQuestion, "n\n"},
+                  {"no tool offered, as you answered", "everything:echo {\"message\": \"x\"}\n"},
+                  {"refused: ", "/status\n"},
+                  {"MCP servers   everything", kEndOfInput}});
   EXPECT_EQ(session.status, 0) << session.out;
   EXPECT_THAT(session.out, HasSubstr("everything: no tool offered, as you answered"));
   EXPECT_THAT(session.out, HasSubstr("refused: "));
@@ -108,7 +141,9 @@ TEST_F(SessionCommandTest, ANoToTheListOffersNothingAndRecordsNothing) {
 
 TEST_F(SessionCommandTest, ForgetDropsTheAnswer2ASessionRecorded) {
   SKIP_WITHOUT_PEERS();
-  CommandOutput session = AtTerminal(std::string("2\ny\n") + kEndOfInput);
+  CommandOutput session = AtTerminal({{kServerQuestion, "2\n"},
+                                      {kListQuestion, "y\n"},
+                                      {"tools offered to the model", kEndOfInput}});
   EXPECT_EQ(session.status, 0) << session.out;
   EXPECT_THAT(Slurp(Profile() + "/mcp-projects"), HasSubstr(Checkout()));
 
@@ -124,14 +159,15 @@ TEST_F(SessionCommandTest, ForgetDropsTheAnswer2ASessionRecorded) {
   // made anew included; once forgotten, a new declaration is asked about.
   Declare("everything", {"-e", "PATH=" + PeersDirectory() + "/bin:/usr/bin:/bin", "-e",
                          "GREETING=hello", "--", "mcp-server-everything"});
-  CommandOutput after = AtTerminal(std::string("3\n") + kEndOfInput);
+  CommandOutput after = AtTerminal({{kServerQuestion, "3\n"}, {"the answer was 3", kEndOfInput}});
   EXPECT_THAT(after.out, HasSubstr(kServerQuestion));
   EXPECT_THAT(after.out, HasSubstr("everything is not used in this session: the answer was 3"));
 }
 
 TEST_F(SessionCommandTest, AOneShotRunAsksNothingEvenAtATerminal) {
   SKIP_WITHOUT_PEERS();
-  CommandOutput left_out = AtTerminal(std::string("1\n") + kEndOfInput, {"--one-shot"});
+  // Typed ahead at once: there is no question for it to answer.
+  CommandOutput left_out = AtTerminal({{"", std::string("1\n") + kEndOfInput}}, {"--one-shot"});
   EXPECT_EQ(left_out.status, 0) << left_out.out;
   EXPECT_THAT(left_out.out, Not(HasSubstr(kServerQuestion)));
   EXPECT_THAT(left_out.out,
@@ -146,7 +182,7 @@ TEST_F(SessionCommandTest, AOneShotRunAsksNothingEvenAtATerminal) {
   // Approved, its server starts; a call that would be put to you is refused.
   ApproveServerAndList();
   CommandOutput refused = AtTerminal(
-      std::string("everything:echo {\"message\": \"hi\"}\n") + kEndOfInput, {"--one-shot"});
+      {{"", std::string("everything:echo {\"message\": \"hi\"}\n") + kEndOfInput}}, {"--one-shot"});
   EXPECT_EQ(refused.status, 0) << refused.out;
   EXPECT_THAT(refused.out, Not(HasSubstr(kCallQuestion)));
   EXPECT_THAT(refused.out, HasSubstr("refused: "));
@@ -181,14 +217,17 @@ TEST_F(SessionCommandTest, WithoutATerminalNobodyIsAskedAndTheServersStderrPasse
 
 TEST_F(SessionCommandTest, IncognitoAndSkipPermissionsRecordNothing) {
   SKIP_WITHOUT_PEERS();
-  CommandOutput incognito = AtTerminal(std::string("1\ny\n") + kEndOfInput, {"--incognito"});
+  CommandOutput incognito = AtTerminal({{kServerQuestion, "1\n"},
+                                        {kListQuestion, "y\n"},
+                                        {"tools offered to the model", kEndOfInput}},
+                                       {"--incognito"});
   EXPECT_EQ(incognito.status, 0) << incognito.out;
   EXPECT_THAT(incognito.out, HasSubstr(kServerQuestion));
   EXPECT_THAT(incognito.out, HasSubstr("tools offered to the model"));
   EXPECT_THAT(Approvals(), Not(HasSubstr("\nserver ")));
 
   CommandOutput skipping =
-      AtTerminal(std::string("everything:echo {\"message\": \"unasked\"}\n") + kEndOfInput,
+      AtTerminal({{"", std::string("everything:echo {\"message\": \"unasked\"}\n") + kEndOfInput}},
                  {"--dangerously-skip-permissions"});
   EXPECT_EQ(skipping.status, 0) << skipping.out;
   EXPECT_THAT(skipping.out, Not(HasSubstr(kServerQuestion)));

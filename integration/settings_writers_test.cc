@@ -106,12 +106,18 @@ TEST_F(SettingsWritersTest, AtATerminalTheSecondSessionSaysSoAndAsksBeforeTheCal
   const std::vector<std::string> session = {OurProgram("bravebot-mcp"), "session"};
   const std::string plant =
       "planter:plant " + Json{{"file", "settings.json"}, {"text", kPlanted.dump()}}.dump() + "\n";
-  CommandOutput first =
-      RunAtTerminal(session, Environment(), Checkout(), "1\ny\n" + plant + "y\n\x04");
+  CommandOutput first = RunAtTerminalStepByStep(session, Environment(), Checkout(),
+                                                {{"[1/2/3]", "1\n"},
+                                                 {"offer these tools to the model? [y/N]", "y\n"},
+                                                 {"offered to the model", plant},
+                                                 {"Proceed? [y/N]", "y\n"},
+                                                 {"planted settings.json", "\x04"}});
   ASSERT_EQ(first.status, 0) << first.out;
   ASSERT_THAT(first.out, HasSubstr("planted settings.json")) << first.out;
 
-  CommandOutput second = RunAtTerminal(session, Environment(), Checkout(), plant + "n\n\x04");
+  CommandOutput second = RunAtTerminalStepByStep(
+      session, Environment(), Checkout(),
+      {{"offered to the model", plant}, {"Proceed? [y/N]", "n\n"}, {"declined: ", "\x04"}});
   EXPECT_EQ(second.status, 0) << second.out;
   EXPECT_THAT(second.out, HasSubstr(Sentence("settings.json"))) << second.out;
   EXPECT_THAT(second.out, HasSubstr("Proceed? [y/N]"));
@@ -209,8 +215,8 @@ TEST_F(SettingsWritersTest, AddSaysWhatADirectoryHoldingACheckoutsSettingsMeans)
 
 TEST_F(SettingsWritersTest, EnableSaysARequestAServerMayWriteCountsForNothing) {
   CommandOutput enabled =
-      RunAtTerminal({OurProgram("bravebot-mcp"), "enable", "planter", "-s", "project"},
-                    Environment(), Checkout(), "y\n");
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "enable", "planter", "-s", "project"},
+                              Environment(), Checkout(), {{"Use this MCP server? [y/N] ", "y\n"}});
   EXPECT_EQ(enabled.status, 0) << enabled.out;
   EXPECT_THAT(enabled.out, HasSubstr("now asks for planter"));
   EXPECT_THAT(enabled.out,
@@ -219,8 +225,8 @@ TEST_F(SettingsWritersTest, EnableSaysARequestAServerMayWriteCountsForNothing) {
       << enabled.out;
   EXPECT_THAT(enabled.out, HasSubstr("bravebot-mcp enable planter -s user asks for it"));
   CommandOutput user =
-      RunAtTerminal({OurProgram("bravebot-mcp"), "enable", "planter", "-s", "user"}, Environment(),
-                    Checkout(), "");
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "enable", "planter", "-s", "user"},
+                              Environment(), Checkout(), {});
   EXPECT_EQ(user.status, 0) << user.out;
   EXPECT_THAT(user.out, Not(HasSubstr("asks for nothing")));
 }

@@ -26,6 +26,8 @@ namespace bravebot::testing {
 namespace {
 
 constexpr char kLatest[] = "@dangahagan/weather-mcp@latest";
+// The [y/N] that ends each question these commands ask.
+constexpr char kQuestion[] = "[y/N] ";
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -47,9 +49,10 @@ class SpecExamplesTest : public ProfileTest {
     words.insert(words.begin(), OurProgram("bravebot-mcp"));
     return RunCommand(words, Environment(), Checkout());
   }
-  CommandOutput AtTerminal(std::vector<std::string> words, const std::string& typed) const {
+  CommandOutput AtTerminal(std::vector<std::string> words,
+                           const std::vector<TerminalStep>& steps) const {
     words.insert(words.begin(), OurProgram("bravebot-mcp"));
-    return RunAtTerminal(words, Environment(), Checkout(), typed);
+    return RunAtTerminalStepByStep(words, Environment(), Checkout(), steps);
   }
   std::string Digest(const std::string& alias) const {
     return nlohmann::json::parse(Here({"get", alias, "--json"}).out)["digest"].get<std::string>();
@@ -85,7 +88,8 @@ TEST_F(SpecExamplesTest, AStoredValueIsShownByNameAndItsFileAsMayRead) {
 // (docs/approve.md, "Rows under the digest"); the spec's add example leaves
 // them out.
 TEST_F(SpecExamplesTest, AddShowsWhatItDeclaresAndAsks) {
-  CommandOutput add = AtTerminal({"add", "weather", "--", "npx", "-y", kLatest}, "\x04");
+  CommandOutput add =
+      AtTerminal({"add", "weather", "--", "npx", "-y", kLatest}, {{kQuestion, "\x04"}});
   ASSERT_EQ(add.status, 0) << add.out;
   EXPECT_THAT(Lines(add.out),
               ::testing::ElementsAre(
@@ -102,9 +106,11 @@ TEST_F(SpecExamplesTest, AddShowsWhatItDeclaresAndAsks) {
 // "An approval is of what you were shown": pinning the version is a server
 // nobody approved, and the question says what changed.
 TEST_F(SpecExamplesTest, PinningTheVersionAsksAgainAndSaysWhatChanged) {
-  ASSERT_EQ(AtTerminal({"add", "weather", "--", "npx", "-y", kLatest}, "y\n").status, 0);
+  ASSERT_EQ(AtTerminal({"add", "weather", "--", "npx", "-y", kLatest}, {{kQuestion, "y\n"}}).status,
+            0);
   CommandOutput add =
-      AtTerminal({"add", "weather", "--", "npx", "-y", "@dangahagan/weather-mcp@1.4.0"}, "\x04");
+      AtTerminal({"add", "weather", "--", "npx", "-y", "@dangahagan/weather-mcp@1.4.0"},
+                 {{kQuestion, "\x04"}});
   const std::vector<std::string> lines = Lines(add.out);
   const std::vector<std::string> block = {
       "  weather   stdio   npx -y @dangahagan/weather-mcp@1.4.0",
@@ -122,7 +128,7 @@ TEST_F(SpecExamplesTest, PinningTheVersionAsksAgainAndSaysWhatChanged) {
 // "Asking for one from a checkout": a yes at enable writes the spec's file.
 TEST_F(SpecExamplesTest, EnableWritesTheRequestTheSpecShows) {
   ASSERT_EQ(Here({"add", "weather", "--", "npx", "-y", kLatest}).status, 0);
-  ASSERT_EQ(AtTerminal({"enable", "weather", "-s", "project"}, "y\n").status, 0);
+  ASSERT_EQ(AtTerminal({"enable", "weather", "-s", "project"}, {{kQuestion, "y\n"}}).status, 0);
   // The spacing is not kept (a known cost), so the file is compared as JSON.
   EXPECT_EQ(nlohmann::json::parse(Slurp(Settings())),
             nlohmann::json::parse(R"({ "mcp": { "request": ["weather"] } })"));
@@ -135,8 +141,8 @@ TEST_F(SpecExamplesTest, ListShowsTheSpecsRows) {
   ASSERT_EQ(Here({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
   ASSERT_EQ(Here({"add", "weather", "--", "npx", "-y", kLatest}).status, 0);
   ASSERT_EQ(Here({"add", "maps", "--http", "https://maps.example.com/mcp"}).status, 0);
-  ASSERT_EQ(AtTerminal({"approve", "weather"}, "y\n").status, 0);
-  ASSERT_EQ(AtTerminal({"approve", "maps"}, "y\n").status, 0);
+  ASSERT_EQ(AtTerminal({"approve", "weather"}, {{kQuestion, "y\n"}}).status, 0);
+  ASSERT_EQ(AtTerminal({"approve", "maps"}, {{kQuestion, "y\n"}}).status, 0);
   std::filesystem::create_directories(Checkout() + "/.bravebot");
   std::ofstream(Settings()) << R"({"mcp": {"request": ["docs", "weather"]}})";
   std::ofstream(Profile() + "/mcp-tools")
@@ -164,7 +170,7 @@ TEST_F(SpecExamplesTest, ListShowsTheSpecsRows) {
 // "Seeing what is declared": get shows one declaration with the whole digest.
 TEST_F(SpecExamplesTest, GetShowsTheWholeDigest) {
   ASSERT_EQ(Here({"add", "weather", "--", "npx", "-y", kLatest}).status, 0);
-  ASSERT_EQ(AtTerminal({"approve", "weather"}, "y\n").status, 0);
+  ASSERT_EQ(AtTerminal({"approve", "weather"}, {{kQuestion, "y\n"}}).status, 0);
   CommandOutput get = Here({"get", "weather"});
   ASSERT_EQ(get.status, 0) << get.err;
   // The spec's example has no runs row, but its administrator's section
@@ -185,8 +191,8 @@ TEST_F(SpecExamplesTest, RemoveTakesTheApprovalWithItAndLeavesTheRequest) {
   ASSERT_EQ(Here({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
   ASSERT_EQ(Here({"add", "docs2", "--http", "https://mcp.example.com/mcp"}).status, 0);
   ASSERT_EQ(Here({"add", "maps", "--http", "https://maps.example.com/mcp"}).status, 0);
-  ASSERT_EQ(AtTerminal({"approve", "docs"}, "y\n").status, 0);
-  ASSERT_EQ(AtTerminal({"approve", "maps"}, "y\n").status, 0);
+  ASSERT_EQ(AtTerminal({"approve", "docs"}, {{kQuestion, "y\n"}}).status, 0);
+  ASSERT_EQ(AtTerminal({"approve", "maps"}, {{kQuestion, "y\n"}}).status, 0);
   std::filesystem::create_directories(Checkout() + "/.bravebot");
   std::ofstream(Settings()) << R"({"mcp": {"request": ["docs", "maps"]}})";
 

@@ -62,22 +62,6 @@ void Type(int controller, const std::string& typed) {
 
 }  // namespace
 
-CommandOutput RunAtTerminal(const std::vector<std::string>& argv,
-                            const std::vector<std::string>& environment, const std::string& cwd,
-                            const std::string& typed) {
-  CommandOutput output;
-  int controller = -1;
-  pid_t pid = StartAtTerminal(argv, environment, cwd, controller);
-  if (pid < 0) return output;
-  // Typed ahead: the terminal holds it until the program reads.
-  Type(controller, typed);
-  while (ReadShown(controller, output.out)) {
-  }
-  ::close(controller);
-  output.status = WaitForExit(pid);
-  return output;
-}
-
 CommandOutput RunAtTerminalStepByStep(const std::vector<std::string>& argv,
                                       const std::vector<std::string>& environment,
                                       const std::string& cwd,
