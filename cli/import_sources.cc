@@ -113,7 +113,7 @@ Result<Json> ObjectField(const Json& holder, const std::string& key) {
   auto servers = holder.find(key);
   if (servers == holder.end()) return Json::object();
   if (!servers->is_object()) {
-    const char* article = key.starts_with('m') ? "an " : "a ";
+    const std::string article = key.starts_with('m') ? "an " : "a ";
     return Error(ErrorCode::kCorrupt, "holds " + article + key + " that is not an object");
   }
   return *servers;
