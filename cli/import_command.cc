@@ -158,8 +158,8 @@ int RunImport(const SimpleOptions& options, CommandContext& context) {
       context.out << "\nwould declare " << alias << "\n";
       continue;
     }
-    if (context.at_terminal &&
-        !AskToDeclare(context, alias == entry.name ? name : "\"" + name + "\" as " + alias)) {
+    // A made alias is said on the line above: the question names what is declared.
+    if (context.at_terminal && !AskToDeclare(context, alias)) {
       context.out << label << " was not declared\n";
       continue;
     }

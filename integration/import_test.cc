@@ -177,9 +177,11 @@ TEST_F(ImportTest, ANameThatIsNoAliasIsImportedUnderOneMadeFromItWhereThatIsUnam
   // At a terminal the alias made is asked about.
   const std::string asked_file = Write("asked/.mcp.json", R"({"mcpServers": {
       "new.server": {"command": "npx", "args": ["-y", "new-mcp"]}}})");
-  CommandOutput asked = RunAtTerminalStepByStep(
-      {OurProgram("bravebot-mcp"), "import", asked_file}, Environment(), temporary_.path(),
-      {{"Declare \"new.server\" as new-server? [y/N]", "y\n"}});
+  CommandOutput asked =
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "import", asked_file}, Environment(),
+                              temporary_.path(), {{"Declare new-server? [y/N]", "y\n"}});
+  EXPECT_THAT(asked.out, HasSubstr("\"new.server\" is not an alias (letters, digits, - and _): "
+                                   "its alias here is new-server"));
   EXPECT_THAT(asked.out, HasSubstr("declared new-server in "));
   EXPECT_THAT(Mcp({"get", "new-server"}).out, HasSubstr("npx -y new-mcp"));
 }
