@@ -82,7 +82,7 @@ Result<std::optional<std::string>> ChooseUsualFile(CommandContext& context) {
     const std::string& client = found.back().client;
     rows += "  " + std::to_string(found.size()) + "  " + client +
             std::string(kClientColumn - std::min(kClientColumn, client.size()), ' ') + "  " +
-            EscapeControlCharacters(found.back().path) + "  " + declares + "\n";
+            EscapeControlCharacters(found.back().path + "  " + declares) + "\n";
   }
   if (found.empty()) {
     return Error(ErrorCode::kUsage,
