@@ -216,6 +216,14 @@ TEST_F(ImportTest, WithoutAFileAtATerminalTheOneChosenIsImported) {
   EXPECT_THAT(asked.out, HasSubstr("declared docs in "));
   EXPECT_THAT(Mcp({"get", "docs"}).out, HasSubstr("https://docs.example.com/mcp"));
   EXPECT_NE(Mcp({"get", "memory"}).status, 0);
+
+  // Enter chooses none.
+  CommandOutput none =
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "import"}, Environment(),
+                              temporary_.path(), {{"Import which? [1-2, Enter for none]", "\n"}});
+  EXPECT_EQ(none.status, 0) << none.out;
+  EXPECT_THAT(none.out, HasSubstr("nothing was imported"));
+  EXPECT_NE(Mcp({"get", "memory"}).status, 0);
 }
 
 TEST_F(ImportTest, AFileThatCannotBeReadIsSaidAndNothingIsDeclared) {
