@@ -68,7 +68,7 @@ std::string WorkspaceFolderOf(std::string_view path, std::string_view home) {
   const std::size_t slash = directory.rfind('/');
   if (slash == std::string_view::npos) return "";
   const std::string_view name = directory.substr(slash + 1);
-  const std::string folder(slash == 0 ? "/" : directory.substr(0, slash));
+  std::string folder(slash == 0 ? "/" : directory.substr(0, slash));
   if (name == ".vscode") return folder;
   if (name == ".cursor" && folder != home) return folder;
   return "";

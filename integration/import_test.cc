@@ -19,7 +19,7 @@ using ::testing::Not;
 class ImportTest : public ProfileTest {
  protected:
   std::string Write(const std::string& name, const std::string& text) {
-    const std::string path = temporary_.Join(name);
+    std::string path = temporary_.Join(name);
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     std::ofstream(path) << text;
     return path;
