@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "base/bounded_json.h"
+#include "cli/import_aliases.h"
+#include "cli/import_variables.h"
 #include "confine/declaration.h"
 #include "supervisor/store/json_text.h"
 
@@ -100,20 +102,55 @@ Result<Json> ServersOfToml(std::string_view text) {
   return FromToml(*servers, 1);
 }
 
-Result<Json> ServersOfJson(std::string_view text) {
-  BRAVEBOT_ASSIGN_OR_RETURN(Json document, ParseJsonText(text));
-  if (!document.is_object()) return Error(ErrorCode::kCorrupt, "is not a JSON object");
-  auto servers = document.find("mcpServers");
-  if (servers == document.end()) return Json::object();
-  if (!servers->is_object())
-    return Error(ErrorCode::kCorrupt, "holds an mcpServers that is not an object");
+// The servers of one object of a JSON file, by the field `key` ("" where
+// there is none), each with the origin said of it.
+struct ServerGroup {
+  Json servers;
+  std::string origin;
+};
+
+Result<Json> ObjectField(const Json& holder, const std::string& key) {
+  auto servers = holder.find(key);
+  if (servers == holder.end()) return Json::object();
+  if (!servers->is_object()) {
+    const std::string article = key.starts_with('m') ? "an " : "a ";
+    return Error(ErrorCode::kCorrupt, "holds " + article + key + " that is not an object");
+  }
   return *servers;
 }
 
-// `${NAME}`, the whole of a value: the name it refers to.
+// The groups of servers a JSON file holds, as the kinds of file above lay
+// them out.
+Result<std::vector<ServerGroup>> ServersOfJson(const Json& document) {
+  if (!document.is_object()) return Error(ErrorCode::kCorrupt, "is not a JSON object");
+  std::vector<ServerGroup> groups;
+  if (document.contains("servers") && !document.contains("mcpServers")) {
+    BRAVEBOT_ASSIGN_OR_RETURN(Json servers, ObjectField(document, "servers"));
+    groups.push_back({std::move(servers), ""});
+    return groups;
+  }
+  BRAVEBOT_ASSIGN_OR_RETURN(Json own, ObjectField(document, "mcpServers"));
+  groups.push_back({std::move(own), ""});
+  auto projects = document.find("projects");
+  if (projects == document.end() || !projects->is_object()) return groups;
+  for (const auto& [project, settings] : projects->items()) {
+    if (!settings.is_object()) continue;
+    auto servers = settings.find("mcpServers");
+    if (servers == settings.end()) continue;
+    if (!servers->is_object()) {
+      return Error(ErrorCode::kCorrupt,
+                   "holds a project whose mcpServers is not an object (" + project + ")");
+    }
+    groups.push_back({*servers, "the project " + project});
+  }
+  return groups;
+}
+
+// `${NAME}` or `${env:NAME}`, the whole of a value: the name it refers to.
 std::optional<std::string> ReferredVariable(std::string_view value) {
   if (!value.starts_with("${") || !value.ends_with('}')) return std::nullopt;
   std::string_view name = value.substr(2, value.size() - 3);
+  if (name.starts_with("env:")) name.remove_prefix(4);
   if (!IsValidVariableName(name)) return std::nullopt;
   return std::string(name);
 }
@@ -124,6 +161,12 @@ bool HoldsReference(const std::string& value) { return value.find("${") != std::
 bool IsFalse(const Json& entry, const char* field) {
   auto found = entry.find(field);
   return found != entry.end() && found->is_boolean() && !found->get<bool>();
+}
+
+// A field that is there and true (Windsurf's and Cursor's "disabled").
+bool IsTrue(const Json& entry, const char* field) {
+  auto found = entry.find(field);
+  return found != entry.end() && found->is_boolean() && found->get<bool>();
 }
 
 // A string field, "" where it is missing or not a string.
@@ -216,8 +259,8 @@ void ProgramWords(const Json& entry, bool expand, ImportEntry& out) {
         passed.push_back(name);
         continue;
       }
-      out.refusal = referred ? "its variable " + name + " takes ${" + *referred +
-                                   "}, another variable's value, and bravebot-mcp passes a "
+      out.refusal = referred ? "its variable " + name + " takes " + text +
+                                   ", another variable's value, and bravebot-mcp passes a "
                                    "variable only under its own name"
                              : "its variable " + name +
                                    " holds ${...} within other text, which the client expands "
@@ -250,7 +293,7 @@ void ProgramWords(const Json& entry, bool expand, ImportEntry& out) {
   out.add_words.insert(out.add_words.end(), runs.begin(), runs.end());
 }
 
-ImportEntry Translate(const std::string& name, const Json& entry) {
+ImportEntry Translate(const std::string& name, Json entry, const EditorVariables& variables) {
   ImportEntry out;
   out.name = name;
   if (!entry.is_object()) {
@@ -261,7 +304,20 @@ ImportEntry Translate(const std::string& name, const Json& entry) {
     out.refusal = "it is turned off there (enabled: false)";
     return out;
   }
+  if (IsTrue(entry, "disabled")) {
+    out.refusal = "it is turned off there (disabled: true)";
+    return out;
+  }
   const bool expand = !IsFalse(entry, "expandVariables");
+  // Windsurf names a service's address serverUrl.
+  if (auto address = entry.find("serverUrl"); address != entry.end() && !entry.contains("url")) {
+    entry["url"] = *address;
+    entry.erase("serverUrl");
+  }
+  if (expand) {
+    out.refusal = PutInEditorVariables(entry, variables);
+    if (!out.refusal.empty()) return out;
+  }
   std::string type = StringField(entry, "type");
   if (type.empty()) type = entry.contains("url") && !entry.contains("command") ? "http" : "stdio";
   if (type == "sse") {
@@ -275,7 +331,7 @@ ImportEntry Translate(const std::string& name, const Json& entry) {
   }
   // What the other kind of server holds would be dropped without a word.
   const std::vector<std::string> other_kind =
-      service ? std::vector<std::string>{"command", "args", "env", "env_vars", "cwd"}
+      service ? std::vector<std::string>{"command", "args", "env", "env_vars", "envFile", "cwd"}
               : std::vector<std::string>{"url", "headers", "http_headers"};
   for (const std::string& field : other_kind) {
     if (!entry.contains(field)) continue;
@@ -302,6 +358,10 @@ ImportEntry Translate(const std::string& name, const Json& entry) {
       return out;
     }
     out.add_words = {"--http", url->get<std::string>()};
+  } else if (auto file = entry.find("envFile"); file != entry.end()) {
+    out.refusal = "its envFile " + (file->is_string() ? file->get<std::string>() + " " : "") +
+                  "is read by its client as the server starts, and a declaration reads no such "
+                  "file: bravebot-mcp add declares it with each variable given by -e";
   } else {
     ProgramWords(entry, expand, out);
   }
@@ -322,17 +382,34 @@ ImportEntry Translate(const std::string& name, const Json& entry) {
 
 }  // namespace
 
-Result<std::vector<ImportEntry>> ReadServersToImport(std::string_view text, std::string_view path) {
-  const bool toml_file = path.ends_with(".toml");
-  BRAVEBOT_ASSIGN_OR_RETURN(Json servers, toml_file ? ServersOfToml(text) : ServersOfJson(text));
-  if (servers.size() > kMaxImportedServers) {
-    return Error(ErrorCode::kRefused, "declares " + std::to_string(servers.size()) +
+Result<std::vector<ImportEntry>> ReadServersToImport(std::string_view text, std::string_view path,
+                                                     std::string_view home) {
+  EditorVariables variables{WorkspaceFolderOf(path, home), std::string(home), {}};
+  std::vector<ServerGroup> groups;
+  if (path.ends_with(".toml")) {
+    BRAVEBOT_ASSIGN_OR_RETURN(Json servers, ServersOfToml(text));
+    groups.push_back({std::move(servers), ""});
+  } else {
+    BRAVEBOT_ASSIGN_OR_RETURN(Json document, ParseJsonText(text));
+    BRAVEBOT_ASSIGN_OR_RETURN(groups, ServersOfJson(document));
+    variables.input_descriptions = InputDescriptions(document);
+  }
+  std::size_t count = 0;
+  for (const ServerGroup& group : groups) count += group.servers.size();
+  if (count > kMaxImportedServers) {
+    return Error(ErrorCode::kRefused, "declares " + std::to_string(count) +
                                           " MCP servers, more than the " +
                                           std::to_string(kMaxImportedServers) +
                                           " one import takes: nothing was imported");
   }
   std::vector<ImportEntry> entries;
-  for (const auto& [name, entry] : servers.items()) entries.push_back(Translate(name, entry));
+  for (const ServerGroup& group : groups) {
+    for (const auto& [name, entry] : group.servers.items()) {
+      entries.push_back(Translate(name, entry, variables));
+      entries.back().origin = group.origin;
+    }
+  }
+  ClaimAliases(entries);
   return entries;
 }
 

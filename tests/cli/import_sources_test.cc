@@ -3,6 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "cli/import_aliases.h"
+#include "cli/import_search.h"
+#include "cli/import_variables.h"
+
 namespace bravebot {
 namespace {
 
@@ -11,8 +15,9 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
 
-std::vector<ImportEntry> Read(const std::string& text, const std::string& path) {
-  Result<std::vector<ImportEntry>> entries = ReadServersToImport(text, path);
+std::vector<ImportEntry> Read(const std::string& text, const std::string& path,
+                              const std::string& home = "") {
+  Result<std::vector<ImportEntry>> entries = ReadServersToImport(text, path, home);
   EXPECT_TRUE(entries) << entries.error().message();
   return entries ? *entries : std::vector<ImportEntry>{};
 }
@@ -163,6 +168,93 @@ TEST(ImportSourcesTest, AFileThatIsNotWhatItsNameSaysIsRefusedWithoutQuotingIt) 
   // None declared: nothing to import, and no error.
   EXPECT_THAT(Read(R"({"theme": "dark"})", "/p/settings.json"), IsEmpty());
   EXPECT_THAT(Read("model = \"o3\"\n", "/p/config.toml"), IsEmpty());
+}
+
+TEST(ImportSourcesTest, VsCodesServersTakeTheirWorkspaceAndPassEnvByName) {
+  std::vector<ImportEntry> entries = Read(R"({"inputs": [{"type": "promptString", "id": "key",
+      "description": "API Key", "password": true}],
+    "servers": {
+      "local": {"type": "stdio", "command": "${workspaceFolder}/bin/server",
+                "args": ["--data", "${userHome}/data"], "env": {"TOKEN": "${env:TOKEN}"},
+                "cwd": "${workspaceFolder}"},
+      "asks": {"type": "http", "url": "https://a.example.com/${input:key}"},
+      "other": {"type": "stdio", "command": "srv", "env": {"A": "${env:B}"}}}})",
+                                          "/home/u/app/.vscode/mcp.json", "/home/u");
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[0].name, "asks");
+  EXPECT_EQ(entries[0].refusal,
+            "its url holds ${input:key} (API Key), a value VS Code asks for as the server "
+            "starts, and import has none to give it: bravebot-mcp add declares it with the value");
+  EXPECT_EQ(entries[1].name, "local");
+  EXPECT_THAT(entries[1].add_words,
+              ElementsAre("-e", "TOKEN", "--dir", "/home/u/app", "--", "/home/u/app/bin/server",
+                          "--data", "/home/u/data"));
+  EXPECT_EQ(entries[1].alias, "local");
+  EXPECT_THAT(entries[2].refusal, HasSubstr("its variable A takes ${env:B}"));
+}
+
+TEST(ImportSourcesTest, TheWorkspaceIsTheFolderHoldingDotVscodeOrAProjectsDotCursor) {
+  EXPECT_EQ(WorkspaceFolderOf("/home/u/app/.vscode/mcp.json", "/home/u"), "/home/u/app");
+  EXPECT_EQ(WorkspaceFolderOf("/home/u/app/.cursor/mcp.json", "/home/u"), "/home/u/app");
+  EXPECT_EQ(WorkspaceFolderOf("/home/u/.cursor/mcp.json", "/home/u"), "");
+  EXPECT_EQ(WorkspaceFolderOf("/home/u/.config/Code/User/mcp.json", "/home/u"), "");
+  EXPECT_EQ(WorkspaceFolderOf("/.vscode/mcp.json", "/home/u"), "/");
+  std::vector<ImportEntry> entries =
+      Read(R"({"servers": {"s": {"command": "srv", "args": ["${workspaceFolder}"]}}})",
+           "/home/u/.config/Code/User/mcp.json", "/home/u");
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_THAT(entries[0].refusal, HasSubstr("it refers to ${workspaceFolder}"));
+}
+
+TEST(ImportSourcesTest, ClaudeJsonsProjectsAreReadAfterItsOwnServersEachWithItsProject) {
+  std::vector<ImportEntry> entries = Read(R"({"mcpServers": {"m": {"command": "srv"}},
+    "projects": {"/b": {"mcpServers": {"m": {"command": "srv"}, "x": {"command": "two"}}},
+                 "/a": {"mcpServers": {"x": {"command": "one"}}},
+                 "/c": {"history": []}}})",
+                                          "/home/u/.claude.json");
+  ASSERT_EQ(entries.size(), 4u);
+  EXPECT_EQ(entries[0].origin, "");
+  EXPECT_EQ(entries[1].origin, "the project /a");
+  EXPECT_EQ(entries[1].alias, "x");
+  EXPECT_EQ(entries[2].origin, "the project /b");
+  EXPECT_TRUE(entries[2].same_as_earlier);
+  EXPECT_EQ(entries[3].refusal,
+            "x from the project /a comes first and takes the alias x: bravebot-mcp add "
+            "ANOTHER-ALIAS declares this one");
+}
+
+TEST(ImportSourcesTest, WindsurfsServerUrlAndDisabledAreRead) {
+  std::vector<ImportEntry> entries = Read(R"({"mcpServers": {
+    "remote": {"serverUrl": "https://r.example.com/mcp"},
+    "off": {"command": "srv", "disabled": true}}})",
+                                          "/home/u/.codeium/windsurf/mcp_config.json");
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].refusal, "it is turned off there (disabled: true)");
+  EXPECT_THAT(entries[1].add_words, ElementsAre("--http", "https://r.example.com/mcp"));
+}
+
+TEST(ImportSourcesTest, AnAliasIsMadeFromANameTheRuleRefuses) {
+  EXPECT_EQ(AliasMadeFrom("git server"), "git-server");
+  EXPECT_EQ(AliasMadeFrom("my.server"), "my-server");
+  EXPECT_EQ(AliasMadeFrom("  Weird / name!! "), "Weird-name");
+  EXPECT_EQ(AliasMadeFrom("_x y"), "x-y");
+  EXPECT_EQ(AliasMadeFrom("..."), "");
+  EXPECT_EQ(AliasMadeFrom("caf\xc3\xa9 bar"), "caf-bar");
+  EXPECT_EQ(AliasMadeFrom(std::string(70, 'a') + " b"), std::string(64, 'a'));
+  EXPECT_EQ(AliasMadeFrom(std::string(63, 'a') + " b"), std::string(63, 'a'));
+}
+
+TEST(ImportSourcesTest, TheUsualFilesAreInHomeOnlyWhereHomeIsKnown) {
+  std::vector<UsualSettingsFile> files = UsualSettingsFiles("/home/u", "/home/u/app");
+  ASSERT_FALSE(files.empty());
+  EXPECT_EQ(files[0].path, "/home/u/.claude.json");
+  EXPECT_EQ(files[1].path, "/home/u/app/.mcp.json");
+  EXPECT_EQ(files.back().path, "/home/u/.codeium/windsurf/mcp_config.json");
+  // In the home, ./.cursor/mcp.json is ~/.cursor/mcp.json: listed once.
+  EXPECT_EQ(UsualSettingsFiles("/home/u", "/home/u").size(), files.size() - 1);
+  for (const UsualSettingsFile& file : UsualSettingsFiles("", "/w")) {
+    EXPECT_TRUE(file.path.starts_with("/w/")) << file.path;
+  }
 }
 
 TEST(ImportSourcesTest, MoreServersThanOneImportTakesAreRefusedWhole) {
