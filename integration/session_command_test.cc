@@ -330,6 +330,31 @@ TEST_F(SessionCommandTest, AServiceThatMovedIsAskedAboutAtTheTerminal) {
   EXPECT_THAT(Slurp(Profile() + "/mcp.json"), HasSubstr(elsewhere.Url("/mcp")));
 }
 
+// After a yes to a move met as the session starts, the list read at the new
+// place is the new declaration's: put in this session, and, where it is not
+// said yes to there, in the next one again, which starts it unasked.
+TEST_F(SessionCommandTest, AfterAYesToAMoveTheListIsPutAgainUntilSaidYesTo) {
+  ScriptedHttpServer elsewhere(Handshakes(2));
+  ScriptedHttpServer moving(
+      {{{{Http("308 Permanent Redirect", "Location: " + elsewhere.Url("/mcp") + "\r\n", "")}}}});
+  Declare("docs", {"--http", moving.Url("/mcp")});
+  Request({"docs"});
+  CommandOutput first =
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "session"}, Environment(), Checkout(),
+                              {{kServerQuestion, "1\n"},
+                               {"declare this server where its reply points? [y/N]", "y\n"},
+                               {kListQuestion, "n\n"},
+                               {"no tool offered, as you answered", kEndOfInput}});
+  EXPECT_EQ(first.status, 0) << first.out;
+  CommandOutput next =
+      RunAtTerminalStepByStep({OurProgram("bravebot-mcp"), "session"}, Environment(), Checkout(),
+                              {{kListQuestion, "y\n"}, {"offered to the model", kEndOfInput}});
+  EXPECT_EQ(next.status, 0) << next.out;
+  EXPECT_THAT(next.out, Not(HasSubstr(kServerQuestion)));
+  EXPECT_THAT(next.out, HasSubstr(kListQuestion));
+  EXPECT_THAT(next.out, HasSubstr("docs: 1 tool offered to the model"));
+}
+
 // Review 26, second round: a yes to a move where the service then asks for
 // a sign-in is kept (the start fails, and login signs in at the new
 // address); the terminal says so, not only the failure.
