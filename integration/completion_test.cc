@@ -1,10 +1,13 @@
-// The bash completion installed beside the programs: it knows every command
-// and every option the programs' own --help names, and completes them, the
-// scopes and the declared aliases in a real bash.
+// The bash, zsh and fish completions installed beside the programs: each
+// knows every command and every option the programs' own --help names, and
+// completes them, the scopes and the declared aliases in a real shell.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -18,6 +21,15 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 const std::string kCompletion = std::string(BRAVEBOT_SOURCE_DIRECTORY) + "/completion/bravebot-mcp";
+const std::string kZshCompletion =
+    std::string(BRAVEBOT_SOURCE_DIRECTORY) + "/completion/_bravebot-mcp";
+const std::string kFishCompletion =
+    std::string(BRAVEBOT_SOURCE_DIRECTORY) + "/completion/bravebot-mcp.fish";
+
+std::string Slurped(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
 
 class CompletionTest : public ProfileTest {
  protected:
@@ -33,15 +45,83 @@ class CompletionTest : public ProfileTest {
                                "printf '%s\\n' \"${COMPREPLY[@]}\" | sort";
     std::vector<std::string> environment = Environment();
     environment.back() = "PATH=" + OurProgram("") + ":/usr/bin:/bin";
-    CommandOutput bash = RunCommand({"/bin/bash", "-c", script}, environment, temporary_.path());
+    return Lines(RunCommand({"/bin/bash", "-c", script}, environment, temporary_.path()).out);
+  }
+
+  // The same from zsh's completion, run in a plain zsh with compadd (and
+  // the file completers) standing in for the completion system: every word
+  // it would add that begins with what is typed.
+  std::vector<std::string> OfferedByZsh(const std::string& line) {
+    const std::string script =
+        "compadd() { shift; print -rl -- \"$@\"; }; _files() { print -r -- '(files)'; }; "
+        "_command_names() { print -r -- '(commands)'; }; words=(${(z)1}); "
+        "[[ $1 == *' ' ]] && words+=(''); CURRENT=${#words}; service=${words[1]}; "
+        "source " +
+        kZshCompletion;
+    CommandOutput zsh = RunCommand({"/usr/bin/zsh", "-f", "-c", script, "zsh", line}, PathToUs(),
+                                   temporary_.path());
+    const std::string typed = line.back() == ' ' ? "" : line.substr(line.rfind(' ') + 1);
     std::vector<std::string> words;
-    std::istringstream lines(bash.out);
+    for (const std::string& word : Lines(zsh.out)) {
+      if (word.starts_with(typed) || word.starts_with("(")) words.push_back(word);
+    }
+    std::sort(words.begin(), words.end());
+    return words;
+  }
+
+  // The same from fish's completion, as fish itself completes `line`.
+  std::vector<std::string> OfferedByFish(const std::string& line) {
+    const std::string script = "source " + kFishCompletion + "; complete -C '" + line + "'";
+    CommandOutput fish =
+        RunCommand({"/usr/bin/fish", "--no-config", "-c", script}, PathToUs(), temporary_.path());
+    std::vector<std::string> words;
+    for (const std::string& offered : Lines(fish.out))
+      words.push_back(offered.substr(0, offered.find('\t')));
+    std::sort(words.begin(), words.end());
+    return words;
+  }
+
+  std::vector<std::string> PathToUs() const {
+    std::vector<std::string> environment = Environment();
+    environment.back() = "PATH=" + OurProgram("") + ":/usr/bin:/bin";
+    return environment;
+  }
+
+  static std::vector<std::string> Lines(const std::string& text) {
+    std::vector<std::string> words;
+    std::istringstream lines(text);
     for (std::string word; std::getline(lines, word);) {
       if (!word.empty()) words.push_back(word);
     }
     return words;
   }
+
+  // Every command --help lists, and the options each one's --help names.
+  std::map<std::string, std::vector<std::string>> CommandsAndOptions() {
+    const std::regex command_row("\n  ([a-z]+) +[a-z]");
+    const std::string usage = Mcp({"--help"}).out;
+    std::map<std::string, std::vector<std::string>> commands;
+    for (std::sregex_iterator it(usage.begin(), usage.end(), command_row), end; it != end; ++it) {
+      commands[(*it)[1]];
+    }
+    const std::regex option("(^|[\\s,\\[])(--?[a-z][a-z-]*)");
+    for (auto& [command, options] : commands) {
+      const std::string help = Mcp({command, "--help"}).out;
+      for (std::sregex_iterator it(help.begin(), help.end(), option), end; it != end; ++it) {
+        options.push_back((*it)[2]);
+      }
+    }
+    return commands;
+  }
 };
+
+// Skips, saying why, where the shell is not installed (scripts/setup.sh
+// installs zsh and fish for these tests).
+#define SKIP_WITHOUT(shell)                                                               \
+  if (::access(shell, X_OK) != 0) {                                                       \
+    GTEST_SKIP() << shell << " is not installed here: scripts/setup.sh installs it, and " \
+                 << "this test runs the completion in it";                                \
+  }
 
 TEST_F(CompletionTest, KnowsEveryCommandAndEveryOptionItsHelpNames) {
   std::ifstream in(kCompletion);
@@ -76,6 +156,53 @@ TEST_F(CompletionTest, CompletesCommandsScopesAndDeclaredAliases) {
   EXPECT_THAT(Offered("bravebot-mcp get "), ElementsAre("docs", "weather"));
   EXPECT_THAT(Offered("bravebot-mcp reach w"), ElementsAre("weather"));
   EXPECT_THAT(Offered("bravebot-mcp approve weather --t"), ElementsAre("--tools"));
+}
+
+// zsh's and fish's completions name what bash's does: every command, and
+// every option each one's --help names (fish spells --json as -l json).
+TEST_F(CompletionTest, ZshAndFishKnowEveryCommandAndEveryOption) {
+  const std::string zsh = Slurped(kZshCompletion);
+  const std::string fish = Slurped(kFishCompletion);
+  const auto commands = CommandsAndOptions();
+  ASSERT_EQ(commands.size(), 16u);
+  for (const auto& [command, options] : commands) {
+    EXPECT_THAT(zsh, HasSubstr(" " + command)) << command;
+    EXPECT_THAT(fish, HasSubstr(" " + command)) << command;
+    for (const std::string& name : options) {
+      EXPECT_TRUE(std::regex_search(zsh, std::regex("[ (]" + name + "[ )\n]")))
+          << command << " " << name;
+      const std::string spelled =
+          name.starts_with("--") ? "-l " + name.substr(2) : "-s " + name.substr(1);
+      EXPECT_THAT(fish, HasSubstr(spelled)) << command << " " << name;
+    }
+  }
+}
+
+TEST_F(CompletionTest, ZshCompletesCommandsScopesAndDeclaredAliases) {
+  SKIP_WITHOUT("/usr/bin/zsh");
+  ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
+  ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
+  EXPECT_THAT(OfferedByZsh("bravebot-mcp l"), ElementsAre("list", "login", "logout"));
+  EXPECT_THAT(OfferedByZsh("bravebot-mcp login "), ElementsAre("docs", "weather"));
+  EXPECT_THAT(OfferedByZsh("bravebot-mcp add weather --s"), ElementsAre("--scope", "--stdio"));
+  EXPECT_THAT(OfferedByZsh("bravebot-mcp enable weather -s "),
+              ElementsAre("local", "project", "user"));
+  EXPECT_THAT(OfferedByZsh("bravebot-mcp audit --p"), ElementsAre("--probe", "--prune"));
+  EXPECT_THAT(OfferedByZsh("bravebot-mcp add x -- "), ElementsAre("(commands)"));
+  EXPECT_THAT(OfferedByZsh("mcp-run w"), ElementsAre("weather"));
+}
+
+TEST_F(CompletionTest, FishCompletesCommandsScopesAndDeclaredAliases) {
+  SKIP_WITHOUT("/usr/bin/fish");
+  ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
+  ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
+  EXPECT_THAT(OfferedByFish("bravebot-mcp l"), ElementsAre("list", "login", "logout"));
+  EXPECT_THAT(OfferedByFish("bravebot-mcp login "), ElementsAre("docs", "weather"));
+  EXPECT_THAT(OfferedByFish("bravebot-mcp add weather --s"), ElementsAre("--scope", "--stdio"));
+  EXPECT_THAT(OfferedByFish("bravebot-mcp enable weather -s "),
+              ElementsAre("local", "project", "user"));
+  EXPECT_THAT(OfferedByFish("bravebot-mcp audit --p"), ElementsAre("--probe", "--prune"));
+  EXPECT_THAT(OfferedByFish("mcp-run w"), ElementsAre("weather"));
 }
 
 }  // namespace

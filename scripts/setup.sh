@@ -13,6 +13,8 @@ packages=(
   curl
   # validate-protocol.py checks the supervisor's messages against its JSON Schema.
   python3-jsonschema
+  # The zsh and fish completions are run in those shells by the tests.
+  zsh fish
 )
 
 # Node.js runs the real MCP servers the tests start; a machine may have its own.

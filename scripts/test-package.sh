@@ -34,7 +34,9 @@ echo "test-package: $(dpkg-deb -f "$deb" Package Version Depends | tr '\n' ' ')"
 dpkg -i "$deb" >/dev/null
 installed=true
 for file in /usr/bin/bravebot-mcp /usr/bin/mcp-run /usr/bin/bravebot-mcp-probe /usr/bin/bravebot-mcp-init \
-  /usr/share/bash-completion/completions/bravebot-mcp /usr/share/doc/bravebot-mcp/README.md; do
+  /usr/share/bash-completion/completions/bravebot-mcp /usr/share/zsh/vendor-completions/_bravebot-mcp \
+  /usr/share/fish/vendor_completions.d/bravebot-mcp.fish /usr/share/fish/vendor_completions.d/mcp-run.fish \
+  /usr/share/doc/bravebot-mcp/README.md; do
   dpkg -S "$file" >/dev/null || { echo "test-package: the package does not hold $file" >&2; exit 1; }
 done
 
