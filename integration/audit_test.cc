@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "integration/peers.h"
 #include "integration/profile_fixture.h"
 #include "integration/terminal.h"
 
@@ -324,6 +325,40 @@ TEST_F(AuditTest, NoBackendHereIsOneToActOn) {
   EXPECT_EQ(audit.status, 1) << audit.out << audit.err;
   EXPECT_THAT(audit.out, HasSubstr("  ! cat is not started here: "));
   EXPECT_THAT(audit.out, Not(HasSubstr("this machine does not keep")));
+}
+
+// A profile of real servers from npm: the filesystem server given a
+// directory, and the memory server keeping its file there. What holds across
+// them is found, each is probed under its confinement, and the JSON holds
+// to its schema.
+TEST_F(AuditTest, OnAProfileOfRealServers) {
+  SKIP_WITHOUT_PEERS();
+  const std::string path = "PATH=" + PeersDirectory() + "/bin:/usr/bin:/bin";
+  std::ofstream(shared_ + "/memory.json") << "";
+  ASSERT_EQ(
+      Mcp({"add", "files", "-e", path, "--dir", shared_, "--", "mcp-server-filesystem", shared_})
+          .status,
+      0);
+  ASSERT_EQ(Mcp({"add", "memory", "-e", path, "MEMORY_FILE_PATH=" + shared_ + "/memory.json", "--",
+                 "mcp-server-memory"})
+                .status,
+            0);
+  ASSERT_EQ(Mcp({"add", "everything", "-e", path, "--", "mcp-server-everything"}).status, 0);
+  CommandOutput audit = Mcp({"audit", "--probe"});
+  EXPECT_EQ(audit.status, 1) << audit.out << audit.err;
+  EXPECT_THAT(audit.out, HasSubstr("  files   stdio   "));
+  EXPECT_THAT(audit.out, HasSubstr("  ! files and memory may both reach " + shared_ +
+                                   "/memory.json, and files may write it"));
+  EXPECT_THAT(audit.out, HasSubstr("every attempt came out as the reach says\n"));
+  EXPECT_THAT(audit.out, Not(HasSubstr("probe-failed")));
+  Json json = AuditJson({"--probe"});
+  ASSERT_EQ(json["servers"].size(), 3U);
+  for (const Json& server : json["servers"]) {
+    EXPECT_TRUE(server["probe"].is_object()) << server["alias"];
+    EXPECT_TRUE(server["not_computed"].is_null()) << server["alias"];
+  }
+  EXPECT_TRUE(FindingsOf(json, "probe-failed").empty());
+  EXPECT_TRUE(FindingsOf(json, "probe-contradicts").empty());
 }
 
 TEST_F(AuditTest, ProbeRunsEachServersProbes) {
