@@ -61,7 +61,7 @@ std::string SharedPath(const std::vector<ReachPath>& writes, const std::vector<R
 }
 
 void SayShared(const AuditedServer& first, const AuditedServer& second, const std::string& path,
-               std::vector<std::string> writers, std::vector<AuditFinding>& findings) {
+               const std::vector<std::string>& writers, std::vector<AuditFinding>& findings) {
   const std::vector<std::string> aliases = {first.alias, second.alias};
   if (writers.empty()) {
     findings.push_back({"shared-read", false,

@@ -200,7 +200,7 @@ TEST_F(AuditTest, HomesAndPrune) {
   std::filesystem::create_directories(homes + "/" + digest);
   const std::string old_home = homes + "/" + std::string(64, 'a');
   std::filesystem::create_directories(old_home + "/cache");
-  std::ofstream(old_home + "/cache/blob") << std::string(40 * 1024, 'x');
+  std::ofstream(old_home + "/cache/blob") << std::string(std::size_t{40} * 1024, 'x');
   std::filesystem::create_symlink("/etc", old_home + "/a-link");
 
   CommandOutput audit = Mcp({"audit"});
@@ -255,7 +255,7 @@ TEST_F(AuditTest, PruneAsksAtATerminal) {
 TEST_F(AuditTest, AHomesSizeIsNotMadeToLie) {
   const std::string home = Profile() + "/mcp-home/" + std::string(64, 'd');
   std::filesystem::create_directories(home);
-  std::ofstream(home + "/blob") << std::string(1024 * 1024, 'x');
+  std::ofstream(home + "/blob") << std::string(std::size_t{1024} * 1024, 'x');
   for (int i = 0; i < 50; ++i) {
     std::filesystem::create_hard_link(home + "/blob", home + "/name" + std::to_string(i));
   }

@@ -115,13 +115,14 @@ class CompletionTest : public ProfileTest {
   }
 };
 
-// Skips, saying why, where the shell is not installed (scripts/setup.sh
-// installs zsh and fish for these tests).
-#define SKIP_WITHOUT(shell)                                                               \
-  if (::access(shell, X_OK) != 0) {                                                       \
-    GTEST_SKIP() << shell << " is not installed here: scripts/setup.sh installs it, and " \
-                 << "this test runs the completion in it";                                \
-  }
+// Why a test of `shell` cannot run here, or "": scripts/setup.sh installs
+// zsh and fish for these tests.
+std::string Missing(const std::string& shell) {
+  if (::access(shell.c_str(), X_OK) == 0) return "";
+  return shell +
+         " is not installed here: scripts/setup.sh installs it, and this test runs the "
+         "completion in it";
+}
 
 TEST_F(CompletionTest, KnowsEveryCommandAndEveryOptionItsHelpNames) {
   std::ifstream in(kCompletion);
@@ -179,7 +180,7 @@ TEST_F(CompletionTest, ZshAndFishKnowEveryCommandAndEveryOption) {
 }
 
 TEST_F(CompletionTest, ZshCompletesCommandsScopesAndDeclaredAliases) {
-  SKIP_WITHOUT("/usr/bin/zsh");
+  if (const std::string why = Missing("/usr/bin/zsh"); !why.empty()) GTEST_SKIP() << why;
   ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
   ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
   EXPECT_THAT(OfferedByZsh("bravebot-mcp l"), ElementsAre("list", "login", "logout"));
@@ -193,7 +194,7 @@ TEST_F(CompletionTest, ZshCompletesCommandsScopesAndDeclaredAliases) {
 }
 
 TEST_F(CompletionTest, FishCompletesCommandsScopesAndDeclaredAliases) {
-  SKIP_WITHOUT("/usr/bin/fish");
+  if (const std::string why = Missing("/usr/bin/fish"); !why.empty()) GTEST_SKIP() << why;
   ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
   ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
   EXPECT_THAT(OfferedByFish("bravebot-mcp l"), ElementsAre("list", "login", "logout"));
