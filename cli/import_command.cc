@@ -104,8 +104,10 @@ int RunImport(const SimpleOptions& options, CommandContext& context) {
   if (!*text) {
     return Report(context, "import", Error(ErrorCode::kNotFound, shown + " does not exist"));
   }
-  Result<std::vector<ImportEntry>> entries =
-      ReadServersToImport(**text, path, HomeToSearch(context));
+  // Where its links lead, as the home is: a folder's .cursor is told from
+  // the home's by where they are.
+  Result<std::vector<ImportEntry>> entries = ReadServersToImport(
+      **text, context.fs.ResolvedPath(path).value_or(path), HomeToSearch(context));
   if (!entries) {
     return Report(context, "import",
                   Error(entries.error().code(), shown + " " + entries.error().message()));

@@ -8,6 +8,7 @@
 #include "base/files.h"
 #include "base/shown_text.h"
 #include "cli/import_sources.h"
+#include "cli/typed_ahead.h"
 #include "confine/paths.h"
 #include "supervisor/store/file_bounds.h"
 
@@ -66,7 +67,11 @@ std::vector<UsualSettingsFile> UsualSettingsFiles(std::string_view home, std::st
 
 std::string HomeToSearch(const CommandContext& context) {
   const char* home = context.getenv("HOME");
-  return home != nullptr && *home == '/' ? home : "";
+  if (home == nullptr || *home != '/') return "";
+  // Normalized and its links resolved: ~/.cursor is then told from a
+  // project's .cursor however HOME is spelled.
+  const std::string normalized = AbsolutePath(home, "/");
+  return context.fs.ResolvedPath(normalized).value_or(normalized);
 }
 
 Result<std::optional<std::string>> ChooseUsualFile(CommandContext& context) {
@@ -92,6 +97,7 @@ Result<std::optional<std::string>> ChooseUsualFile(CommandContext& context) {
   }
   context.out << "The settings files of other clients found here:\n\n" << rows;
   if (!context.at_terminal) return Error(ErrorCode::kUsage, kNameOne);
+  DiscardTypedAhead(context);
   context.out << "\nImport which? [1-" << found.size() << ", Enter for none] " << std::flush;
   std::string answer;
   if (!std::getline(context.in, answer)) {

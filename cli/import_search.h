@@ -28,9 +28,9 @@ struct UsualSettingsFile {
 // only where it is an absolute path, those in `cwd` as they are.
 std::vector<UsualSettingsFile> UsualSettingsFiles(std::string_view home, std::string_view cwd);
 
-// HOME as the command's environment names it: "" where it names no
-// absolute path. The user database is not asked, so a test's HOME is all
-// that is searched.
+// HOME as the command's environment names it, normalized, its links
+// resolved: "" where it names no absolute path. The user database is not
+// asked, so a test's HOME is all that is searched.
 std::string HomeToSearch(const CommandContext& context);
 
 // Lists the usual files there (in `context.out`) and, at a terminal, asks

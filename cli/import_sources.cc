@@ -58,9 +58,10 @@ Result<Json> FromToml(const toml::node& node, std::size_t depth) {
 // Whether a TOML text nests deeper than we read, before toml++ reads it:
 // toml++ follows dotted keys (a.b.c) and nested arrays and inline tables
 // by recursion, without a bound, so a key of 100,000 dots would overflow
-// the stack. Counts the dots before each line's `=` (or in a [header]),
-// and the brackets and braces, all outside nothing: a dot or a bracket in
-// a string only makes the bound stricter.
+// the stack. Counts the dots of each whole line (a dotted key may stand in
+// an inline table, or after a quoted key holding `=`), and the brackets
+// and braces of the whole text, strings included: a dot or a bracket in a
+// string only makes the bound stricter.
 bool TomlNestsTooDeep(std::string_view text) {
   std::size_t depth = 0;
   for (char c : text) {
@@ -72,8 +73,7 @@ bool TomlNestsTooDeep(std::string_view text) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     std::string_view line = text.substr(start, end - start);
-    std::string_view key = line.substr(0, line.find('='));
-    if (static_cast<std::size_t>(std::count(key.begin(), key.end(), '.')) > kMaxJsonDepth) {
+    if (static_cast<std::size_t>(std::count(line.begin(), line.end(), '.')) > kMaxJsonDepth) {
       return true;
     }
     start = end + 1;

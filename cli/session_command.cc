@@ -2,6 +2,7 @@
 // It starts bravebot-supervisor and speaks only its protocol to it, so what
 // a person sees here is what a session's front end is handed.
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -133,6 +134,9 @@ int RunSession(const SimpleOptions& options, CommandContext& context) {
   session_options.startup_timeout_flag = "bravebot-mcp session --startup-timeout SECONDS";
   // Only where a person watches the terminal it is drawn on.
   session_options.progress = context.at_terminal;
+  if (struct winsize size{}; ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0) {
+    session_options.progress_width = size.ws_col;
+  }
   if (session_options.progress) session_options.runners = RunnersOf(context);
   std::unique_ptr<TerminalQuestions> questions =
       session_options.one_shot ? nullptr : TerminalQuestions::Open();

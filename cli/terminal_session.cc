@@ -48,6 +48,8 @@ void TerminalSession::ShowProgress(const std::string& alias,
     line +=
         " (" + runner->second + " fetches the package into the server's home on its first start)";
   }
+  const std::size_t width = static_cast<std::size_t>(options_.progress_width);
+  if (width > 1 && line.size() >= width) line.resize(width - 1);
   // Drawn again in place: a carriage return, the line, and the rest of the
   // old one erased.
   out_ << "\r" << line << "\x1b[K" << std::flush;

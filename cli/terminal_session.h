@@ -30,6 +30,9 @@ struct TerminalSessionOptions {
   // Standard output is a terminal: a server that says nothing for a second
   // while it starts gets a line that updates there.
   bool progress = false;
+  // The terminal's width: the line is cut to it, so that it never wraps
+  // (a wrapped line is not drawn again in place). 0: not known.
+  int progress_width = 0;
   // The runner each server's program is, where it is one (alias -> "npx"):
   // its first start fetches the package, which the progress line says.
   std::map<std::string, std::string> runners;

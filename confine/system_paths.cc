@@ -6,6 +6,7 @@
 
 #include "confine/etc_secrets.h"
 #include "confine/paths.h"
+#include "confine/whole_directory.h"
 
 namespace bravebot {
 namespace {
@@ -53,6 +54,12 @@ void GrantWholeOrAround(const std::string& directory, PathAccess access, const s
   for (const std::string& name : rules.fs->ListDirectory(directory)) {
     Result<std::string> entry = rules.Resolve(JoinPath(directory, name));
     if (!entry) continue;
+    if (*entry != JoinPath(directory, name) && LiesInPrivatePlace(*entry, rules.limits)) {
+      // A link there (/opt/current -> the home's own files) is not followed.
+      paths.Refuse(JoinPath(directory, name),
+                   "a link into your home, the profile directory or /tmp, which are not given");
+      continue;
+    }
     if (rules.fs->KindOf(*entry, Follow::kNo) == FileKind::kDirectory) {
       GrantWholeOrAround(*entry, access, reason, rules, paths, level + 1);
     } else if (!paths.Covers(*entry)) {
@@ -75,6 +82,9 @@ void GrantEtcEntry(const GrantRules& rules, const std::string& relative, ReachPa
     const bool directory = rules.fs->KindOf(*target, Follow::kNo) == FileKind::kDirectory;
     if (IsEtcSecretPath(*target) || (directory && HoldsEtcSecrets(*target))) {
       paths.Refuse(path, "a link to a secret of the system's, or to a directory holding one");
+    } else if (LiesInPrivatePlace(*target, rules.limits)) {
+      paths.Refuse(path,
+                   "a link into your home, the profile directory or /tmp, which are not given");
     } else if (!paths.Covers(*target)) {
       if (directory) {
         GrantWholeOrAround(*target, PathAccess::kRead, kEtcLinkReasonStart + relative, rules,

@@ -73,6 +73,17 @@ bool HoldsProtectedDirectory(const std::string& directory, const WholeDirectoryL
          StrictlyBeneath(limits.system_temporary_root, directory);
 }
 
+bool LiesInPrivatePlace(const std::string& path, const WholeDirectoryLimits& limits) {
+  if (InProfile(path, limits.profile) || IsSameOrBeneath(path, limits.system_temporary_root)) {
+    return true;
+  }
+  for (const std::string& home : limits.Homes()) {
+    // A home of "/" (a daemon's) would hold every path.
+    if (home != "/" && IsSameOrBeneath(path, home)) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> WholeDirectoryLimits::Homes() const {
   std::vector<std::string> homes;
   if (!user_home.empty()) homes.push_back(user_home);

@@ -55,6 +55,11 @@ std::string WhyNotWhole(const std::string& directory, const WholeDirectoryLimits
 // directory), whose rest is never granted.
 bool HoldsProtectedDirectory(const std::string& directory, const WholeDirectoryLimits& limits);
 
+// True for a path in the person's home, the profile directory or the
+// system's temporary directory: where a link met while a system directory
+// is given around what it holds is not followed.
+bool LiesInPrivatePlace(const std::string& path, const WholeDirectoryLimits& limits);
+
 }  // namespace bravebot
 
 #endif  // BRAVEBOT_CONFINE_WHOLE_DIRECTORY_H_

@@ -120,6 +120,19 @@ TEST_F(ImportTest, VsCodesServersAreReadWithTheirWorkspaceAndTheirInputsAreRefus
   CommandOutput refused = Mcp({"import", elsewhere});
   EXPECT_EQ(refused.status, 1);
   EXPECT_THAT(refused.out, HasSubstr("notes was not imported: it refers to ${workspaceFolder}"));
+
+  // Cursor's file in the home is no project's, however HOME is spelled (a
+  // review found a trailing slash made the home its folder).
+  const std::string cursor = Write(".cursor/mcp.json", R"({"mcpServers": {
+      "cnotes": {"command": "npx", "args": ["${workspaceFolder}/notes"]}}})");
+  std::vector<std::string> environment = Environment();
+  for (std::string& variable : environment) {
+    if (variable.starts_with("HOME=")) variable += "/";
+  }
+  CommandOutput global =
+      RunCommand({OurProgram("bravebot-mcp"), "import", cursor}, environment, temporary_.path());
+  EXPECT_EQ(global.status, 1) << global.out << global.err;
+  EXPECT_THAT(global.out, HasSubstr("cnotes was not imported: it refers to ${workspaceFolder}"));
 }
 
 TEST_F(ImportTest, ClaudeJsonsUserAndProjectServersAreAllReadAndEachSaysWhereItCameFrom) {

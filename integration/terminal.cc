@@ -21,7 +21,12 @@ pid_t StartAtTerminal(const std::vector<std::string>& argv,
                       const std::vector<std::string>& environment, const std::string& cwd,
                       int& controller) {
   int terminal = -1;
-  if (::openpty(&controller, &terminal, nullptr, nullptr, nullptr) != 0) return -1;
+  // As wide as the terminal a person most often has: what is cut to its
+  // width is cut in the tests too.
+  struct winsize size {};
+  size.ws_row = 24;
+  size.ws_col = 80;
+  if (::openpty(&controller, &terminal, nullptr, nullptr, &size) != 0) return -1;
   std::vector<char*> args = Pointers(argv);
   std::vector<char*> envp = Pointers(environment);
   pid_t pid = ::fork();

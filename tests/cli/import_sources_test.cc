@@ -140,6 +140,15 @@ TEST(ImportSourcesTest, ATomlFileNestedWithoutEndIsRefusedBeforeItIsParsed) {
   Result<std::vector<ImportEntry>> arrays =
       ReadServersToImport("k = " + std::string(100000, '[') + "\n", "/p/config.toml");
   ASSERT_FALSE(arrays);
+  // A dotted key inside an inline table, and after a quoted key holding `=`
+  // (a review found both crashed import).
+  std::string keys = "a";
+  for (int i = 0; i < 100000; ++i) keys += ".a";
+  for (const std::string& text : {"x = { " + keys + " = 1 }\n", "\"=\"." + keys + " = 1\n"}) {
+    Result<std::vector<ImportEntry>> nested = ReadServersToImport(text, "/p/config.toml");
+    ASSERT_FALSE(nested);
+    EXPECT_EQ(nested.error().message(), "nests deeper than 128 levels");
+  }
 }
 
 TEST(ImportSourcesTest, WithoutExpansionAReferenceIsAValueLikeAnyOther) {

@@ -506,6 +506,25 @@ TEST_F(ReachTest, AHomeInASystemDirectoryIsLeftOutWhole) {
   EXPECT_THAT(WhyNot(*reach, "/opt/svc/home"), HasSubstr("it is your home"));
 }
 
+// Nor through a link met on the way around it, in /opt or in /etc.
+TEST_F(ReachTest, ALinkIntoTheHomeMetAroundItIsNotFollowed) {
+  fs_.AddDirectory("/opt/svc/home/.bravebot/mcp-home");
+  fs_.AddFile("/opt/svc/home/.bravebot/mcp.json");
+  fs_.AddFile("/opt/svc/home/Documents/letter");
+  fs_.AddLink("/opt/current", "/opt/svc/home/Documents");
+  fs_.AddLink("/opt/keys", "/opt/svc/home/.bravebot/mcp.json");
+  fs_.AddLink("/etc/notes", "/opt/svc/home/Documents/letter");
+  ReachInputs inputs = Inputs();
+  inputs.user_home = "/opt/svc/home";
+  inputs.profile = {"/opt/svc/home/.bravebot", "/opt/svc/home/.bravebot"};
+  Result<Reach> reach = ComputeReach(Npx(), inputs);
+  ASSERT_TRUE(reach.ok()) << reach.error().message();
+  EXPECT_FALSE(Reaches(*reach, "/opt/svc/home/Documents/letter"));
+  EXPECT_FALSE(Reaches(*reach, "/opt/svc/home/.bravebot/mcp.json"));
+  EXPECT_THAT(WhyNot(*reach, "/opt/current"), HasSubstr("a link into your home"));
+  EXPECT_THAT(WhyNot(*reach, "/etc/notes"), HasSubstr("a link into your home"));
+}
+
 TEST_F(ReachTest, AProfileBesideAPathInstallationKeepsTheInstallationFromBeingGiven) {
   fs_.AddDirectory("/srv/a/bb/mcp-home");
   fs_.AddFile("/srv/a/bb/mcp.json");
