@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -33,6 +34,12 @@ std::string Slurped(const std::string& path) {
 
 class CompletionTest : public ProfileTest {
  protected:
+  // A program server and a service, whose aliases the completions offer.
+  void DeclareTwo() {
+    ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
+    ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
+  }
+
   // What the completion offers for `line` (the words typed so far, the last
   // one being completed), one word a line, sorted.
   std::vector<std::string> Offered(const std::string& line) {
@@ -179,31 +186,29 @@ TEST_F(CompletionTest, ZshAndFishKnowEveryCommandAndEveryOption) {
   }
 }
 
+// What both shells' completions must offer, `offered` asking one of them,
+// with two servers declared.
+void ExpectCommandsScopesAndAliases(
+    const std::function<std::vector<std::string>(const std::string&)>& offered) {
+  EXPECT_THAT(offered("bravebot-mcp l"), ElementsAre("list", "login", "logout"));
+  EXPECT_THAT(offered("bravebot-mcp login "), ElementsAre("docs", "weather"));
+  EXPECT_THAT(offered("bravebot-mcp add weather --s"), ElementsAre("--scope", "--stdio"));
+  EXPECT_THAT(offered("bravebot-mcp enable weather -s "), ElementsAre("local", "project", "user"));
+  EXPECT_THAT(offered("bravebot-mcp audit --p"), ElementsAre("--probe", "--prune"));
+  EXPECT_THAT(offered("mcp-run w"), ElementsAre("weather"));
+}
+
 TEST_F(CompletionTest, ZshCompletesCommandsScopesAndDeclaredAliases) {
   if (const std::string why = Missing("/usr/bin/zsh"); !why.empty()) GTEST_SKIP() << why;
-  ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
-  ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
-  EXPECT_THAT(OfferedByZsh("bravebot-mcp l"), ElementsAre("list", "login", "logout"));
-  EXPECT_THAT(OfferedByZsh("bravebot-mcp login "), ElementsAre("docs", "weather"));
-  EXPECT_THAT(OfferedByZsh("bravebot-mcp add weather --s"), ElementsAre("--scope", "--stdio"));
-  EXPECT_THAT(OfferedByZsh("bravebot-mcp enable weather -s "),
-              ElementsAre("local", "project", "user"));
-  EXPECT_THAT(OfferedByZsh("bravebot-mcp audit --p"), ElementsAre("--probe", "--prune"));
+  DeclareTwo();
+  ExpectCommandsScopesAndAliases([this](const std::string& line) { return OfferedByZsh(line); });
   EXPECT_THAT(OfferedByZsh("bravebot-mcp add x -- "), ElementsAre("(commands)"));
-  EXPECT_THAT(OfferedByZsh("mcp-run w"), ElementsAre("weather"));
 }
 
 TEST_F(CompletionTest, FishCompletesCommandsScopesAndDeclaredAliases) {
   if (const std::string why = Missing("/usr/bin/fish"); !why.empty()) GTEST_SKIP() << why;
-  ASSERT_EQ(Mcp({"add", "weather", "--", "/bin/cat"}).status, 0);
-  ASSERT_EQ(Mcp({"add", "docs", "--http", "https://mcp.example.com/mcp"}).status, 0);
-  EXPECT_THAT(OfferedByFish("bravebot-mcp l"), ElementsAre("list", "login", "logout"));
-  EXPECT_THAT(OfferedByFish("bravebot-mcp login "), ElementsAre("docs", "weather"));
-  EXPECT_THAT(OfferedByFish("bravebot-mcp add weather --s"), ElementsAre("--scope", "--stdio"));
-  EXPECT_THAT(OfferedByFish("bravebot-mcp enable weather -s "),
-              ElementsAre("local", "project", "user"));
-  EXPECT_THAT(OfferedByFish("bravebot-mcp audit --p"), ElementsAre("--probe", "--prune"));
-  EXPECT_THAT(OfferedByFish("mcp-run w"), ElementsAre("weather"));
+  DeclareTwo();
+  ExpectCommandsScopesAndAliases([this](const std::string& line) { return OfferedByFish(line); });
 }
 
 }  // namespace
